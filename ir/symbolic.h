@@ -1,0 +1,92 @@
+// Symbolic integer expressions in a canonical polynomial normal form.
+// A Poly is a sum of monomials with non-zero int64 coefficients; a monomial is a
+// sorted product of atoms with positive powers. Atoms are variables or opaque terms
+// (`/`, `%`, `min`, `max`, `abs`) whose arguments are themselves Polys.
+// Formally, two Polys are equal iff their term maps are equal, and equal Polys denote
+// the same function of their variables. Example: (n+1)*(n+1) == n*n + 2*n + 1.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace funmem {
+
+class Poly;
+
+/// Thrown when a coefficient of a normal form does not fit in int64.
+struct SymbolicOverflow : std::overflow_error {
+  using std::overflow_error::overflow_error;
+};
+
+enum class AtomKind { Var, Div, Mod, Min, Max, Abs };
+
+struct Atom;
+
+/// A shared, immutable atom compared by value.
+class AtomRef {
+public:
+  explicit AtomRef(std::shared_ptr<const Atom> p) : p_(std::move(p)) {}
+  const Atom& operator*() const { return *p_; }
+  const Atom* operator->() const { return p_.get(); }
+  friend bool operator==(const AtomRef& a, const AtomRef& b);
+  friend bool operator<(const AtomRef& a, const AtomRef& b);
+
+private:
+  std::shared_ptr<const Atom> p_;
+};
+
+using Monomial = std::vector<std::pair<AtomRef, int>>; // sorted by atom, powers >= 1
+
+class Poly {
+public:
+  Poly() = default;
+  Poly(int64_t k); // NOLINT: integers convert implicitly to constant polynomials
+  static Poly var(const std::string& name);
+  static Poly div(const Poly& a, const Poly& b); // truncating, as C
+  static Poly mod(const Poly& a, const Poly& b); // remainder of truncating division
+  static Poly min(const Poly& a, const Poly& b);
+  static Poly max(const Poly& a, const Poly& b);
+  static Poly abs(const Poly& a);
+
+  friend Poly operator+(const Poly& a, const Poly& b);
+  friend Poly operator-(const Poly& a, const Poly& b);
+  friend Poly operator*(const Poly& a, const Poly& b);
+  Poly operator-() const;
+  friend bool operator==(const Poly& a, const Poly& b) { return a.terms_ == b.terms_; }
+  friend bool operator<(const Poly& a, const Poly& b) { return a.terms_ < b.terms_; }
+
+  bool is_constant() const;
+  /// The value when the polynomial is a constant.
+  std::optional<int64_t> constant() const;
+  /// Free variable names, including those inside opaque atoms.
+  std::vector<std::string> free_vars() const;
+  /// Replace variables by polynomials (simultaneously) and renormalise.
+  Poly substitute(const std::map<std::string, Poly>& s) const;
+  /// Evaluate under an assignment. Errors (unbound name, overflow, division by zero)
+  /// are returned as a message in `error` and the result is nullopt.
+  std::optional<int64_t> eval(const std::map<std::string, int64_t>& env,
+                              std::string* error = nullptr) const;
+  /// Canonical text in the scalar-expression syntax (parses back to an equal Poly).
+  std::string to_string() const;
+
+  const std::map<Monomial, int64_t>& terms() const { return terms_; }
+
+private:
+  static Poly atom(AtomKind k, std::string name, std::vector<Poly> args);
+  void add_term(const Monomial& m, int64_t c);
+  std::map<Monomial, int64_t> terms_;
+};
+
+struct Atom {
+  AtomKind kind;
+  std::string name;      // for Var
+  std::vector<Poly> args; // for opaque atoms
+};
+
+} // namespace funmem

@@ -1,0 +1,93 @@
+// Drives the whole corpus: every file's `-- expect:` lines must hold (or be
+// unchecked run-time expectations), every parseable file prints to a fixed point,
+// and the funmem-check binary's exit codes follow its contract.
+#include "ir/parser.h"
+#include "ir/printer.h"
+#include "verifier/check.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace funmem;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<fs::path> corpus_files() {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(FUNMEM_SOURCE_DIR) / "corpus"))
+    if (e.path().extension() == ".fun" || e.path().extension() == ".funmem") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+int run(const std::string& cmd) {
+  int rc = std::system((cmd + " > /dev/null 2>&1").c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+} // namespace
+
+TEST_CASE("every corpus file meets its expectations", "[corpus]") {
+  auto files = corpus_files();
+  REQUIRE(files.size() >= 25);
+  int wrong = 0;
+  for (const fs::path& f : files) {
+    std::string text = slurp(f);
+    CheckReport r = check_source(f.string(), text);
+    std::string why;
+    for (const auto& d : r.diagnostics) why += format_diagnostic(d, f.filename().string(), text);
+    for (const auto& e : r.expectations)
+      why += "expect " + e.expect.word + " " + e.expect.arg + ": " + expect_status_name(e.status) + " " + e.detail + "\n";
+    INFO(f.string() << "\n" << why);
+    CHECK(r.ok());
+    bool expects_error = false;
+    for (const auto& e : r.expectations) expects_error |= e.expect.word == "error";
+    if (f.parent_path().filename() == "errors") {
+      ++wrong;
+      CHECK(expects_error);
+    } else {
+      CHECK(r.typed);
+    }
+  }
+  CHECK(wrong >= 15);
+}
+
+TEST_CASE("the printer reaches a fixed point on every corpus file", "[corpus][printer]") {
+  for (const fs::path& f : corpus_files()) {
+    ParseResult r = parse_program(slurp(f), lang_of_path(f.string()));
+    if (!r.program) continue;
+    std::string once = print_program(*r.program);
+    ParseResult again = parse_program(once, r.program->lang);
+    INFO(f.string() << "\n" << once);
+    REQUIRE(again.program);
+    CHECK(*again.program == *r.program);
+    CHECK(print_program(*again.program) == once);
+  }
+}
+
+TEST_CASE("funmem-check exit codes", "[tools]") {
+  std::string bin = FUNMEM_CHECK_BIN;
+  std::string dir = std::string(FUNMEM_SOURCE_DIR) + "/corpus/";
+  CHECK(run(bin + " " + dir + "thesis/listing-6.2-antidiag.funmem") == 0);
+  CHECK(run(bin + " --json " + dir + "errors/type-undefined-name.fun") == 0);
+  CHECK(run(bin + " --no-such-flag") == 2);
+  CHECK(run(bin) == 2);
+  CHECK(run(bin + " /nonexistent/file.fun") == 2);
+  // A file whose expectation fails exits 1.
+  fs::path tmp = fs::temp_directory_path() / "funmem_check_fail.fun";
+  std::ofstream(tmp) << "def f (n : i64) : (i64) =\n  in (n)\n-- expect: error type\n";
+  CHECK(run(bin + " " + tmp.string()) == 1);
+  fs::remove(tmp);
+}
