@@ -1,0 +1,93 @@
+// The abstract syntax of IMP (thesis fig. 4.12), the imperative target of
+// funmem-to-imp: declarations, assignments, allocations, one-dimensional reads and
+// writes of memory blocks, `if`, parallel `kernel` and sequential `for` loops.
+// Scalar expressions are shared with FUN (ir/ast.h). Printed form: docs/syntax.md.
+#pragma once
+
+#include "ir/ast.h"
+
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace funmem::imp {
+
+struct Stmt;
+using Block = std::vector<Stmt>;
+
+struct Skip {
+  friend bool operator==(const Skip&, const Skip&) = default;
+};
+/// `var x : i64` or `var m : mem`
+struct Decl {
+  Name name;
+  bool is_mem = false;
+  ScalarType type = ScalarType::I64;
+  friend bool operator==(const Decl&, const Decl&) = default;
+};
+/// `x <- e`
+struct Assign {
+  Name name;
+  SExpP value;
+  friend bool operator==(const Assign&, const Assign&) = default;
+};
+/// `m <- alloc e`
+struct Alloc {
+  Name mem;
+  SExpP size;
+  friend bool operator==(const Alloc&, const Alloc&) = default;
+};
+/// `x <- m[e]`
+struct Read {
+  Name dst;
+  Name mem;
+  SExpP index;
+  friend bool operator==(const Read&, const Read&) = default;
+};
+/// `m[e] <- e'`
+struct Write {
+  Name mem;
+  SExpP index;
+  SExpP value;
+  friend bool operator==(const Write&, const Write&) = default;
+};
+struct If {
+  SExpP cond;
+  Block then_block, else_block;
+  friend bool operator==(const If&, const If&) = default;
+};
+/// `kernel i < n do ... done` (parallel) or `for i < n do ... done` (sequential)
+struct Loop {
+  bool parallel = false;
+  Name iter;
+  SExpP bound;
+  Block body;
+  friend bool operator==(const Loop&, const Loop&) = default;
+};
+
+struct Stmt {
+  std::variant<Skip, Decl, Assign, Alloc, Read, Write, If, Loop> node;
+  Pos pos;
+  friend bool operator==(const Stmt&, const Stmt&) = default;
+};
+
+struct Param {
+  Name name;
+  bool is_mem = false;
+  ScalarType type = ScalarType::I64;
+  friend bool operator==(const Param&, const Param&) = default;
+};
+
+struct Program {
+  Name name;
+  std::vector<Param> params;
+  Block body;
+  std::vector<Name> results;
+  Pos pos;
+  friend bool operator==(const Program&, const Program&) = default;
+};
+
+/// Prints an IMP program in the form of docs/syntax.md, one statement per line.
+std::string print(const Program& p);
+
+} // namespace funmem::imp
