@@ -109,9 +109,9 @@ SExpP mk_bin(BinOp op, SExpP a, SExpP b, Pos p = {});
 struct LmadSyn {
   enum class Form { Explicit, Row, Col };
   Form form = Form::Explicit;
-  SExpP offset;                                // Explicit only
-  std::vector<std::pair<SExpP, SExpP>> dims;   // Explicit: (count, stride)
-  std::vector<SExpP> args;                     // Row / Col: the shape
+  SExpP offset;                              // Explicit only
+  std::vector<std::pair<SExpP, SExpP>> dims; // Explicit: (count, stride)
+  std::vector<SExpP> args;                   // Row / Col: the shape
   Pos pos;
   friend bool operator==(const LmadSyn&, const LmadSyn&) = default;
 };
@@ -239,8 +239,8 @@ struct EAlloc {
 };
 
 struct Exp {
-  std::variant<EScalar, EIndex, ELmadSlice, ETranspose, EIf, EKernel, ELoop, EUpdate,
-               EUpdateLmad, EConcat, EIota, EReplicate, ECopy, EScratch, EAlloc>
+  std::variant<EScalar, EIndex, ELmadSlice, ETranspose, EIf, EKernel, ELoop, EUpdate, EUpdateLmad,
+               EConcat, EIota, EReplicate, ECopy, EScratch, EAlloc>
       node;
   Pos pos;
   friend bool operator==(const Exp&, const Exp&) = default;

@@ -15,11 +15,13 @@ std::string format_diagnostic(const Diagnostic& d, const std::string& file,
   }
   if (start == std::string::npos || start > source.size()) return s;
   size_t end = source.find('\n', start);
-  std::string line = source.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  std::string line =
+      source.substr(start, end == std::string::npos ? std::string::npos : end - start);
   for (char& c : line)
     if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) > 126) c = ' ';
   s += "  " + line + "\n  ";
-  for (int i = 1; i < d.pos.col && i <= static_cast<int>(line.size()); ++i) s += ' ';
+  for (int i = 1; i < d.pos.col && i <= static_cast<int>(line.size()); ++i)
+    s += ' ';
   return s + "^\n";
 }
 

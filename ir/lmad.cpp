@@ -51,7 +51,8 @@ SymLmad lmad_compose(const SymLmad& outer, const SymLmad& inner) {
   const Poly& t = outer.dims.at(0).second;
   SymLmad r;
   r.offset = outer.offset + inner.offset * t;
-  for (const auto& [c, s] : inner.dims) r.dims.emplace_back(c, s * t);
+  for (const auto& [c, s] : inner.dims)
+    r.dims.emplace_back(c, s * t);
   return r;
 }
 

@@ -41,7 +41,8 @@ struct Source {
       if (*it == ' ' || *it == '\t' || *it == '\n' || *it == '\r') {
         ++it;
       } else if (*it == '-' && it + 1 != end && *(it + 1) == '-') {
-        while (it != end && *it != '\n') ++it;
+        while (it != end && *it != '\n')
+          ++it;
       } else {
         break;
       }
@@ -71,17 +72,33 @@ struct FnAt {
   It where;
 };
 
-void set_pos(Name& n, Pos p) { n.pos = p; }
+void set_pos(Name& n, Pos p) {
+  n.pos = p;
+}
 void set_pos(SExpP& e, Pos p) {
   if (e) e = SExp{e->node, p};
 }
-void set_pos(LmadSyn& l, Pos p) { l.pos = p; }
-void set_pos(Type& t, Pos p) { t.pos = p; }
-void set_pos(AtomArg& a, Pos p) { a.pos = p; }
-void set_pos(Exp& e, Pos p) { e.pos = p; }
-void set_pos(Stmt& s, Pos p) { s.pos = p; }
-void set_pos(Def& d, Pos p) { d.pos = p; }
-void set_pos(Pos& q, Pos p) { q = p; }
+void set_pos(LmadSyn& l, Pos p) {
+  l.pos = p;
+}
+void set_pos(Type& t, Pos p) {
+  t.pos = p;
+}
+void set_pos(AtomArg& a, Pos p) {
+  a.pos = p;
+}
+void set_pos(Exp& e, Pos p) {
+  e.pos = p;
+}
+void set_pos(Stmt& s, Pos p) {
+  s.pos = p;
+}
+void set_pos(Def& d, Pos p) {
+  d.pos = p;
+}
+void set_pos(Pos& q, Pos p) {
+  q = p;
+}
 
 /// Rule ids deriving from Annotate get the position of the first matched character
 /// (after skipping) written into their attribute; X3 calls on_success after a match.
@@ -111,12 +128,12 @@ struct stmt_tag : Annotate {};
 struct def_tag : Annotate {};
 struct in_pos_tag : Annotate {};
 
-
 const std::set<std::string>& keywords() {
   static const std::set<std::string> k = {
-      "def", "let", "in", "assume", "if", "then", "else", "kernel", "loop", "for", "do",
-      "with", "concat", "iota", "replicate", "copy", "scratch", "transpose", "alloc", "mem",
-      "true", "false", "i64", "int", "i32", "f32", "f64", "bool"};
+      "def",       "let",  "in",      "assume",    "if",    "then",   "else",
+      "kernel",    "loop", "for",     "do",        "with",  "concat", "iota",
+      "replicate", "copy", "scratch", "transpose", "alloc", "mem",    "true",
+      "false",     "i64",  "int",     "i32",       "f32",   "f64",    "bool"};
   return k;
 }
 
@@ -126,7 +143,7 @@ const auto idchar = x3::alnum | x3::char_('_') | x3::char_('\'');
 const auto skipper = x3::space | (x3::lit("--") >> *(x3::char_ - x3::eol));
 
 #define FM_KW(var, text)                                                                           \
-  const x3::rule<struct var##_tag> var = "'" text "'";                                            \
+  const x3::rule<struct var##_tag> var = "'" text "'";                                             \
   const auto var##_def = x3::lexeme[x3::lit(text) >> !idchar];                                     \
   BOOST_SPIRIT_DEFINE(var)
 
@@ -211,8 +228,8 @@ Lit make_number(const std::string& text, bool negative, It where) {
     bool range_err = errno == ERANGE;
     unsigned long long limit = t == ScalarType::I64 ? 9223372036854775807ULL : 2147483647ULL;
     if (range_err || u > limit + (negative ? 1 : 0))
-      throw ActionError{where, std::string("integer literal out of range for ") +
-                                   scalar_type_name(t)};
+      throw ActionError{where,
+                        std::string("integer literal out of range for ") + scalar_type_name(t)};
     l.i = negative ? static_cast<int64_t>(0ULL - u) : static_cast<int64_t>(u);
   } else {
     std::string s = (negative ? "-" : "") + digits;
@@ -220,8 +237,8 @@ Lit make_number(const std::string& text, bool negative, It where) {
     double v = t == ScalarType::F32 ? static_cast<double>(std::strtof(s.c_str(), nullptr))
                                     : std::strtod(s.c_str(), nullptr);
     if (errno == ERANGE && std::isinf(v))
-      throw ActionError{where, std::string("float literal out of range for ") +
-                                   scalar_type_name(t)};
+      throw ActionError{where,
+                        std::string("float literal out of range for ") + scalar_type_name(t)};
     l.f = v;
   }
   return l;
@@ -249,7 +266,8 @@ const x3::rule<struct sexp_un_impl_tag, SExpP> sexp_un_impl = "a scalar expressi
 const x3::rule<sexp_atom_tag, SExpP> sexp_atom = "a scalar expression";
 const x3::rule<struct sexp_atom_impl_tag, SExpP> sexp_atom_impl = "a scalar expression";
 
-const x3::rule<struct lmad_dim_tag, std::pair<SExpP, SExpP>> lmad_dim = "an LMAD dimension '(count : stride)'";
+const x3::rule<struct lmad_dim_tag, std::pair<SExpP, SExpP>> lmad_dim =
+    "an LMAD dimension '(count : stride)'";
 const x3::rule<lmad_tag, LmadSyn> lmad = "an LMAD";
 const x3::rule<struct lmad_impl_tag, LmadSyn> lmad_impl = "an LMAD";
 
@@ -279,44 +297,43 @@ const x3::rule<struct fn_name_p_impl_tag, FnAt> fn_name_p_impl = "a function nam
 const x3::rule<in_pos_tag, Pos> in_pos = "'in'";
 const x3::rule<struct in_pos_impl_tag, Pos> in_pos_impl = "'in'";
 
-
-const auto ident_def = x3::raw[x3::lexeme[(x3::alpha | x3::char_('_')) >> *idchar]]
-    [([](auto& ctx) {
-      std::string s(x3::_attr(ctx).begin(), x3::_attr(ctx).end());
-      if (keywords().count(s))
-        x3::_pass(ctx) = false;
-      else
-        x3::_val(ctx) = std::move(s);
-    })];
+const auto ident_def = x3::raw[x3::lexeme[(x3::alpha | x3::char_('_')) >> *idchar]][([](auto& ctx) {
+  std::string s(x3::_attr(ctx).begin(), x3::_attr(ctx).end());
+  if (keywords().count(s))
+    x3::_pass(ctx) = false;
+  else
+    x3::_val(ctx) = std::move(s);
+})];
 
 const auto name_impl_def = ident[([](auto& ctx) { x3::_val(ctx) = Name{x3::_attr(ctx), Pos{}}; })];
 
-const auto fn_name_p_impl_def = x3::lexeme[fns >> !idchar][([](auto& ctx) { x3::_val(ctx).fn = x3::_attr(ctx); })];
+const auto fn_name_p_impl_def =
+    x3::lexeme[fns >> !idchar][([](auto& ctx) { x3::_val(ctx).fn = x3::_attr(ctx); })];
 const auto in_pos_impl_def = kw_in[([](auto& ctx) { x3::_val(ctx) = Pos{}; })];
 
-const auto number_text_impl_def = x3::raw[x3::lexeme[+x3::digit >> -('.' >> +x3::digit) >>
-                                                -(x3::char_("eE") >> -x3::char_("+-") >> +x3::digit) >>
-                                                -(x3::lit("i64") | "i32" | "f32" | "f64") >> !idchar]]
-    [([](auto& ctx) {
+const auto number_text_impl_def =
+    x3::raw[x3::lexeme[+x3::digit >> -('.' >> +x3::digit) >>
+                       -(x3::char_("eE") >> -x3::char_("+-") >> +x3::digit) >>
+                       -(x3::lit("i64") | "i32" | "f32" | "f64") >> !idchar]][([](auto& ctx) {
       x3::_val(ctx).text = std::string(x3::_attr(ctx).begin(), x3::_attr(ctx).end());
     })];
 
-const auto literal_def =
-    number_text[([](auto& ctx) {
-      x3::_val(ctx) = make_number(x3::_attr(ctx).text, false, x3::_attr(ctx).where);
-    })] |
-    x3::lexeme[x3::lit("true") >> !idchar][([](auto& ctx) {
-      x3::_val(ctx) = Lit{ScalarType::Bool, 1, 0};
-    })] |
-    x3::lexeme[x3::lit("false") >> !idchar][([](auto& ctx) {
-      x3::_val(ctx) = Lit{ScalarType::Bool, 0, 0};
-    })];
+const auto literal_def = number_text[([](auto& ctx) {
+                           x3::_val(ctx) =
+                               make_number(x3::_attr(ctx).text, false, x3::_attr(ctx).where);
+                         })] |
+                         x3::lexeme[x3::lit("true") >> !idchar][([](auto& ctx) {
+                           x3::_val(ctx) = Lit{ScalarType::Bool, 1, 0};
+                         })] |
+                         x3::lexeme[x3::lit("false") >> !idchar][([](auto& ctx) {
+                           x3::_val(ctx) = Lit{ScalarType::Bool, 0, 0};
+                         })];
 
-const auto signed_literal_def =
-    (x3::lit('-') >> number_text)[([](auto& ctx) {
-      x3::_val(ctx) = make_number(x3::_attr(ctx).text, true, x3::_attr(ctx).where);
-    })] |
-    literal[([](auto& ctx) { x3::_val(ctx) = x3::_attr(ctx); })];
+const auto signed_literal_def = (x3::lit('-') >> number_text)[([](auto& ctx) {
+                                  x3::_val(ctx) =
+                                      make_number(x3::_attr(ctx).text, true, x3::_attr(ctx).where);
+                                })] |
+                                literal[([](auto& ctx) { x3::_val(ctx) = x3::_attr(ctx); })];
 
 auto fold_op(BinOp op) {
   return [op](auto& ctx) {
@@ -333,7 +350,8 @@ const auto set_val = [](auto& ctx) { x3::_val(ctx) = x3::_attr(ctx); };
 const auto sexp_def = sexp_and[set_val] >> *((x3::lit("||") > sexp_and)[fold_op(BinOp::Or)]);
 const auto sexp_and_def = sexp_cmp[set_val] >> *((x3::lit("&&") > sexp_cmp)[fold_op(BinOp::And)]);
 const auto sexp_cmp_def = sexp_add[set_val] >> *((cmp_ops > sexp_add)[fold_sym]);
-const auto sexp_add_def = sexp_mul[set_val] >> *((add_ops >> !x3::lit('>') >> !x3::lit('{') > sexp_mul)[fold_sym]);
+const auto sexp_add_def = sexp_mul[set_val] >>
+                          *((add_ops >> !x3::lit('>') >> !x3::lit('{') > sexp_mul)[fold_sym]);
 const auto sexp_mul_def = sexp_un[set_val] >> *((mul_ops > sexp_un)[fold_sym]);
 const auto sexp_un_impl_def =
     (x3::lit('-') >> number_text)[([](auto& ctx) {
@@ -355,8 +373,8 @@ const auto sexp_atom_impl_def =
       size_t want = f == Fn::Min || f == Fn::Max ? 2 : f == Fn::Select ? 3 : 1;
       if (args.size() != want)
         throw ActionError{at_c<0>(x3::_attr(ctx)).where, std::string(fn_name(f)) + " takes " +
-                                                       std::to_string(want) + " argument" +
-                                                       (want == 1 ? "" : "s")};
+                                                             std::to_string(want) + " argument" +
+                                                             (want == 1 ? "" : "s")};
       x3::_val(ctx) = SExp{SCall{f, std::vector<SExpP>(args.begin(), args.end())}, Pos{}};
     })] |
     name[([](auto& ctx) { x3::_val(ctx) = mk_var(x3::_attr(ctx).s, x3::_attr(ctx).pos); })] |
@@ -376,17 +394,19 @@ auto shape_form(LmadSyn::Form f) {
   };
 }
 
-const auto lmad_impl_def =
-    (x3::lexeme[x3::lit('R') >> !idchar] >> '(' > (sexp % ',') > ')')[shape_form(LmadSyn::Form::Row)] |
-    (x3::lexeme[x3::lit('C') >> !idchar] >> '(' > (sexp % ',') > ')')[shape_form(LmadSyn::Form::Col)] |
-    (sexp >> '+' >> '{' > -(lmad_dim % ',') > '}')[([](auto& ctx) {
-      LmadSyn l;
-      l.form = LmadSyn::Form::Explicit;
-      l.offset = at_c<0>(x3::_attr(ctx));
-      if (auto& ds = at_c<1>(x3::_attr(ctx))) l.dims.assign(ds->begin(), ds->end());
-      l.pos = Pos{};
-      x3::_val(ctx) = std::move(l);
-    })];
+const auto lmad_impl_def = (x3::lexeme[x3::lit('R') >> !idchar] >> '(' > (sexp % ',') >
+                            ')')[shape_form(LmadSyn::Form::Row)] |
+                           (x3::lexeme[x3::lit('C') >> !idchar] >> '(' > (sexp % ',') >
+                            ')')[shape_form(LmadSyn::Form::Col)] |
+                           (sexp >> '+' >> '{' > -(lmad_dim % ',') > '}')[([](auto& ctx) {
+                             LmadSyn l;
+                             l.form = LmadSyn::Form::Explicit;
+                             l.offset = at_c<0>(x3::_attr(ctx));
+                             if (auto& ds = at_c<1>(x3::_attr(ctx)))
+                               l.dims.assign(ds->begin(), ds->end());
+                             l.pos = Pos{};
+                             x3::_val(ctx) = std::move(l);
+                           })];
 
 const auto type_impl_def =
     kw_mem[([](auto& ctx) {
@@ -409,7 +429,8 @@ const auto type_impl_def =
       t.pos = Pos{};
       x3::_val(ctx) = t;
     })] >>
-        -(x3::lexeme[scalar_types >> !idchar][([](auto& ctx) { x3::_val(ctx).elem = x3::_attr(ctx); })]) >>
+        -(x3::lexeme[scalar_types >> !idchar]
+                    [([](auto& ctx) { x3::_val(ctx).elem = x3::_attr(ctx); })]) >>
         -((x3::lit('@') > name > "->" > lmad)[([](auto& ctx) {
           x3::_val(ctx).ann = MemAnn{at_c<0>(x3::_attr(ctx)), at_c<1>(x3::_attr(ctx))};
         })]);
@@ -419,15 +440,20 @@ const auto binding_def = (x3::lit('(') > name > ':' > type > ')')[([](auto& ctx)
 })];
 
 const auto entry_def = sexp[([](auto& ctx) { x3::_val(ctx).start = x3::_attr(ctx); })] >>
-                       -(x3::lit(':') > sexp[([](auto& ctx) { x3::_val(ctx).count = x3::_attr(ctx); })] >>
-                         -(x3::lit(':') > sexp[([](auto& ctx) { x3::_val(ctx).stride = x3::_attr(ctx); })]));
+                       -(x3::lit(':') >
+                         sexp[([](auto& ctx) { x3::_val(ctx).count = x3::_attr(ctx); })] >>
+                         -(x3::lit(':') >
+                           sexp[([](auto& ctx) { x3::_val(ctx).stride = x3::_attr(ctx); })]));
 
-const auto atom_impl_def =
-    name[([](auto& ctx) { x3::_val(ctx) = AtomArg{x3::_attr(ctx), x3::_attr(ctx).pos}; })] |
-    signed_literal[([](auto& ctx) { x3::_val(ctx) = AtomArg{x3::_attr(ctx), Pos{}}; })] |
-    (x3::lit('(') >> signed_literal > ')')[([](auto& ctx) {
-      x3::_val(ctx) = AtomArg{x3::_attr(ctx), Pos{}};
-    })];
+const auto atom_impl_def = name[([](auto& ctx) {
+                             x3::_val(ctx) = AtomArg{x3::_attr(ctx), x3::_attr(ctx).pos};
+                           })] |
+                           signed_literal[([](auto& ctx) {
+                             x3::_val(ctx) = AtomArg{x3::_attr(ctx), Pos{}};
+                           })] |
+                           (x3::lit('(') >> signed_literal > ')')[([](auto& ctx) {
+                             x3::_val(ctx) = AtomArg{x3::_attr(ctx), Pos{}};
+                           })];
 
 template <class Node> auto make_exp() {
   return [](auto& ctx) { x3::_val(ctx) = Exp{Node{x3::_attr(ctx)}, Pos{}}; };
@@ -456,22 +482,21 @@ const auto exp_impl_def =
     (kw_concat > name > name)[([](auto& ctx) {
       x3::_val(ctx) = Exp{EConcat{at_c<0>(x3::_attr(ctx)), at_c<1>(x3::_attr(ctx))}, Pos{}};
     })] |
-    (kw_iota > sexp)[make_exp<EIota>()] |
-    (kw_replicate > sexp > atom)[([](auto& ctx) {
+    (kw_iota > sexp)[make_exp<EIota>()] | (kw_replicate > sexp > atom)[([](auto& ctx) {
       x3::_val(ctx) = Exp{EReplicate{at_c<0>(x3::_attr(ctx)), at_c<1>(x3::_attr(ctx))}, Pos{}};
     })] |
-    (kw_copy > name)[make_exp<ECopy>()] |
-    kw_scratch[([](auto& ctx) { x3::_val(ctx) = Exp{EScratch{}, Pos{}}; })] |
-    (kw_alloc > sexp)[make_exp<EAlloc>()] |
-    (kw_transpose > name)[make_exp<ETranspose>()] |
+    (kw_copy > name)[make_exp<ECopy>()] | kw_scratch[([](auto& ctx) {
+      x3::_val(ctx) = Exp{EScratch{}, Pos{}};
+    })] |
+    (kw_alloc > sexp)[make_exp<EAlloc>()] | (kw_transpose > name)[make_exp<ETranspose>()] |
     (name >> kw_with >> '[' >> lmad >> ']' >> '=' > name)[([](auto& ctx) {
       auto& a = x3::_attr(ctx);
       x3::_val(ctx) = Exp{EUpdateLmad{at_c<0>(a), at_c<1>(a), at_c<2>(a)}, Pos{}};
     })] |
     (name >> kw_with > '[' > (entry % ',') > ']' > '=' > atom)[([](auto& ctx) {
       auto& a = x3::_attr(ctx);
-      x3::_val(ctx) = Exp{EUpdate{at_c<0>(a), {at_c<1>(a).begin(), at_c<1>(a).end()}, at_c<2>(a)},
-                          Pos{}};
+      x3::_val(ctx) =
+          Exp{EUpdate{at_c<0>(a), {at_c<1>(a).begin(), at_c<1>(a).end()}, at_c<2>(a)}, Pos{}};
     })] |
     (name >> '[' >> lmad >> ']')[([](auto& ctx) {
       auto& a = x3::_attr(ctx);
@@ -483,26 +508,31 @@ const auto exp_impl_def =
     })] |
     sexp[make_exp<EScalar>()];
 
-const auto stmt_impl_def =
-    (kw_let > (+binding | name) > '=' > exp)[([](auto& ctx) {
-      auto& a = x3::_attr(ctx);
-      SLet l;
-      struct V {
-        SLet& l;
-        void operator()(const std::vector<Binding>& bs) const { l.pats = bs; }
-        void operator()(const Name& n) const { l.pats = {Binding{n, std::nullopt}}; }
-      };
-      boost::apply_visitor(V{l}, at_c<0>(a));
-      l.exp = at_c<1>(a);
-      x3::_val(ctx) = Stmt{std::move(l), Pos{}};
-    })] |
-    (kw_assume > sexp)[([](auto& ctx) { x3::_val(ctx) = Stmt{SAssume{x3::_attr(ctx)}, Pos{}}; })];
+const auto stmt_impl_def = (kw_let > (+binding | name) > '=' > exp)[([](auto& ctx) {
+                             auto& a = x3::_attr(ctx);
+                             SLet l;
+                             struct V {
+                               SLet& l;
+                               void operator()(const std::vector<Binding>& bs) const {
+                                 l.pats = bs;
+                               }
+                               void operator()(const Name& n) const {
+                                 l.pats = {Binding{n, std::nullopt}};
+                               }
+                             };
+                             boost::apply_visitor(V{l}, at_c<0>(a));
+                             l.exp = at_c<1>(a);
+                             x3::_val(ctx) = Stmt{std::move(l), Pos{}};
+                           })] |
+                           (kw_assume > sexp)[([](auto& ctx) {
+                             x3::_val(ctx) = Stmt{SAssume{x3::_attr(ctx)}, Pos{}};
+                           })];
 
-const auto body_tail_def =
-    in_pos[([](auto& ctx) { x3::_val(ctx).pos = x3::_attr(ctx); })] > '(' >
-    -((name % ',')[([](auto& ctx) {
-      x3::_val(ctx).results.assign(x3::_attr(ctx).begin(), x3::_attr(ctx).end());
-    })]) > ')';
+const auto body_tail_def = in_pos[([](auto& ctx) { x3::_val(ctx).pos = x3::_attr(ctx); })] > '(' >
+                           -((name % ',')[([](auto& ctx) {
+                             x3::_val(ctx).results.assign(x3::_attr(ctx).begin(),
+                                                          x3::_attr(ctx).end());
+                           })]) > ')';
 
 const auto body_def = (*stmt > body_tail)[([](auto& ctx) {
   auto& a = x3::_attr(ctx);
@@ -523,27 +553,26 @@ const auto def_impl_def =
       x3::_val(ctx) = std::move(d);
     })];
 
-const auto input_value_def =
-    signed_literal[([](auto& ctx) {
-      InputValue v;
-      v.scalar = x3::_attr(ctx);
-      x3::_val(ctx) = v;
-    })] |
-    (x3::lit('[') > -(input_value % ',') > ']')[([](auto& ctx) {
-      InputValue v;
-      v.kind = InputValue::Kind::Array;
-      if (auto& e = x3::_attr(ctx)) v.elems.assign(e->begin(), e->end());
-      x3::_val(ctx) = v;
-    })] |
-    x3::lexeme[x3::lit("iota") >> !idchar][([](auto& ctx) {
-      x3::_val(ctx) = InputValue{InputValue::Kind::Iota, {}, {}};
-    })] |
-    x3::lexeme[x3::lit("zeros") >> !idchar][([](auto& ctx) {
-      x3::_val(ctx) = InputValue{InputValue::Kind::Zeros, {}, {}};
-    })] |
-    x3::lexeme[x3::lit("random") >> !idchar][([](auto& ctx) {
-      x3::_val(ctx) = InputValue{InputValue::Kind::Random, {}, {}};
-    })];
+const auto input_value_def = signed_literal[([](auto& ctx) {
+                               InputValue v;
+                               v.scalar = x3::_attr(ctx);
+                               x3::_val(ctx) = v;
+                             })] |
+                             (x3::lit('[') > -(input_value % ',') > ']')[([](auto& ctx) {
+                               InputValue v;
+                               v.kind = InputValue::Kind::Array;
+                               if (auto& e = x3::_attr(ctx)) v.elems.assign(e->begin(), e->end());
+                               x3::_val(ctx) = v;
+                             })] |
+                             x3::lexeme[x3::lit("iota") >> !idchar][([](auto& ctx) {
+                               x3::_val(ctx) = InputValue{InputValue::Kind::Iota, {}, {}};
+                             })] |
+                             x3::lexeme[x3::lit("zeros") >> !idchar][([](auto& ctx) {
+                               x3::_val(ctx) = InputValue{InputValue::Kind::Zeros, {}, {}};
+                             })] |
+                             x3::lexeme[x3::lit("random") >> !idchar][([](auto& ctx) {
+                               x3::_val(ctx) = InputValue{InputValue::Kind::Random, {}, {}};
+                             })];
 
 const auto name_def = name_impl;
 const auto sexp_un_def = sexp_un_impl;
@@ -558,11 +587,12 @@ const auto number_text_def = number_text_impl;
 const auto fn_name_p_def = fn_name_p_impl;
 const auto in_pos_def = in_pos_impl;
 
-BOOST_SPIRIT_DEFINE(name_impl, sexp_un_impl, sexp_atom_impl, lmad_impl, type_impl, atom_impl, exp_impl, stmt_impl, def_impl, number_text_impl, fn_name_p_impl, in_pos_impl)
+BOOST_SPIRIT_DEFINE(name_impl, sexp_un_impl, sexp_atom_impl, lmad_impl, type_impl, atom_impl,
+                    exp_impl, stmt_impl, def_impl, number_text_impl, fn_name_p_impl, in_pos_impl)
 BOOST_SPIRIT_DEFINE(body_tail)
-BOOST_SPIRIT_DEFINE(ident, name, fn_name_p, in_pos, number_text, literal, signed_literal, sexp, sexp_and, sexp_cmp,
-                    sexp_add, sexp_mul, sexp_un, sexp_atom, lmad_dim, lmad, type, binding, entry,
-                    atom, exp, stmt, body, def, input_value)
+BOOST_SPIRIT_DEFINE(ident, name, fn_name_p, in_pos, number_text, literal, signed_literal, sexp,
+                    sexp_and, sexp_cmp, sexp_add, sexp_mul, sexp_un, sexp_atom, lmad_dim, lmad,
+                    type, binding, entry, atom, exp, stmt, body, def, input_value)
 
 // -------------------------------------------------------------------- driving
 
@@ -605,8 +635,10 @@ std::optional<Diagnostic> screen(std::string& text) {
     }
     if (c == '(' || c == '[' || c == '{') ++bracket;
     if (c == ')' || c == ']' || c == '}') bracket = std::max(0, bracket - 1);
-    if (c == '-' || c == '!') ++unary_run;
-    else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') unary_run = 0;
+    if (c == '-' || c == '!')
+      ++unary_run;
+    else if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+      unary_run = 0;
     if (std::isalpha(c) || c == '_') {
       size_t j = i;
       while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) ||
@@ -615,11 +647,13 @@ std::optional<Diagnostic> screen(std::string& text) {
       std::string w = text.substr(i, j - i);
       if (w == "do" || w == "then" || w == "else") ++body;
       if (w == "in") body = std::max(0, body - 1);
-      if (body > kMaxNesting) return err("bodies nested too deeply (limit " + std::to_string(kMaxNesting) + ")");
+      if (body > kMaxNesting)
+        return err("bodies nested too deeply (limit " + std::to_string(kMaxNesting) + ")");
       i = j - 1;
       continue;
     }
-    if (bracket > kMaxNesting) return err("brackets nested too deeply (limit " + std::to_string(kMaxNesting) + ")");
+    if (bracket > kMaxNesting)
+      return err("brackets nested too deeply (limit " + std::to_string(kMaxNesting) + ")");
     if (unary_run > kMaxNesting) return err("too many unary operators in a row");
   }
   return std::nullopt;
@@ -638,7 +672,8 @@ std::optional<Diagnostic> run(const std::string& text, const P& parser, Attr& at
       ok = x3::phrase_parse(rest, last, x3::eoi, skipper);
       if (!ok) return Diagnostic{"parse", src.at(first), "unexpected text after the end"};
     }
-    if (!ok) return Diagnostic{"parse", src.at(first), "expected " + std::string(parser.name) + " here"};
+    if (!ok)
+      return Diagnostic{"parse", src.at(first), "expected " + std::string(parser.name) + " here"};
   } catch (const x3::expectation_failure<It>& e) {
     return Diagnostic{"parse", src.at(e.where()), "expected " + expected_text(e.which()) + " here"};
   } catch (const ActionError& e) {
@@ -678,7 +713,8 @@ std::optional<Diagnostic> parse_directives(const std::string& text, Program& pro
         })];
         auto line_p = input_line = *one;
         if (auto d = run(rest, line_p, vals, true)) return shift(*d, line, col0);
-        for (auto& [n, v] : vals) n.pos = shift(Diagnostic{"", n.pos, ""}, line, col0).pos;
+        for (auto& [n, v] : vals)
+          n.pos = shift(Diagnostic{"", n.pos, ""}, line, col0).pos;
         in.values = std::move(vals);
         prog.inputs.push_back(std::move(in));
       } else {
@@ -688,26 +724,29 @@ std::optional<Diagnostic> parse_directives(const std::string& text, Program& pro
         is >> e.word;
         std::string extra;
         static const std::set<std::string> plain = {"valid", "invalid", "race"};
-        static const std::set<std::string> kinds = {"parse", "type",     "bounds", "overflow",
-                                                    "division", "assume", "elemtype", "size",
-                                                    "resource"};
+        static const std::set<std::string> kinds = {"parse",    "type",     "bounds",
+                                                    "overflow", "division", "assume",
+                                                    "elemtype", "size",     "resource"};
         if (plain.count(e.word)) {
         } else if (e.word == "error") {
           is >> e.arg;
           if (!kinds.count(e.arg))
-            return Diagnostic{"parse", pos, "unknown error kind '" + e.arg +
-                                                "' (expected parse, type, bounds, overflow, division, "
-                                                "assume, elemtype, size or resource)"};
+            return Diagnostic{"parse", pos,
+                              "unknown error kind '" + e.arg +
+                                  "' (expected parse, type, bounds, overflow, division, "
+                                  "assume, elemtype, size or resource)"};
         } else if (e.word == "short-circuit") {
           is >> e.arg;
           if (e.arg.empty() || e.arg.find_first_not_of("0123456789") != std::string::npos)
             return Diagnostic{"parse", pos, "expected a count after 'short-circuit'"};
         } else {
-          return Diagnostic{"parse", pos, "unknown expectation '" + e.word +
-                                              "' (expected valid, invalid, race, error KIND or "
-                                              "short-circuit N)"};
+          return Diagnostic{"parse", pos,
+                            "unknown expectation '" + e.word +
+                                "' (expected valid, invalid, race, error KIND or "
+                                "short-circuit N)"};
         }
-        if (is >> extra) return Diagnostic{"parse", pos, "unexpected '" + extra + "' after the expectation"};
+        if (is >> extra)
+          return Diagnostic{"parse", pos, "unexpected '" + extra + "' after the expectation"};
         prog.expects.push_back(std::move(e));
       }
     }

@@ -40,19 +40,26 @@ Monomial mul_monomials(const Monomial& a, const Monomial& b) {
 
 const char* atom_fn(AtomKind k) {
   switch (k) {
-  case AtomKind::Var: return "";
-  case AtomKind::Div: return "/";
-  case AtomKind::Mod: return "%";
-  case AtomKind::Min: return "min";
-  case AtomKind::Max: return "max";
-  case AtomKind::Abs: return "abs";
+  case AtomKind::Var:
+    return "";
+  case AtomKind::Div:
+    return "/";
+  case AtomKind::Mod:
+    return "%";
+  case AtomKind::Min:
+    return "min";
+  case AtomKind::Max:
+    return "max";
+  case AtomKind::Abs:
+    return "abs";
   }
   return "";
 }
 
 std::string atom_to_string(const Atom& a) {
   switch (a.kind) {
-  case AtomKind::Var: return a.name;
+  case AtomKind::Var:
+    return a.name;
   case AtomKind::Div:
   case AtomKind::Mod:
     return "(" + a.args[0].to_string() + ") " + atom_fn(a.kind) + " (" + a.args[1].to_string() +
@@ -61,7 +68,8 @@ std::string atom_to_string(const Atom& a) {
   case AtomKind::Max:
   case AtomKind::Abs: {
     std::string s = std::string(atom_fn(a.kind)) + "(";
-    for (size_t i = 0; i < a.args.size(); ++i) s += (i ? ", " : "") + a.args[i].to_string();
+    for (size_t i = 0; i < a.args.size(); ++i)
+      s += (i ? ", " : "") + a.args[i].to_string();
     return s + ")";
   }
   }
@@ -88,15 +96,20 @@ bool eval_atom(const Atom& a, const std::map<std::string, int64_t>& env, int64_t
     v.push_back(*r);
   }
   switch (a.kind) {
-  case AtomKind::Var: return false;
+  case AtomKind::Var:
+    return false;
   case AtomKind::Div:
   case AtomKind::Mod:
     if (v[1] == 0) return set_error(error, "division by zero");
     if (v[0] == INT64_MIN && v[1] == -1) return set_error(error, "integer overflow in division");
     out = a.kind == AtomKind::Div ? v[0] / v[1] : v[0] % v[1];
     return true;
-  case AtomKind::Min: out = std::min(v[0], v[1]); return true;
-  case AtomKind::Max: out = std::max(v[0], v[1]); return true;
+  case AtomKind::Min:
+    out = std::min(v[0], v[1]);
+    return true;
+  case AtomKind::Max:
+    out = std::max(v[0], v[1]);
+    return true;
   case AtomKind::Abs:
     if (v[0] == INT64_MIN) return set_error(error, "integer overflow in abs");
     out = v[0] < 0 ? -v[0] : v[0];
@@ -109,15 +122,15 @@ void collect_vars(const Poly& p, std::set<std::string>& out) {
   for (const auto& [m, c] : p.terms())
     for (const auto& [a, e] : m) {
       if (a->kind == AtomKind::Var) out.insert(a->name);
-      for (const Poly& q : a->args) collect_vars(q, out);
+      for (const Poly& q : a->args)
+        collect_vars(q, out);
     }
 }
 
 } // namespace
 
 bool operator==(const AtomRef& a, const AtomRef& b) {
-  return a.p_ == b.p_ ||
-         (a->kind == b->kind && a->name == b->name && a->args == b->args);
+  return a.p_ == b.p_ || (a->kind == b->kind && a->name == b->name && a->args == b->args);
 }
 
 bool operator<(const AtomRef& a, const AtomRef& b) {
@@ -138,7 +151,9 @@ Poly Poly::atom(AtomKind k, std::string name, std::vector<Poly> args) {
   return p;
 }
 
-Poly Poly::var(const std::string& name) { return atom(AtomKind::Var, name, {}); }
+Poly Poly::var(const std::string& name) {
+  return atom(AtomKind::Var, name, {});
+}
 
 Poly Poly::div(const Poly& a, const Poly& b) {
   auto ka = a.constant(), kb = b.constant();
@@ -188,22 +203,27 @@ void Poly::add_term(const Monomial& m, int64_t c) {
 
 Poly operator+(const Poly& a, const Poly& b) {
   Poly r = a;
-  for (const auto& [m, c] : b.terms_) r.add_term(m, c);
+  for (const auto& [m, c] : b.terms_)
+    r.add_term(m, c);
   return r;
 }
 
 Poly Poly::operator-() const {
   Poly r;
-  for (const auto& [m, c] : terms_) r.terms_.emplace(m, checked_mul(c, -1));
+  for (const auto& [m, c] : terms_)
+    r.terms_.emplace(m, checked_mul(c, -1));
   return r;
 }
 
-Poly operator-(const Poly& a, const Poly& b) { return a + (-b); }
+Poly operator-(const Poly& a, const Poly& b) {
+  return a + (-b);
+}
 
 Poly operator*(const Poly& a, const Poly& b) {
   Poly r;
   for (const auto& [ma, ca] : a.terms_)
-    for (const auto& [mb, cb] : b.terms_) r.add_term(mul_monomials(ma, mb), checked_mul(ca, cb));
+    for (const auto& [mb, cb] : b.terms_)
+      r.add_term(mul_monomials(ma, mb), checked_mul(ca, cb));
   return r;
 }
 
@@ -235,13 +255,24 @@ Poly Poly::substitute(const std::map<std::string, Poly>& s) const {
         base = it == s.end() ? Poly::var(a->name) : it->second;
         break;
       }
-      case AtomKind::Div: base = div(a->args[0].substitute(s), a->args[1].substitute(s)); break;
-      case AtomKind::Mod: base = mod(a->args[0].substitute(s), a->args[1].substitute(s)); break;
-      case AtomKind::Min: base = min(a->args[0].substitute(s), a->args[1].substitute(s)); break;
-      case AtomKind::Max: base = max(a->args[0].substitute(s), a->args[1].substitute(s)); break;
-      case AtomKind::Abs: base = abs(a->args[0].substitute(s)); break;
+      case AtomKind::Div:
+        base = div(a->args[0].substitute(s), a->args[1].substitute(s));
+        break;
+      case AtomKind::Mod:
+        base = mod(a->args[0].substitute(s), a->args[1].substitute(s));
+        break;
+      case AtomKind::Min:
+        base = min(a->args[0].substitute(s), a->args[1].substitute(s));
+        break;
+      case AtomKind::Max:
+        base = max(a->args[0].substitute(s), a->args[1].substitute(s));
+        break;
+      case AtomKind::Abs:
+        base = abs(a->args[0].substitute(s));
+        break;
       }
-      for (int i = 0; i < e; ++i) term = term * base;
+      for (int i = 0; i < e; ++i)
+        term = term * base;
     }
     r = r + term;
   }
@@ -274,11 +305,13 @@ std::string Poly::to_string() const {
   if (terms_.empty()) return "0";
   // Highest-degree terms first, the constant last.
   std::vector<std::pair<const Monomial*, int64_t>> order;
-  for (const auto& [m, c] : terms_) order.emplace_back(&m, c);
+  for (const auto& [m, c] : terms_)
+    order.emplace_back(&m, c);
   std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) {
     auto deg = [](const Monomial& m) {
       int d = 0;
-      for (const auto& [a, e] : m) d += e;
+      for (const auto& [a, e] : m)
+        d += e;
       return d;
     };
     return deg(*x.first) > deg(*y.first);
@@ -295,8 +328,8 @@ std::string Poly::to_string() const {
     }
     first = false;
     // |c| may not be representable for INT64_MIN: print the sign separately then.
-    std::string coef = neg ? (c == INT64_MIN ? "9223372036854775808" : std::to_string(-mag))
-                           : std::to_string(mag);
+    std::string coef =
+        neg ? (c == INT64_MIN ? "9223372036854775808" : std::to_string(-mag)) : std::to_string(mag);
     bool need_coef = m->empty() || coef != "1";
     if (need_coef) os << coef;
     bool star = need_coef;

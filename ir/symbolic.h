@@ -85,7 +85,7 @@ private:
 
 struct Atom {
   AtomKind kind;
-  std::string name;      // for Var
+  std::string name;       // for Var
   std::vector<Poly> args; // for opaque atoms
 };
 

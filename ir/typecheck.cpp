@@ -16,7 +16,9 @@ namespace {
 template <class... Ts> struct Overloaded : Ts... { using Ts::operator()...; };
 template <class... Ts> Overloaded(Ts...) -> Overloaded<Ts...>;
 
-std::string pos_text(Pos p) { return std::to_string(p.line) + ":" + std::to_string(p.col); }
+std::string pos_text(Pos p) {
+  return std::to_string(p.line) + ":" + std::to_string(p.col);
+}
 
 /// What the checker knows about a name.
 struct Info {
@@ -32,20 +34,24 @@ struct Info {
 
 std::string shape_text(const std::vector<Poly>& dims, ScalarType elem) {
   std::string s;
-  for (const Poly& d : dims) s += "[" + d.to_string() + "]";
+  for (const Poly& d : dims)
+    s += "[" + d.to_string() + "]";
   return s + scalar_type_name(elem);
 }
 
 std::string info_text(const Info& i) {
   switch (i.kind) {
-  case Info::Kind::Scalar: return scalar_type_name(i.elem);
-  case Info::Kind::Mem: return "mem";
+  case Info::Kind::Scalar:
+    return scalar_type_name(i.elem);
+  case Info::Kind::Mem:
+    return "mem";
   case Info::Kind::Array: {
     std::string s = shape_text(i.dims, i.elem);
     if (i.lmad) s += " @" + i.mem + " -> " + i.lmad->to_string();
     return s;
   }
-  case Info::Kind::Poisoned: return "<error>";
+  case Info::Kind::Poisoned:
+    return "<error>";
   }
   return "?";
 }
@@ -136,7 +142,8 @@ private:
 
   Poly subst_defs(const Poly& p) const {
     std::map<std::string, Poly> all;
-    for (const auto& m : defs_) all.insert(m.begin(), m.end());
+    for (const auto& m : defs_)
+      all.insert(m.begin(), m.end());
     return all.empty() ? p : p.substitute(all);
   }
 
@@ -160,7 +167,8 @@ private:
     for (int r : i.roots) {
       auto c = consumed_.find(r);
       if (c != consumed_.end()) {
-        error(n.pos, "'" + n.s + "' is used after it (or an alias of it) was consumed by the update at " +
+        error(n.pos, "'" + n.s +
+                         "' is used after it (or an alias of it) was consumed by the update at " +
                          pos_text(c->second));
         return;
       }
@@ -170,12 +178,14 @@ private:
   void consume(const Name& n, const Info& i, Pos at) {
     for (int r : i.roots) {
       if (!local_roots_.empty() && !local_roots_.back().count(r)) {
-        error(n.pos, "'" + n.s + "' cannot be consumed here: it is defined outside the enclosing "
-                                 "kernel or loop body (pass it as a loop parameter, or copy it)");
+        error(n.pos, "'" + n.s +
+                         "' cannot be consumed here: it is defined outside the enclosing "
+                         "kernel or loop body (pass it as a loop parameter, or copy it)");
         return;
       }
     }
-    for (int r : i.roots) consumed_.emplace(r, at);
+    for (int r : i.roots)
+      consumed_.emplace(r, at);
   }
 
   // ------------------------------------------------------------ scalars
@@ -192,7 +202,8 @@ private:
               }
               if (i->kind == Info::Kind::Poisoned) return std::nullopt;
               if (i->kind != Info::Kind::Scalar) {
-                error(e.pos, "'" + v.name + "' is " + (i->kind == Info::Kind::Mem ? "a memory block" : "an array") +
+                error(e.pos, "'" + v.name + "' is " +
+                                 (i->kind == Info::Kind::Mem ? "a memory block" : "an array") +
                                  ", not a scalar");
                 return std::nullopt;
               }
@@ -216,8 +227,9 @@ private:
               if (!ta || !tb) return std::nullopt;
               std::string op = binop_text(b.op);
               if (*ta != *tb) {
-                error(e.pos, "operands of '" + op + "' have different types " + scalar_type_name(*ta) +
-                                 " and " + scalar_type_name(*tb) + " (there are no implicit conversions)");
+                error(e.pos, "operands of '" + op + "' have different types " +
+                                 scalar_type_name(*ta) + " and " + scalar_type_name(*tb) +
+                                 " (there are no implicit conversions)");
                 return std::nullopt;
               }
               switch (b.op) {
@@ -229,7 +241,8 @@ private:
                 }
                 return ScalarType::Bool;
               case BinOp::Eq:
-              case BinOp::Ne: return ScalarType::Bool;
+              case BinOp::Ne:
+                return ScalarType::Bool;
               case BinOp::Lt:
               case BinOp::Le:
               case BinOp::Gt:
@@ -241,7 +254,8 @@ private:
                 return ScalarType::Bool;
               case BinOp::Mod:
                 if (!is_integer(*ta)) {
-                  error(e.pos, std::string("'%' needs integer operands, not ") + scalar_type_name(*ta));
+                  error(e.pos,
+                        std::string("'%' needs integer operands, not ") + scalar_type_name(*ta));
                   return std::nullopt;
                 }
                 return ta;
@@ -259,7 +273,8 @@ private:
             },
             [&](const SCall& c) -> std::optional<ScalarType> {
               std::vector<std::optional<ScalarType>> ts;
-              for (const SExpP& a : c.args) ts.push_back(sexp(*a));
+              for (const SExpP& a : c.args)
+                ts.push_back(sexp(*a));
               for (auto& t : ts)
                 if (!t) return std::nullopt;
               std::string f = fn_name(c.fn);
@@ -287,10 +302,14 @@ private:
                   return std::nullopt;
                 }
                 return ts[1];
-              case Fn::ToI64: return ScalarType::I64;
-              case Fn::ToI32: return ScalarType::I32;
-              case Fn::ToF32: return ScalarType::F32;
-              case Fn::ToF64: return ScalarType::F64;
+              case Fn::ToI64:
+                return ScalarType::I64;
+              case Fn::ToI32:
+                return ScalarType::I32;
+              case Fn::ToF32:
+                return ScalarType::F32;
+              case Fn::ToF64:
+                return ScalarType::F64;
               }
               return std::nullopt;
             }},
@@ -303,7 +322,8 @@ private:
     if (!extra.empty()) {
       // Existential names of the pattern being checked: bind them temporarily.
       push();
-      for (const std::string& n : extra) scopes_.back()[n] = Info{Info::Kind::Scalar, ScalarType::I64, {}, "", {}, {}, {}};
+      for (const std::string& n : extra)
+        scopes_.back()[n] = Info{Info::Kind::Scalar, ScalarType::I64, {}, "", {}, {}, {}};
     }
     auto t = sexp(e);
     if (!extra.empty()) pop();
@@ -315,7 +335,8 @@ private:
     try {
       auto p = to_poly(e);
       if (!p) {
-        error(e.pos, std::string(what) + " must be a polynomial in integer names (with / % min max abs)");
+        error(e.pos,
+              std::string(what) + " must be a polynomial in integer names (with / % min max abs)");
         return std::nullopt;
       }
       return subst_defs(*p);
@@ -337,7 +358,8 @@ private:
     case LmadSyn::Form::Row:
     case LmadSyn::Form::Col: {
       std::vector<Poly> shape;
-      for (const SExpP& a : l.args) shape.push_back(get(a, "an LMAD size"));
+      for (const SExpP& a : l.args)
+        shape.push_back(get(a, "an LMAD size"));
       r = l.form == LmadSyn::Form::Row ? row_major(shape) : col_major(shape);
       break;
     }
@@ -371,7 +393,8 @@ private:
       }
       i.kind = Info::Kind::Mem;
       return i;
-    case Type::Kind::Array: break;
+    case Type::Kind::Array:
+      break;
     }
     i.kind = Info::Kind::Array;
     i.elem = t.elem;
@@ -399,14 +422,15 @@ private:
       } else if (ok) {
         if (l->dims.size() != i.dims.size()) {
           error(t.ann->lmad.pos, "the LMAD has " + std::to_string(l->dims.size()) +
-                                     " dimensions but the array has " + std::to_string(i.dims.size()));
+                                     " dimensions but the array has " +
+                                     std::to_string(i.dims.size()));
           ok = false;
         } else {
           for (size_t k = 0; k < i.dims.size(); ++k)
             if (!(l->dims[k].first == i.dims[k])) {
-              error(t.ann->lmad.pos, "LMAD count " + l->dims[k].first.to_string() + " of dimension " +
-                                         std::to_string(k + 1) + " differs from the array size " +
-                                         i.dims[k].to_string());
+              error(t.ann->lmad.pos, "LMAD count " + l->dims[k].first.to_string() +
+                                         " of dimension " + std::to_string(k + 1) +
+                                         " differs from the array size " + i.dims[k].to_string());
               ok = false;
             }
         }
@@ -431,7 +455,8 @@ private:
   Info apply(const Info& i, const std::map<std::string, Poly>& s,
              const std::map<std::string, std::string>& mems) const {
     Info r = i;
-    for (Poly& d : r.dims) d = subst_defs(d.substitute(s));
+    for (Poly& d : r.dims)
+      d = subst_defs(d.substitute(s));
     if (r.lmad) {
       r.lmad->offset = subst_defs(r.lmad->offset.substitute(s));
       for (auto& [c, st] : r.lmad->dims) {
@@ -477,7 +502,8 @@ private:
   // ------------------------------------------------------------ bodies
 
   std::vector<const Info*> body(const Body& b) {
-    for (const Stmt& s : b.stmts) stmt(s);
+    for (const Stmt& s : b.stmts)
+      stmt(s);
     std::vector<const Info*> out;
     for (const Name& n : b.results) {
       const Info* i = find(n.s);
@@ -523,10 +549,13 @@ private:
 
   /// Binds a single-value pattern to `got`, checking it against the declared type.
   /// `view` says whether a FUNMEM layout must equal the computed one.
-  void bind_one(const SLet& l, Pos at, std::optional<Info> got, bool view, const std::string& what) {
+  void bind_one(const SLet& l, Pos at, std::optional<Info> got, bool view,
+                const std::string& what) {
     if (l.pats.size() != 1) {
-      error(at, what + " gives one value but the pattern has " + std::to_string(l.pats.size()) + " names");
-      for (const Binding& b : l.pats) bind(b.name, Info{});
+      error(at, what + " gives one value but the pattern has " + std::to_string(l.pats.size()) +
+                    " names");
+      for (const Binding& b : l.pats)
+        bind(b.name, Info{});
       return;
     }
     const Binding& b = l.pats[0];
@@ -536,7 +565,8 @@ private:
         got->kind = Info::Kind::Poisoned;
       }
       bind(b.name, got.value_or(Info{}));
-      if (got && got->kind == Info::Kind::Scalar && got->elem == ScalarType::I64) record_def(l, b.name.s);
+      if (got && got->kind == Info::Kind::Scalar && got->elem == ScalarType::I64)
+        record_def(l, b.name.s);
       return;
     }
     Info want = type_info(*b.type, {});
@@ -546,12 +576,13 @@ private:
                                "' is declared " + info_text(want));
       } else if (view && lang_ == Lang::FunMem && got->lmad && want.lmad &&
                  (got->mem != want.mem || !(*got->lmad == *want.lmad))) {
-        error(b.type->pos, "a view reuses its source's memory: '" + b.name.s + "' must be @" + got->mem +
-                               " -> " + got->lmad->to_string() + ", not @" + want.mem + " -> " +
-                               want.lmad->to_string());
+        error(b.type->pos, "a view reuses its source's memory: '" + b.name.s + "' must be @" +
+                               got->mem + " -> " + got->lmad->to_string() + ", not @" + want.mem +
+                               " -> " + want.lmad->to_string());
       }
     }
-    if (want.kind == Info::Kind::Array) want.roots = got && view ? got->roots : std::set<int>{fresh_root()};
+    if (want.kind == Info::Kind::Array)
+      want.roots = got && view ? got->roots : std::set<int>{fresh_root()};
     bind(b.name, want);
     // Integer scalars defined by a polynomial become definitions for size equality.
     if (want.kind == Info::Kind::Scalar && want.elem == ScalarType::I64) record_def(l, b.name.s);
@@ -566,10 +597,12 @@ private:
     }
   }
 
-  std::optional<std::vector<SymEntry>> entries(const Info& src, const std::vector<Entry>& es, Pos at,
-                                               std::vector<Poly>& dims_out, bool& scalar_out) {
+  std::optional<std::vector<SymEntry>> entries(const Info& src, const std::vector<Entry>& es,
+                                               Pos at, std::vector<Poly>& dims_out,
+                                               bool& scalar_out) {
     if (es.size() > src.dims.size()) {
-      error(at, std::to_string(es.size()) + " indices for an array of rank " + std::to_string(src.dims.size()));
+      error(at, std::to_string(es.size()) + " indices for an array of rank " +
+                    std::to_string(src.dims.size()));
       return std::nullopt;
     }
     std::vector<SymEntry> out;
@@ -592,7 +625,8 @@ private:
       }
       out.push_back(se);
     }
-    for (size_t k = es.size(); k < src.dims.size(); ++k) dims_out.push_back(src.dims[k]);
+    for (size_t k = es.size(); k < src.dims.size(); ++k)
+      dims_out.push_back(src.dims[k]);
     scalar_out = dims_out.empty();
     if (!ok) return std::nullopt;
     return out;
@@ -644,11 +678,12 @@ private:
               auto inner = lmad(x.lmad, {});
               if (src && inner) {
                 if (src->dims.size() != 1) {
-                  error(e.pos, "an LMAD slice needs a one-dimensional array, '" + x.arr.s + "' has rank " +
-                                   std::to_string(src->dims.size()));
+                  error(e.pos, "an LMAD slice needs a one-dimensional array, '" + x.arr.s +
+                                   "' has rank " + std::to_string(src->dims.size()));
                 } else {
                   std::vector<Poly> dims;
-                  for (const auto& d : inner->dims) dims.push_back(d.first);
+                  for (const auto& d : inner->dims)
+                    dims.push_back(d.first);
                   got = array_info(src->elem, dims);
                   got->roots = src->roots;
                   if (src->lmad) {
@@ -676,7 +711,8 @@ private:
             [&](const EIf& x) {
               auto t = sexp(*x.cond);
               if (t && *t != ScalarType::Bool)
-                error(x.cond->pos, std::string("the condition must be bool, not ") + scalar_type_name(*t));
+                error(x.cond->pos,
+                      std::string("the condition must be bool, not ") + scalar_type_name(*t));
               std::vector<Info> want = pattern_types(l.pats, true);
               for (size_t k = 0; k < l.pats.size(); ++k)
                 if (!l.pats[k].type) error(l.pats[k].name.pos, "the results of 'if' need types");
@@ -697,7 +733,8 @@ private:
               auto vals = body(x.body);
               local_roots_.pop_back();
               if (vals.size() != 1) {
-                error(x.body.pos, "a kernel body returns exactly one value, not " + std::to_string(vals.size()));
+                error(x.body.pos, "a kernel body returns exactly one value, not " +
+                                      std::to_string(vals.size()));
               } else if (vals[0] && vals[0]->kind != Info::Kind::Poisoned) {
                 const Info& v = *vals[0];
                 if (v.kind == Info::Kind::Mem) {
@@ -708,7 +745,8 @@ private:
               }
               // Sizes of the result may not depend on names local to the body.
               std::set<std::string> locals;
-              for (const auto& [n, i] : scopes_.back()) locals.insert(n);
+              for (const auto& [n, i] : scopes_.back())
+                locals.insert(n);
               pop();
               std::optional<Info> got;
               if (elem && bound) {
@@ -716,8 +754,9 @@ private:
                 for (const Poly& d : elem->dims) {
                   for (const std::string& fv : d.free_vars())
                     if (locals.count(fv))
-                      error(x.body.results[0].pos, "the size " + d.to_string() + " of the kernel's result depends on '" +
-                                                       fv + "', which is local to the kernel body");
+                      error(x.body.results[0].pos, "the size " + d.to_string() +
+                                                       " of the kernel's result depends on '" + fv +
+                                                       "', which is local to the kernel body");
                   dims.push_back(d);
                 }
                 got = array_info(elem->elem, dims);
@@ -737,11 +776,13 @@ private:
                   Info want = scalar ? Info{Info::Kind::Scalar, src->elem, {}, "", {}, {}, {}}
                                      : array_info(src->elem, dims);
                   if (!same_shape(*val, want))
-                    error(x.value.pos, "the new value has type " + info_text(*val) + " but the updated " +
-                                           (scalar ? "element" : "slice") + " has type " + info_text(want));
+                    error(x.value.pos, "the new value has type " + info_text(*val) +
+                                           " but the updated " + (scalar ? "element" : "slice") +
+                                           " has type " + info_text(want));
                   for (int r : val->roots)
                     if (src->roots.count(r))
-                      error(x.value.pos, "the new value aliases the updated array '" + x.arr.s + "'");
+                      error(x.value.pos,
+                            "the new value aliases the updated array '" + x.arr.s + "'");
                 }
                 got = *src;
                 consume(x.arr, *src, e.pos);
@@ -755,18 +796,20 @@ private:
               std::optional<Info> got;
               if (src) {
                 if (src->dims.size() != 1) {
-                  error(e.pos, "an LMAD update needs a one-dimensional array, '" + x.arr.s + "' has rank " +
-                                   std::to_string(src->dims.size()));
+                  error(e.pos, "an LMAD update needs a one-dimensional array, '" + x.arr.s +
+                                   "' has rank " + std::to_string(src->dims.size()));
                 } else if (inner && val) {
                   std::vector<Poly> dims;
-                  for (const auto& d : inner->dims) dims.push_back(d.first);
+                  for (const auto& d : inner->dims)
+                    dims.push_back(d.first);
                   Info want = array_info(src->elem, dims);
                   if (!same_shape(*val, want))
                     error(x.value.pos, "the new value has type " + info_text(*val) +
                                            " but the LMAD slice has type " + info_text(want));
                   for (int r : val->roots)
                     if (src->roots.count(r))
-                      error(x.value.pos, "the new value aliases the updated array '" + x.arr.s + "'");
+                      error(x.value.pos,
+                            "the new value aliases the updated array '" + x.arr.s + "'");
                 }
                 got = *src;
                 consume(x.arr, *src, e.pos);
@@ -780,8 +823,8 @@ private:
               if (a && b) {
                 if (a->elem != b->elem || a->dims.size() != b->dims.size() ||
                     !std::equal(a->dims.begin() + 1, a->dims.end(), b->dims.begin() + 1)) {
-                  error(e.pos, "concat needs arrays that differ only in the outer size, not " + info_text(*a) +
-                                   " and " + info_text(*b));
+                  error(e.pos, "concat needs arrays that differ only in the outer size, not " +
+                                   info_text(*a) + " and " + info_text(*b));
                 } else {
                   std::vector<Poly> dims = a->dims;
                   try {
@@ -819,7 +862,8 @@ private:
             },
             [&](const EScratch&) {
               std::optional<Info> got;
-              if (l.pats.size() == 1 && l.pats[0].type && l.pats[0].type->kind == Type::Kind::Array) {
+              if (l.pats.size() == 1 && l.pats[0].type &&
+                  l.pats[0].type->kind == Type::Kind::Array) {
                 Type plain = *l.pats[0].type;
                 plain.ann.reset();
                 got = type_info(plain, {}, false);
@@ -867,18 +911,21 @@ private:
   void bind_update(const SLet& l, Pos at, std::optional<Info> got) {
     // The result of an update lives where its source lived (FUNMEM: same memory and
     // layout), with a fresh aliasing root.
-    if (l.pats.size() == 1 && l.pats[0].type && got && got->kind == Info::Kind::Array && got->lmad) {
+    if (l.pats.size() == 1 && l.pats[0].type && got && got->kind == Info::Kind::Array &&
+        got->lmad) {
       Info want = type_info(*l.pats[0].type, {});
       if (want.kind == Info::Kind::Array && want.lmad && same_shape(*got, want) &&
           (want.mem != got->mem || !(*want.lmad == *got->lmad)))
-        error(l.pats[0].type->pos, "an update's result lives in its source's memory: '" + l.pats[0].name.s +
-                                       "' must be @" + got->mem + " -> " + got->lmad->to_string());
+        error(l.pats[0].type->pos, "an update's result lives in its source's memory: '" +
+                                       l.pats[0].name.s + "' must be @" + got->mem + " -> " +
+                                       got->lmad->to_string());
     }
     if (got) got->roots.clear();
     bind_one(l, at, std::move(got), false, "the update");
   }
 
-  void bind_pattern(const std::vector<Binding>& pats, const std::vector<Info>& types, bool existential) {
+  void bind_pattern(const std::vector<Binding>& pats, const std::vector<Info>& types,
+                    bool existential) {
     (void)existential;
     for (size_t k = 0; k < pats.size(); ++k) {
       Info i = types[k];
@@ -892,8 +939,10 @@ private:
     std::vector<const Info*> inits;
     for (const Name& n : x.inits) {
       const Info* i = find(n.s);
-      if (!i) error(n.pos, "'" + n.s + "' is not defined");
-      else if (i->kind == Info::Kind::Array) check_live(n, *i);
+      if (!i)
+        error(n.pos, "'" + n.s + "' is not defined");
+      else if (i->kind == Info::Kind::Array)
+        check_live(n, *i);
       inits.push_back(i);
     }
     std::vector<Info> ptypes = pattern_types(x.params, true);
@@ -919,7 +968,8 @@ private:
     }
     bind(x.iter, Info{Info::Kind::Scalar, ScalarType::I64, {}, "", {}, {}, {}});
     auto vals = body(x.body);
-    match_pattern(x.params, ptypes, x.body.results, vals, x.body.pos, "the loop body's result", true);
+    match_pattern(x.params, ptypes, x.body.results, vals, x.body.pos, "the loop body's result",
+                  true);
     local_roots_.pop_back();
     pop();
     // A parameter consumed in the body consumes its initial value.
@@ -944,18 +994,19 @@ private:
           error(l.pats[k].name.pos, "the results of a loop need types");
           continue;
         }
-        if (want[k].kind == Info::Kind::Poisoned || ptypes[k].kind == Info::Kind::Poisoned) continue;
+        if (want[k].kind == Info::Kind::Poisoned || ptypes[k].kind == Info::Kind::Poisoned)
+          continue;
         Info p = apply(ptypes[k], s, mems);
         bool ok = same_shape(p, want[k]);
         if (ok && p.lmad && want[k].lmad) ok = p.mem == want[k].mem && *p.lmad == *want[k].lmad;
         if (!ok)
-          error(l.pats[k].type->pos, "'" + l.pats[k].name.s + "' is declared " + info_text(want[k]) +
-                                         " but the loop parameter '" + x.params[k].name.s + "' gives " +
-                                         info_text(p));
+          error(l.pats[k].type->pos, "'" + l.pats[k].name.s + "' is declared " +
+                                         info_text(want[k]) + " but the loop parameter '" +
+                                         x.params[k].name.s + "' gives " + info_text(p));
       }
     } else {
-      error(at, "the loop has " + std::to_string(x.params.size()) + " parameters but the pattern has " +
-                    std::to_string(l.pats.size()) + " names");
+      error(at, "the loop has " + std::to_string(x.params.size()) +
+                    " parameters but the pattern has " + std::to_string(l.pats.size()) + " names");
     }
     bind_pattern(l.pats, want, true);
   }
@@ -964,9 +1015,10 @@ private:
   void check_prog_result(const Def& d, const std::vector<const Info*>& res, size_t k) {
     const Info& a = *res[k];
     const Name& n = d.body.results[k];
-    if (k == 0 || !res[k - 1] || res[k - 1]->kind != Info::Kind::Mem || d.body.results[k - 1].s != a.mem) {
-      error(n.pos, "a FUNMEM result array is returned right after its memory block: expected '" + a.mem +
-                       "' before '" + n.s + "'");
+    if (k == 0 || !res[k - 1] || res[k - 1]->kind != Info::Kind::Mem ||
+        d.body.results[k - 1].s != a.mem) {
+      error(n.pos, "a FUNMEM result array is returned right after its memory block: expected '" +
+                       a.mem + "' before '" + n.s + "'");
     }
     if (a.lmad && !(*a.lmad == row_major(a.dims)))
       error(n.pos, "a FUNMEM result array must be row-major, but '" + n.s + "' has layout " +
@@ -978,44 +1030,53 @@ private:
 
 std::optional<Poly> to_poly(const SExp& e) {
   return std::visit(
-      Overloaded{
-          [](const Lit& l) -> std::optional<Poly> {
-            if (l.type != ScalarType::I64) return std::nullopt;
-            return Poly(l.i);
-          },
-          [](const SVar& v) -> std::optional<Poly> { return Poly::var(v.name); },
-          [](const SUnary& u) -> std::optional<Poly> {
-            if (u.op != UnOp::Neg) return std::nullopt;
-            auto a = to_poly(*u.a);
-            if (!a) return a;
-            return -*a;
-          },
-          [](const SBinary& b) -> std::optional<Poly> {
-            auto x = to_poly(*b.a), y = to_poly(*b.b);
-            if (!x || !y) return std::nullopt;
-            switch (b.op) {
-            case BinOp::Add: return *x + *y;
-            case BinOp::Sub: return *x - *y;
-            case BinOp::Mul: return *x * *y;
-            case BinOp::Div: return Poly::div(*x, *y);
-            case BinOp::Mod: return Poly::mod(*x, *y);
-            default: return std::nullopt;
-            }
-          },
-          [](const SCall& c) -> std::optional<Poly> {
-            std::vector<Poly> a;
-            for (const SExpP& x : c.args) {
-              auto p = to_poly(*x);
-              if (!p) return std::nullopt;
-              a.push_back(*p);
-            }
-            switch (c.fn) {
-            case Fn::Min: return Poly::min(a[0], a[1]);
-            case Fn::Max: return Poly::max(a[0], a[1]);
-            case Fn::Abs: return Poly::abs(a[0]);
-            default: return std::nullopt;
-            }
-          }},
+      Overloaded{[](const Lit& l) -> std::optional<Poly> {
+                   if (l.type != ScalarType::I64) return std::nullopt;
+                   return Poly(l.i);
+                 },
+                 [](const SVar& v) -> std::optional<Poly> { return Poly::var(v.name); },
+                 [](const SUnary& u) -> std::optional<Poly> {
+                   if (u.op != UnOp::Neg) return std::nullopt;
+                   auto a = to_poly(*u.a);
+                   if (!a) return a;
+                   return -*a;
+                 },
+                 [](const SBinary& b) -> std::optional<Poly> {
+                   auto x = to_poly(*b.a), y = to_poly(*b.b);
+                   if (!x || !y) return std::nullopt;
+                   switch (b.op) {
+                   case BinOp::Add:
+                     return *x + *y;
+                   case BinOp::Sub:
+                     return *x - *y;
+                   case BinOp::Mul:
+                     return *x * *y;
+                   case BinOp::Div:
+                     return Poly::div(*x, *y);
+                   case BinOp::Mod:
+                     return Poly::mod(*x, *y);
+                   default:
+                     return std::nullopt;
+                   }
+                 },
+                 [](const SCall& c) -> std::optional<Poly> {
+                   std::vector<Poly> a;
+                   for (const SExpP& x : c.args) {
+                     auto p = to_poly(*x);
+                     if (!p) return std::nullopt;
+                     a.push_back(*p);
+                   }
+                   switch (c.fn) {
+                   case Fn::Min:
+                     return Poly::min(a[0], a[1]);
+                   case Fn::Max:
+                     return Poly::max(a[0], a[1]);
+                   case Fn::Abs:
+                     return Poly::abs(a[0]);
+                   default:
+                     return std::nullopt;
+                   }
+                 }},
       e.node);
 }
 

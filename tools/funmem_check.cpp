@@ -41,26 +41,32 @@ int main(int argc, char** argv) {
       j["type"] = !r.parsed ? "skipped" : r.typed ? "ok" : "error";
       j["diagnostics"] = nlohmann::json::array();
       for (const auto& d : r.diagnostics)
-        j["diagnostics"].push_back(
-            {{"kind", d.kind}, {"line", d.pos.line}, {"column", d.pos.col}, {"message", d.message}});
+        j["diagnostics"].push_back({{"kind", d.kind},
+                                    {"line", d.pos.line},
+                                    {"column", d.pos.col},
+                                    {"message", d.message}});
       j["expectations"] = nlohmann::json::array();
       for (const auto& e : r.expectations)
-        j["expectations"].push_back({{"expect", e.expect.word + (e.expect.arg.empty() ? "" : " " + e.expect.arg)},
-                                     {"line", e.expect.pos.line},
-                                     {"status", funmem::expect_status_name(e.status)},
-                                     {"detail", e.detail}});
+        j["expectations"].push_back(
+            {{"expect", e.expect.word + (e.expect.arg.empty() ? "" : " " + e.expect.arg)},
+             {"line", e.expect.pos.line},
+             {"status", funmem::expect_status_name(e.status)},
+             {"detail", e.detail}});
       j["ok"] = r.ok();
       std::cout << j.dump() << "\n";
       continue;
     }
-    for (const auto& d : r.diagnostics) std::cout << funmem::format_diagnostic(d, f, text);
+    for (const auto& d : r.diagnostics)
+      std::cout << funmem::format_diagnostic(d, f, text);
     std::cout << f << ": " << (r.lang == funmem::Lang::Fun ? "FUN" : "FUNMEM") << ", parse "
               << (r.parsed ? "ok" : "error") << ", types "
-              << (!r.parsed ? "not checked" : r.typed ? "ok" : "error (" + std::to_string(r.diagnostics.size()) + ")")
+              << (!r.parsed ? "not checked"
+                  : r.typed ? "ok"
+                            : "error (" + std::to_string(r.diagnostics.size()) + ")")
               << "\n";
     for (const auto& e : r.expectations) {
-      std::cout << "  expect " << e.expect.word << (e.expect.arg.empty() ? "" : " " + e.expect.arg) << ": "
-                << funmem::expect_status_name(e.status);
+      std::cout << "  expect " << e.expect.word << (e.expect.arg.empty() ? "" : " " + e.expect.arg)
+                << ": " << funmem::expect_status_name(e.status);
       if (!e.detail.empty()) std::cout << " (" << e.detail << ")";
       std::cout << "\n";
     }

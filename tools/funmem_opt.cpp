@@ -37,7 +37,8 @@ int main(int argc, char** argv) {
   }
   if (!no_verify) {
     auto errs = funmem::typecheck(*r.program);
-    for (const auto& d : errs) std::cerr << funmem::format_diagnostic(d, file, text);
+    for (const auto& d : errs)
+      std::cerr << funmem::format_diagnostic(d, file, text);
     if (!errs.empty()) return 1;
   }
   std::cout << funmem::print_program(*r.program);

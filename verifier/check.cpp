@@ -8,9 +8,12 @@ namespace funmem {
 
 const char* expect_status_name(ExpectStatus s) {
   switch (s) {
-  case ExpectStatus::Holds: return "holds";
-  case ExpectStatus::Fails: return "fails";
-  case ExpectStatus::Unchecked: return "unchecked";
+  case ExpectStatus::Holds:
+    return "holds";
+  case ExpectStatus::Fails:
+    return "fails";
+  case ExpectStatus::Unchecked:
+    return "unchecked";
   }
   return "?";
 }

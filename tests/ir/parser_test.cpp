@@ -78,9 +78,11 @@ TEST_CASE("directives are read even when the definition does not parse", "[ir][p
 
 TEST_CASE("hostile inputs give an error, never a crash", "[ir][parser][property]") {
   CHECK(parse_program(std::string(100000, '('), Lang::Fun).error);
-  CHECK(parse_program("def f : (i64) = let x = " + std::string(5000, '-') + "1 in (x)", Lang::Fun).error);
+  CHECK(parse_program("def f : (i64) = let x = " + std::string(5000, '-') + "1 in (x)", Lang::Fun)
+            .error);
   std::string deep = "def f : (i64) =\n";
-  for (int i = 0; i < 5000; ++i) deep += "let (x : [1]) = kernel i < 1 do\n";
+  for (int i = 0; i < 5000; ++i)
+    deep += "let (x : [1]) = kernel i < 1 do\n";
   CHECK(parse_program(deep, Lang::Fun).error);
   rc::prop("random bytes", [] {
     auto bytes = *rc::gen::container<std::string>(rc::gen::arbitrary<char>());
@@ -92,7 +94,8 @@ TEST_CASE("hostile inputs give an error, never a crash", "[ir][parser][property]
         "let", "(", ")", "[", "]", "x", ":", "=", "in", "kernel", "<", "do", "+", "{", "}", "@",
         "->", "R", "i64", "1", ",", "with", "loop", "for", "if", "then", "else", "-", "!"));
     std::string s = "def f (n : i64) : (i64) =";
-    for (const auto& t : toks) s += " " + t;
+    for (const auto& t : toks)
+      s += " " + t;
     ParseResult r = parse_program(s, Lang::FunMem);
     RC_ASSERT(r.program.has_value() != r.error.has_value());
   });

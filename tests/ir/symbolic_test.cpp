@@ -23,7 +23,7 @@ struct RandExpr {
 std::optional<int64_t> add_ck(std::optional<int64_t> a, std::optional<int64_t> b, char op) {
   if (!a || !b) return std::nullopt;
   int64_t r;
-  bool ovf = op == '+' ? __builtin_add_overflow(*a, *b, &r)
+  bool ovf = op == '+'   ? __builtin_add_overflow(*a, *b, &r)
              : op == '-' ? __builtin_sub_overflow(*a, *b, &r)
                          : __builtin_mul_overflow(*a, *b, &r);
   if (ovf) return std::nullopt;
@@ -44,15 +44,15 @@ RandExpr gen_expr(int depth) {
   switch (kind) {
   case 2:
   case 3:
-    return {[a, b](const auto& env) { return add_ck(a.eval(env), b.eval(env), '+'); }, a.poly + b.poly,
-            "(" + a.text + "+" + b.text + ")"};
+    return {[a, b](const auto& env) { return add_ck(a.eval(env), b.eval(env), '+'); },
+            a.poly + b.poly, "(" + a.text + "+" + b.text + ")"};
   case 4:
-    return {[a, b](const auto& env) { return add_ck(a.eval(env), b.eval(env), '-'); }, a.poly - b.poly,
-            "(" + a.text + "-" + b.text + ")"};
+    return {[a, b](const auto& env) { return add_ck(a.eval(env), b.eval(env), '-'); },
+            a.poly - b.poly, "(" + a.text + "-" + b.text + ")"};
   case 5:
   case 6:
-    return {[a, b](const auto& env) { return add_ck(a.eval(env), b.eval(env), '*'); }, a.poly * b.poly,
-            "(" + a.text + "*" + b.text + ")"};
+    return {[a, b](const auto& env) { return add_ck(a.eval(env), b.eval(env), '*'); },
+            a.poly * b.poly, "(" + a.text + "*" + b.text + ")"};
   case 7:
     return {[a, b](const auto& env) -> std::optional<int64_t> {
               auto x = a.eval(env), y = b.eval(env);
@@ -112,7 +112,8 @@ TEST_CASE("poly: normal form agrees with evaluation at random points", "[ir][sym
   });
 }
 
-TEST_CASE("poly: substitution is evaluation-compatible and idempotent", "[ir][symbolic][property]") {
+TEST_CASE("poly: substitution is evaluation-compatible and idempotent",
+          "[ir][symbolic][property]") {
   rc::prop("subst(e, x := f) evaluates as e with x = f", [] {
     RandExpr e = gen_expr(3), f = gen_expr(2);
     std::map<std::string, int64_t> env = {{"x", *rc::gen::inRange<int64_t>(-9, 10)},

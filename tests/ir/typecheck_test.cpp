@@ -23,7 +23,8 @@ bool has(const std::vector<Diagnostic>& ds, const std::string& sub, int line = 0
 
 std::string all(const std::vector<Diagnostic>& ds) {
   std::string s;
-  for (const auto& d : ds) s += std::to_string(d.pos.line) + ":" + std::to_string(d.pos.col) + " " + d.message + "\n";
+  for (const auto& d : ds)
+    s += std::to_string(d.pos.line) + ":" + std::to_string(d.pos.col) + " " + d.message + "\n";
   return s;
 }
 
@@ -96,7 +97,8 @@ TEST_CASE("every error of a program is reported with its position", "[ir][typech
   CHECK(ds.size() == 4);
 }
 
-TEST_CASE("consumption kills aliases and is refused for free variables of kernels", "[ir][typecheck]") {
+TEST_CASE("consumption kills aliases and is refused for free variables of kernels",
+          "[ir][typecheck]") {
   auto ds = check(R"(def f (n : i64) (xs : [n][n]) : ([n][n]) =
   let (row : [n]) = xs[0]
   let (z : i64) = row[0]
@@ -117,7 +119,8 @@ TEST_CASE("consumption kills aliases and is refused for free variables of kernel
 TEST_CASE("FUN rejects FUNMEM constructs and FUNMEM needs annotations", "[ir][typecheck]") {
   auto fun = check("def f (n : i64) : (i64) =\n  let (m : mem) = alloc n\n  in (n)\n", Lang::Fun);
   CHECK(has(fun, "exists only in FUNMEM", 2));
-  auto mem = check("def f (n : i64) : ([n]) =\n  let (xs : [n]) = iota n\n  in (xs)\n", Lang::FunMem);
+  auto mem =
+      check("def f (n : i64) : ([n]) =\n  let (xs : [n]) = iota n\n  in (xs)\n", Lang::FunMem);
   CHECK(has(mem, "need a memory annotation", 2));
   auto res = check(R"(def f (n : i64) : (mem, [n]) =
   let (m : mem) = alloc n

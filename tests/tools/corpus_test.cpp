@@ -27,7 +27,8 @@ std::string slurp(const fs::path& p) {
 std::vector<fs::path> corpus_files() {
   std::vector<fs::path> out;
   for (const auto& e : fs::recursive_directory_iterator(fs::path(FUNMEM_SOURCE_DIR) / "corpus"))
-    if (e.path().extension() == ".fun" || e.path().extension() == ".funmem") out.push_back(e.path());
+    if (e.path().extension() == ".fun" || e.path().extension() == ".funmem")
+      out.push_back(e.path());
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -47,13 +48,16 @@ TEST_CASE("every corpus file meets its expectations", "[corpus]") {
     std::string text = slurp(f);
     CheckReport r = check_source(f.string(), text);
     std::string why;
-    for (const auto& d : r.diagnostics) why += format_diagnostic(d, f.filename().string(), text);
+    for (const auto& d : r.diagnostics)
+      why += format_diagnostic(d, f.filename().string(), text);
     for (const auto& e : r.expectations)
-      why += "expect " + e.expect.word + " " + e.expect.arg + ": " + expect_status_name(e.status) + " " + e.detail + "\n";
+      why += "expect " + e.expect.word + " " + e.expect.arg + ": " + expect_status_name(e.status) +
+             " " + e.detail + "\n";
     INFO(f.string() << "\n" << why);
     CHECK(r.ok());
     bool expects_error = false;
-    for (const auto& e : r.expectations) expects_error |= e.expect.word == "error";
+    for (const auto& e : r.expectations)
+      expects_error |= e.expect.word == "error";
     if (f.parent_path().filename() == "errors") {
       ++wrong;
       CHECK(expects_error);
