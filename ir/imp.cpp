@@ -1,14 +1,12 @@
 // Printer for IMP (see imp.h).
 #include "ir/imp.h"
+#include "ir/overloaded.h"
 
 #include "ir/printer.h"
 
 namespace funmem::imp {
 
 namespace {
-
-template <class... Ts> struct Overloaded : Ts... { using Ts::operator()...; };
-template <class... Ts> Overloaded(Ts...) -> Overloaded<Ts...>;
 
 std::string pad(int n) {
   return std::string(static_cast<size_t>(n), ' ');

@@ -72,29 +72,12 @@ struct FnAt {
   It where;
 };
 
-void set_pos(Name& n, Pos p) {
-  n.pos = p;
+/// Nodes with a `pos` member get it set; boxed scalar expressions are rebuilt.
+template <class T> void set_pos(T& node, Pos p) {
+  node.pos = p;
 }
 void set_pos(SExpP& e, Pos p) {
   if (e) e = SExp{e->node, p};
-}
-void set_pos(LmadSyn& l, Pos p) {
-  l.pos = p;
-}
-void set_pos(Type& t, Pos p) {
-  t.pos = p;
-}
-void set_pos(AtomArg& a, Pos p) {
-  a.pos = p;
-}
-void set_pos(Exp& e, Pos p) {
-  e.pos = p;
-}
-void set_pos(Stmt& s, Pos p) {
-  s.pos = p;
-}
-void set_pos(Def& d, Pos p) {
-  d.pos = p;
 }
 void set_pos(Pos& q, Pos p) {
   q = p;
@@ -201,7 +184,6 @@ struct MulOps : x3::symbols<BinOp> {
 Lit make_number(const std::string& text, bool negative, It where) {
   std::string digits = text;
   ScalarType t = ScalarType::I64;
-  bool is_float_text = text.find_first_of(".eE") != std::string::npos;
   auto ends_with = [&](const char* suf) {
     return digits.size() > 3 && digits.compare(digits.size() - 3, 3, suf) == 0;
   };
@@ -215,7 +197,7 @@ Lit make_number(const std::string& text, bool negative, It where) {
       break;
     }
   }
-  is_float_text = digits.find_first_of(".eE") != std::string::npos;
+  const bool is_float_text = digits.find_first_of(".eE") != std::string::npos;
   if (!suffixed && is_float_text) t = ScalarType::F64;
   if (is_float_text && is_integer(t))
     throw ActionError{where, "a float literal cannot have an integer suffix"};
@@ -574,6 +556,9 @@ const auto input_value_def = signed_literal[([](auto& ctx) {
                                x3::_val(ctx) = InputValue{InputValue::Kind::Random, {}, {}};
                              })];
 
+// X3 hands on_success an unused attribute when a rule's definition has semantic
+// actions, so each annotated rule is a thin rule over an `_impl` rule that holds the
+// actions: the outer rule propagates the attribute and Annotate can set its position.
 const auto name_def = name_impl;
 const auto sexp_un_def = sexp_un_impl;
 const auto sexp_atom_def = sexp_atom_impl;

@@ -1,6 +1,7 @@
 // Printer for FUN / FUNMEM (see printer.h). Parenthesises scalar expressions
 // minimally by precedence; prints every element type explicitly.
 #include "ir/printer.h"
+#include "ir/overloaded.h"
 
 #include <charconv>
 #include <sstream>
@@ -8,9 +9,6 @@
 namespace funmem {
 
 namespace {
-
-template <class... Ts> struct Overloaded : Ts... { using Ts::operator()...; };
-template <class... Ts> Overloaded(Ts...) -> Overloaded<Ts...>;
 
 std::string float_text(double v, bool f32) {
   char buf[64];

@@ -2,6 +2,7 @@
 // a scoped environment; every error is recorded and checking continues, with names
 // whose definition failed marked as poisoned so that one mistake is reported once.
 #include "ir/typecheck.h"
+#include "ir/overloaded.h"
 
 #include "ir/lmad.h"
 #include "ir/printer.h"
@@ -12,9 +13,6 @@
 namespace funmem {
 
 namespace {
-
-template <class... Ts> struct Overloaded : Ts... { using Ts::operator()...; };
-template <class... Ts> Overloaded(Ts...) -> Overloaded<Ts...>;
 
 std::string pos_text(Pos p) {
   return std::to_string(p.line) + ":" + std::to_string(p.col);
@@ -31,6 +29,19 @@ struct Info {
   std::set<int> roots;         // aliasing roots of arrays
   Pos pos;
 };
+
+Info scalar_info(ScalarType t) {
+  Info i;
+  i.kind = Info::Kind::Scalar;
+  i.elem = t;
+  return i;
+}
+
+Info mem_info() {
+  Info i;
+  i.kind = Info::Kind::Mem;
+  return i;
+}
 
 std::string shape_text(const std::vector<Poly>& dims, ScalarType elem) {
   std::string s;
@@ -323,7 +334,7 @@ private:
       // Existential names of the pattern being checked: bind them temporarily.
       push();
       for (const std::string& n : extra)
-        scopes_.back()[n] = Info{Info::Kind::Scalar, ScalarType::I64, {}, "", {}, {}, {}};
+        scopes_.back()[n] = scalar_info(ScalarType::I64);
     }
     auto t = sexp(e);
     if (!extra.empty()) pop();
@@ -422,7 +433,7 @@ private:
       } else if (ok) {
         if (l->dims.size() != i.dims.size()) {
           error(t.ann->lmad.pos, "the LMAD has " + std::to_string(l->dims.size()) +
-                                     " dimensions but the array has " +
+                                     " dimension(s) but the array has " +
                                      std::to_string(i.dims.size()));
           ok = false;
         } else {
@@ -647,7 +658,7 @@ private:
             [&](const EScalar& x) {
               auto t = sexp(*x.e);
               std::optional<Info> got;
-              if (t) got = Info{Info::Kind::Scalar, *t, {}, "", {}, {}, {}};
+              if (t) got = scalar_info(*t);
               bind_one(l, at, got, false, "the expression");
             },
             [&](const EIndex& x) {
@@ -659,7 +670,7 @@ private:
                 auto se = entries(*src, x.entries, e.pos, dims, scalar);
                 if (se) {
                   if (scalar) {
-                    got = Info{Info::Kind::Scalar, src->elem, {}, "", {}, {}, {}};
+                    got = scalar_info(src->elem);
                   } else {
                     got = array_info(src->elem, dims);
                     got->roots = src->roots;
@@ -722,14 +733,14 @@ private:
                 match_pattern(l.pats, want, b->results, vals, b->pos, "the branch", true);
                 pop();
               }
-              bind_pattern(l.pats, want, true);
+              bind_pattern(l.pats, want);
             },
             [&](const EKernel& x) {
               auto bound = size(*x.bound, {}, "a kernel bound");
               std::optional<Info> elem;
               push();
               local_roots_.emplace_back();
-              bind(x.iter, Info{Info::Kind::Scalar, ScalarType::I64, {}, "", {}, {}, {}});
+              bind(x.iter, scalar_info(ScalarType::I64));
               auto vals = body(x.body);
               local_roots_.pop_back();
               if (vals.size() != 1) {
@@ -761,7 +772,7 @@ private:
                 }
                 got = array_info(elem->elem, dims);
               }
-              bind_fresh(l, at, got, "the kernel");
+              bind_one(l, at, got, false, "the kernel");
             },
             [&](const ELoop& x) { loop(l, x, at); },
             [&](const EUpdate& x) {
@@ -773,16 +784,9 @@ private:
                 auto se = entries(*src, x.entries, e.pos, dims, scalar);
                 std::optional<Info> val = atom(x.value);
                 if (se && val && val->kind != Info::Kind::Poisoned) {
-                  Info want = scalar ? Info{Info::Kind::Scalar, src->elem, {}, "", {}, {}, {}}
-                                     : array_info(src->elem, dims);
-                  if (!same_shape(*val, want))
-                    error(x.value.pos, "the new value has type " + info_text(*val) +
-                                           " but the updated " + (scalar ? "element" : "slice") +
-                                           " has type " + info_text(want));
-                  for (int r : val->roots)
-                    if (src->roots.count(r))
-                      error(x.value.pos,
-                            "the new value aliases the updated array '" + x.arr.s + "'");
+                  Info want = scalar ? scalar_info(src->elem) : array_info(src->elem, dims);
+                  check_update_value(x.arr, *src, *val, want, x.value.pos,
+                                     scalar ? "the updated element" : "the updated slice");
                 }
                 got = *src;
                 consume(x.arr, *src, e.pos);
@@ -803,13 +807,7 @@ private:
                   for (const auto& d : inner->dims)
                     dims.push_back(d.first);
                   Info want = array_info(src->elem, dims);
-                  if (!same_shape(*val, want))
-                    error(x.value.pos, "the new value has type " + info_text(*val) +
-                                           " but the LMAD slice has type " + info_text(want));
-                  for (int r : val->roots)
-                    if (src->roots.count(r))
-                      error(x.value.pos,
-                            "the new value aliases the updated array '" + x.arr.s + "'");
+                  check_update_value(x.arr, *src, *val, want, x.value.pos, "the LMAD slice");
                 }
                 got = *src;
                 consume(x.arr, *src, e.pos);
@@ -835,13 +833,13 @@ private:
                   }
                 }
               }
-              bind_fresh(l, at, got, "the concatenation");
+              bind_one(l, at, got, false, "the concatenation");
             },
             [&](const EIota& x) {
               auto n = size(*x.n, {}, "the size of iota");
               std::optional<Info> got;
               if (n) got = array_info(ScalarType::I64, {*n});
-              bind_fresh(l, at, got, "iota");
+              bind_one(l, at, got, false, "iota");
             },
             [&](const EReplicate& x) {
               auto n = size(*x.n, {}, "the size of replicate");
@@ -852,13 +850,13 @@ private:
                 dims.insert(dims.end(), v->dims.begin(), v->dims.end());
                 got = array_info(v->elem, dims);
               }
-              bind_fresh(l, at, got, "replicate");
+              bind_one(l, at, got, false, "replicate");
             },
             [&](const ECopy& x) {
               const Info* src = use_array(x.arr);
               std::optional<Info> got;
               if (src) got = array_info(src->elem, src->dims);
-              bind_fresh(l, at, got, "the copy");
+              bind_one(l, at, got, false, "the copy");
             },
             [&](const EScratch&) {
               std::optional<Info> got;
@@ -870,14 +868,14 @@ private:
               } else {
                 error(e.pos, "scratch needs a binding of array type");
               }
-              bind_fresh(l, at, got, "scratch");
+              bind_one(l, at, got, false, "scratch");
             },
             [&](const EAlloc& x) {
               std::optional<Info> got;
               if (lang_ == Lang::Fun) {
                 error(e.pos, "alloc exists only in FUNMEM; this is a FUN program");
               } else if (size(*x.size, {}, "the size of an allocation")) {
-                got = Info{Info::Kind::Mem, ScalarType::I64, {}, "", {}, {}, {}};
+                got = mem_info();
               }
               bind_one(l, at, got, false, "alloc");
             }},
@@ -885,27 +883,36 @@ private:
   }
 
   std::optional<Info> atom(const AtomArg& a) {
-    return std::visit(Overloaded{[&](const Name& n) -> std::optional<Info> {
-                                   const Info* i = find(n.s);
-                                   if (!i) {
-                                     error(n.pos, "'" + n.s + "' is not defined");
-                                     return std::nullopt;
-                                   }
-                                   if (i->kind == Info::Kind::Mem) {
-                                     error(n.pos, "'" + n.s + "' is a memory block, not a value");
-                                     return std::nullopt;
-                                   }
-                                   if (i->kind == Info::Kind::Array) check_live(n, *i);
-                                   return *i;
-                                 },
-                                 [&](const Lit& l) -> std::optional<Info> {
-                                   return Info{Info::Kind::Scalar, l.type, {}, "", {}, {}, {}};
-                                 }},
-                      a.v);
+    return std::visit(
+        Overloaded{[&](const Name& n) -> std::optional<Info> {
+                     const Info* i = find(n.s);
+                     if (!i) {
+                       error(n.pos, "'" + n.s + "' is not defined");
+                       return std::nullopt;
+                     }
+                     if (i->kind == Info::Kind::Mem) {
+                       error(n.pos, "'" + n.s + "' is a memory block, not a value");
+                       return std::nullopt;
+                     }
+                     if (i->kind == Info::Kind::Array) check_live(n, *i);
+                     return *i;
+                   },
+                   [&](const Lit& l) -> std::optional<Info> { return scalar_info(l.type); }},
+        a.v);
   }
 
-  void bind_fresh(const SLet& l, Pos at, std::optional<Info> got, const std::string& what) {
-    bind_one(l, at, std::move(got), false, what);
+  /// The new value of an update has the updated place's type and does not alias the
+  /// updated array.
+  void check_update_value(const Name& arr, const Info& src, const Info& val, const Info& want,
+                          Pos at, const std::string& place) {
+    if (!same_shape(val, want))
+      error(at, "the new value has type " + info_text(val) + " but " + place + " has type " +
+                    info_text(want));
+    for (int r : val.roots)
+      if (src.roots.count(r)) {
+        error(at, "the new value aliases the updated array '" + arr.s + "'");
+        return;
+      }
   }
 
   void bind_update(const SLet& l, Pos at, std::optional<Info> got) {
@@ -924,9 +931,7 @@ private:
     bind_one(l, at, std::move(got), false, "the update");
   }
 
-  void bind_pattern(const std::vector<Binding>& pats, const std::vector<Info>& types,
-                    bool existential) {
-    (void)existential;
+  void bind_pattern(const std::vector<Binding>& pats, const std::vector<Info>& types) {
     for (size_t k = 0; k < pats.size(); ++k) {
       Info i = types[k];
       if (i.kind == Info::Kind::Array) i.roots = {fresh_root()};
@@ -954,8 +959,7 @@ private:
     } else {
       match_pattern(x.params, ptypes, x.inits, inits, at, "the initial value", true);
     }
-    auto bound = size(*x.bound, {}, "a loop bound");
-    (void)bound;
+    size(*x.bound, {}, "a loop bound");
     push();
     local_roots_.emplace_back();
     std::vector<int> param_roots;
@@ -966,7 +970,7 @@ private:
       param_roots.push_back(r);
       bind(x.params[k].name, i);
     }
-    bind(x.iter, Info{Info::Kind::Scalar, ScalarType::I64, {}, "", {}, {}, {}});
+    bind(x.iter, scalar_info(ScalarType::I64));
     auto vals = body(x.body);
     match_pattern(x.params, ptypes, x.body.results, vals, x.body.pos, "the loop body's result",
                   true);
@@ -979,8 +983,6 @@ private:
     // The pattern of the let against the parameters.
     std::vector<Info> want = pattern_types(l.pats, true);
     if (l.pats.size() == x.params.size()) {
-      std::vector<Name> pnames;
-      std::vector<const Info*> pinfos;
       // Check pattern types equal parameter types with parameters renamed to pattern names.
       std::map<std::string, Poly> s;
       std::map<std::string, std::string> mems;
@@ -1008,7 +1010,7 @@ private:
       error(at, "the loop has " + std::to_string(x.params.size()) +
                     " parameters but the pattern has " + std::to_string(l.pats.size()) + " names");
     }
-    bind_pattern(l.pats, want, true);
+    bind_pattern(l.pats, want);
   }
 
   /// T-MEM-PROG: an array result is preceded by its memory block and is row-major.

@@ -3,6 +3,8 @@
 #include "ir/parser.h"
 #include "ir/printer.h"
 
+#include "tests/test_util.h"
+
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>
 
@@ -12,15 +14,7 @@
 
 using namespace funmem;
 namespace fs = std::filesystem;
-
-namespace {
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-} // namespace
+using funmem::test::slurp;
 
 TEST_CASE("parser error messages match the golden files", "[ir][parser][golden]") {
   fs::path dir = fs::path(FUNMEM_SOURCE_DIR) / "tests" / "golden" / "parse";

@@ -5,6 +5,8 @@
 #include "ir/printer.h"
 #include "verifier/check.h"
 
+#include "tests/test_util.h"
+
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -14,15 +16,9 @@
 
 using namespace funmem;
 namespace fs = std::filesystem;
+using funmem::test::slurp;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::vector<fs::path> corpus_files() {
   std::vector<fs::path> out;
