@@ -227,6 +227,100 @@ Poly operator*(const Poly& a, const Poly& b) {
   return r;
 }
 
+int Poly::degree() const {
+  int d = 0;
+  for (const auto& [m, c] : terms_) {
+    int k = 0;
+    for (const auto& [a, e] : m)
+      k += e;
+    d = std::max(d, k);
+  }
+  return d;
+}
+
+Poly Poly::monomial(const Monomial& m, int64_t c) {
+  Poly p;
+  p.add_term(m, c);
+  return p;
+}
+
+namespace {
+
+int monomial_degree(const Monomial& m) {
+  int k = 0;
+  for (const auto& [a, e] : m)
+    k += e;
+  return k;
+}
+
+/// Graded lexicographic order (a monomial order: compatible with multiplication).
+bool graded_less(const Monomial& a, const Monomial& b) {
+  int da = monomial_degree(a), db = monomial_degree(b);
+  if (da != db) return da < db;
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) return false; // a has more
+    if (i == a.size() || b[j].first < a[i].first) return true;
+    if (a[i].second != b[j].second) return a[i].second < b[j].second;
+    ++i;
+    ++j;
+  }
+  return false;
+}
+
+/// m / d when the monomial d divides m.
+std::optional<Monomial> divide_monomial(const Monomial& m, const Monomial& d) {
+  Monomial out;
+  size_t j = 0;
+  for (const auto& [a, e] : m) {
+    if (j < d.size() && d[j].first == a) {
+      if (d[j].second > e) return std::nullopt;
+      if (e > d[j].second) out.emplace_back(a, e - d[j].second);
+      ++j;
+    } else {
+      out.emplace_back(a, e);
+    }
+  }
+  if (j != d.size()) return std::nullopt;
+  return out;
+}
+
+} // namespace
+
+std::pair<Poly, Poly> Poly::divide(const Poly& a, const Poly& b) {
+  if (b.terms_.empty()) return {Poly(0), a};
+  auto lead = b.terms_.begin();
+  for (auto it = b.terms_.begin(); it != b.terms_.end(); ++it)
+    if (graded_less(lead->first, it->first)) lead = it;
+  const Monomial lm = lead->first;
+  const int64_t lc = lead->second;
+  Poly q, r, p = a;
+  // Each step removes the graded-largest term of p, so the loop terminates; the cap
+  // only guards against pathological coefficient growth.
+  for (int steps = 0; !p.terms_.empty() && steps < 100000; ++steps) {
+    auto top = p.terms_.begin();
+    for (auto it = p.terms_.begin(); it != p.terms_.end(); ++it)
+      if (graded_less(top->first, it->first)) top = it;
+    auto qm = divide_monomial(top->first, lm);
+    if (qm && top->second % lc == 0) {
+      Poly t = monomial(*qm, top->second / lc);
+      q = q + t;
+      p = p - t * b;
+    } else {
+      r.add_term(top->first, top->second);
+      p.terms_.erase(top);
+    }
+  }
+  return {q, r + p};
+}
+
+std::optional<Poly> Poly::exact_div(const Poly& b) const {
+  if (b.terms_.empty()) return std::nullopt;
+  auto [q, r] = divide(*this, b);
+  if (!r.terms_.empty()) return std::nullopt;
+  return q;
+}
+
 bool Poly::is_constant() const {
   return terms_.empty() || (terms_.size() == 1 && terms_.begin()->first.empty());
 }

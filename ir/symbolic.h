@@ -74,6 +74,16 @@ public:
                               std::string* error = nullptr) const;
   /// Canonical text in the scalar-expression syntax (parses back to an equal Poly).
   std::string to_string() const;
+  /// The largest total degree of a monomial (0 for constants).
+  int degree() const;
+  /// The monomial `c * m`.
+  static Poly monomial(const Monomial& m, int64_t c);
+  /// Multivariate division by the leading term of `b` (graded order, integer
+  /// coefficients): returns (q, r) with a == q*b + r where no term of r is divisible by
+  /// the leading term of b. Example: divide(n*b, n*b - b) == (1, b).
+  static std::pair<Poly, Poly> divide(const Poly& a, const Poly& b);
+  /// a / b when b divides a exactly as polynomials, e.g. (n*m + n) / n == m + 1.
+  std::optional<Poly> exact_div(const Poly& b) const;
 
   const std::map<Monomial, int64_t>& terms() const { return terms_; }
 
