@@ -165,7 +165,8 @@ TEST_CASE("transpose and permute reorder indices", "[lmad]") {
     std::vector<int> perm(l.dims.size());
     for (size_t k = 0; k < perm.size(); ++k)
       perm[k] = static_cast<int>(k);
-    std::vector<int> p = *rc::gen::container<std::vector<int>>(perm.size(), rc::gen::arbitrary<int>());
+    std::vector<int> p =
+        *rc::gen::container<std::vector<int>>(perm.size(), rc::gen::arbitrary<int>());
     std::stable_sort(perm.begin(), perm.end(), [&](int a, int b) { return p[a] < p[b]; });
     auto r = lmad_permute(l, perm);
     RC_ASSERT(r.has_value());
@@ -296,8 +297,7 @@ TEST_CASE("image-preserving operations keep the set of points", "[lmad]") {
   rc::prop("inserting an empty dimension keeps the points", [] {
     SymLmad l = gen_lmad(0, 3, -1);
     size_t pos = *rc::gen::inRange<size_t>(0, l.dims.size() + 1);
-    RC_ASSERT(points(lmad_insert_empty(l, pos, *rc::gen::inRange<int64_t>(-9, 10))) ==
-              points(l));
+    RC_ASSERT(points(lmad_insert_empty(l, pos, *rc::gen::inRange<int64_t>(-9, 10))) == points(l));
   });
   rc::prop("split then join is the identity; both keep the index mapping", [] {
     SymLmad l = gen_lmad(1, 3);

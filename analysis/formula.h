@@ -1,0 +1,75 @@
+// Quantifier-free facts over integer names: comparisons of polynomials combined with
+// && || !. The prover's facts (`n == q*b + 1`, `b > 0`) and every side condition it
+// asks the solver about are Formulas.
+// Example: parse_fact("i < (n-1)/b") == Formula::cmp(i, Rel::Lt, (n-1)/b).
+#pragma once
+
+#include "ir/ast.h"
+#include "ir/diagnostic.h"
+#include "ir/lmad.h"
+#include "ir/symbolic.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace funmem {
+
+enum class Rel { Eq, Ne, Lt, Le, Gt, Ge };
+
+struct Formula {
+  enum class Kind { True, False, Cmp, And, Or, Not };
+  Kind kind = Kind::True;
+  Rel rel = Rel::Eq;
+  Poly lhs, rhs;
+  std::vector<Formula> kids;
+
+  static Formula cmp(Poly a, Rel r, Poly b);
+  static Formula conj(std::vector<Formula> fs);
+  static Formula disj(std::vector<Formula> fs);
+  static Formula negate(Formula f);
+
+  /// Truth under an assignment; nullopt (with a message) when a term cannot be evaluated.
+  std::optional<bool> eval(const std::map<std::string, int64_t>& env,
+                           std::string* error = nullptr) const;
+  std::vector<std::string> free_vars() const;
+  /// Text in the scalar-expression syntax, e.g. `n*b - b > 0`.
+  std::string to_string() const;
+};
+
+inline Formula lt(const Poly& a, const Poly& b) {
+  return Formula::cmp(a, Rel::Lt, b);
+}
+inline Formula le(const Poly& a, const Poly& b) {
+  return Formula::cmp(a, Rel::Le, b);
+}
+inline Formula gt(const Poly& a, const Poly& b) {
+  return Formula::cmp(a, Rel::Gt, b);
+}
+inline Formula ge(const Poly& a, const Poly& b) {
+  return Formula::cmp(a, Rel::Ge, b);
+}
+inline Formula eq(const Poly& a, const Poly& b) {
+  return Formula::cmp(a, Rel::Eq, b);
+}
+
+/// A scalar expression used as a fact; nullopt with a message when it is not a boolean
+/// combination of integer comparisons.
+std::optional<Formula> formula_of(const SExp& e, std::string* error);
+/// Parses a fact in the scalar-expression syntax; errors carry a 1-based column.
+std::optional<Formula> parse_fact(const std::string& text, Diagnostic* error);
+/// Parses an LMAD in the syntax of types (`off + {(n : s), ...}`, `R(...)`, `C(...)`).
+std::optional<SymLmad> parse_sym_lmad(const std::string& text, Diagnostic* error);
+
+/// One question of `funmem-prove --batch`: `LMAD1 ; LMAD2 ; FACT, FACT, ...`.
+struct ProveQuery {
+  SymLmad l1, l2;
+  std::vector<Formula> facts;
+  std::string text1, text2;
+  std::vector<std::string> fact_texts;
+};
+/// Parses one batch line; on error `error->pos.col` is the 1-based column in the line.
+std::optional<ProveQuery> parse_prove_line(const std::string& line, Diagnostic* error);
+
+} // namespace funmem

@@ -1,0 +1,53 @@
+// The one interface to Z3 (design: "nothing else calls Z3"). A Solver holds the facts of
+// a question; `proves(goal)` is true only when Z3 shows facts && !goal unsatisfiable
+// within the per-query timeout. Z3's `unknown` and time-outs are never read as proof.
+// Example: Solver({b > 1}).proves(b*b > b) == true.
+#pragma once
+
+#include "analysis/formula.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace funmem {
+
+using Env = std::map<std::string, int64_t>;
+
+enum class SatResult { Sat, Unsat, Unknown };
+
+struct SolverStats {
+  int queries = 0;    // proves() calls
+  int cache_hits = 0; // answered from the cache
+  int trivial = 0;    // decided without Z3 (constant comparisons)
+  int z3_calls = 0;   // checks sent to Z3
+  int z3_unknown = 0; // unknown or timed out
+  double z3_ms = 0;   // time inside Z3
+};
+
+class Solver {
+public:
+  /// timeout_ms == 0 means no timeout.
+  explicit Solver(std::vector<Formula> facts, unsigned timeout_ms = 1000);
+  ~Solver();
+  Solver(const Solver&) = delete;
+  Solver& operator=(const Solver&) = delete;
+
+  const std::vector<Formula>& facts() const;
+  /// facts |- goal, proved by Z3 (or by evaluation when the goal is constant).
+  bool proves(const Formula& goal);
+  /// Satisfiability of facts && extra; on Sat, `model` (when given) receives the values
+  /// of `vars`, checked to satisfy facts && extra by evaluation (a model that fails the
+  /// check turns the answer into Unknown).
+  SatResult check(const std::vector<Formula>& extra, const std::vector<std::string>& vars,
+                  Env* model, unsigned timeout_ms);
+  const SolverStats& stats() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace funmem
