@@ -797,6 +797,25 @@ std::optional<Type> parse_type(const std::string& text, Diagnostic* error) {
   return parse_fragment<decltype(type), Type>(text, type, error);
 }
 
+std::optional<InputSet> parse_input_set(const std::string& text, Diagnostic* error) {
+  std::string t = text;
+  std::optional<Diagnostic> d = screen(t);
+  if (!d && text.find('\n') != std::string::npos)
+    d = Diagnostic{"parse", Pos{1, static_cast<int>(text.find('\n')) + 1},
+                   "an input data set is one line"};
+  Program p;
+  const std::string tag = "-- input:";
+  if (!d) {
+    d = parse_directives(tag + text, p);
+    if (d) d->pos.col = std::max(1, d->pos.col - static_cast<int>(tag.size()));
+  }
+  if (d) {
+    if (error) *error = *d;
+    return std::nullopt;
+  }
+  return p.inputs.at(0);
+}
+
 std::optional<LmadSyn> parse_lmad(const std::string& text, Diagnostic* error) {
   return parse_fragment<decltype(lmad), LmadSyn>(text, lmad, error);
 }

@@ -29,5 +29,7 @@ Lang lang_of_path(const std::string& path);
 std::optional<SExpP> parse_sexp(const std::string& text, Diagnostic* error = nullptr);
 std::optional<Type> parse_type(const std::string& text, Diagnostic* error = nullptr);
 std::optional<LmadSyn> parse_lmad(const std::string& text, Diagnostic* error = nullptr);
+/// One data set in the `-- input:` syntax, e.g. `n=4 xs=[1, 2, 3, 4]`.
+std::optional<InputSet> parse_input_set(const std::string& text, Diagnostic* error = nullptr);
 
 } // namespace funmem

@@ -1,12 +1,16 @@
-// Checking one FUN / FUNMEM file: parse, type-check, and compare the outcome with the
-// file's `-- expect:` lines. Run-time expectations (valid, race, run-time errors,
-// short-circuit counts) need the interpreters and the optimiser; until those exist
-// they are reported as unchecked, never as holding.
+// Checking one FUN / FUNMEM file: parse, type-check, run every data set under the
+// reference interpreters, and compare the outcome with the file's `-- expect:` lines.
+// A FUNMEM program runs under the value semantics (after unmem, fig. 4.7) and the heap
+// semantics (fig. 4.8); it is valid on a data set when both finish without error, the
+// heap run has no data race and the results agree (def. 4.4.1). A FUN program runs
+// under the value semantics. `short-circuit N` needs the optimiser and stays unchecked.
 #pragma once
 
+#include "interp/interp.h"
 #include "ir/ast.h"
 #include "ir/diagnostic.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +25,25 @@ struct ExpectResult {
   std::string detail;
 };
 
+struct CheckOptions {
+  std::vector<InputSet> inputs; // used instead of the file's `-- input:` lines when given
+  uint64_t seed = 0;            // for array inputs not given
+  Limits limits;
+};
+
+/// The outcome of one data set.
+struct DataSetRun {
+  std::string name;                    // "input at line 12", "--input 1", "random inputs"
+  std::string inputs;                  // the values used, abbreviated
+  std::optional<RunError> input_error; // the data set does not fit the parameters
+  std::optional<RunError> value_error, heap_error;
+  std::vector<Race> races;
+  std::optional<std::string> mismatch; // first differing result element
+  RunStats heap_stats;
+  bool heap_ran = false;
+  bool valid() const;
+};
+
 struct CheckReport {
   std::string file;
   Lang lang = Lang::Fun;
@@ -28,11 +51,13 @@ struct CheckReport {
   bool typed = false;
   std::vector<Diagnostic> diagnostics;
   std::vector<ExpectResult> expectations;
+  std::vector<DataSetRun> runs;
   /// True when no expectation fails.
   bool ok() const;
 };
 
 /// Checks the text of one file (named `file` in messages; its extension picks the language).
-CheckReport check_source(const std::string& file, const std::string& text);
+CheckReport check_source(const std::string& file, const std::string& text,
+                         const CheckOptions& opt = {});
 
 } // namespace funmem

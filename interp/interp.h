@@ -1,0 +1,87 @@
+// The reference interpreters of FUN and FUNMEM (thesis 4.3-4.4).
+//   Semantics::Value - fig. 4.4: every array is a value; views read their source,
+//                      every other array expression builds a fresh array, updates
+//                      copy. Runs FUN programs (a FUNMEM program is first `unmem`ed).
+//   Semantics::Heap  - fig. 4.8: a heap of memory blocks; arrays are (block, LMAD);
+//                      `alloc` makes blocks, kernel results and updates are copied
+//                      with memcpy (fig. 4.10, a copy onto itself is elided), and the
+//                      reads and writes of every kernel iteration are traced and
+//                      checked with racefree (fig. 4.9).
+// Run-time errors (bounds, overflow, division, assume, elemtype, size, resource) end a
+// run with a RunError that carries the source position.
+#pragma once
+
+#include "interp/scalar.h"
+#include "ir/ast.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace funmem {
+
+enum class Semantics { Value, Heap };
+
+struct Limits {
+  int64_t max_memory_bytes = int64_t(4) << 30; // live memory blocks, 16 bytes per element
+  int64_t max_steps = 2'000'000'000;           // statements, iterations and copied elements
+};
+
+/// An input (or result) value: a scalar, or an array as shape + row-major elements.
+struct Data {
+  bool is_array = false;
+  bool is_mem = false; // a memory block result of a FUNMEM program (no value)
+  Scalar scalar;
+  ScalarType elem = ScalarType::I64;
+  std::vector<int64_t> shape;
+  std::vector<Scalar> elems;
+  std::string to_string(size_t max_elems = 16) const;
+};
+
+using Inputs = std::map<std::string, Data>;
+
+/// Resolves a data set against the parameters of `def` (FUN or FUNMEM): literals,
+/// `iota`, `zeros`, `random`; array parameters not given get seeded random values in
+/// -8..8; integer size parameters not given are inferred from array shapes.
+/// Throws RunError("size" / "elemtype") when the data does not fit the types.
+Inputs make_inputs(const Def& def, const InputSet* set, uint64_t seed);
+
+/// A data race (fig. 4.9): iteration `writer` of the kernel at `kernel` wrote element
+/// `offset` of block `block`, which iteration `other` also wrote (or read).
+struct Race {
+  Pos kernel;
+  int64_t writer = 0, other = 0;
+  std::string block;
+  int64_t offset = 0;
+  bool other_writes = false;
+  std::string to_string() const;
+};
+
+struct RunStats {
+  int64_t steps = 0;
+  int64_t reads = 0, writes = 0;  // element accesses of the heap
+  int64_t checked = 0;            // accesses checked for races (per enclosing kernel)
+  int64_t copies = 0, elided = 0; // memcpy calls done / elided (copy onto itself)
+  int64_t allocs = 0;
+  int64_t peak_bytes = 0;
+};
+
+struct RunResult {
+  std::optional<RunError> error;
+  std::vector<Data> results; // one per result of the def (mem results have is_mem)
+  std::vector<Race> races;   // the first race of each racy kernel execution
+  RunStats stats;
+};
+
+/// Runs the def of `p` on the inputs. Value semantics needs a FUN program.
+RunResult run_program(const Program& p, Semantics s, const Inputs& in, const Limits& lim = {});
+
+/// Compares results for validity (def. 4.4.1): arrays and scalars in order, memory
+/// results skipped. Returns a description of the first difference, or nullopt.
+std::optional<std::string> compare_results(const std::vector<Data>& value,
+                                           const std::vector<Data>& heap);
+
+} // namespace funmem
