@@ -1,0 +1,259 @@
+// Tests of the reference interpreters (interp/interp.h): each rule of the FUN value
+// semantics (fig. 4.4) and the FUNMEM heap semantics (figs. 4.8-4.10), run-time
+// errors, inputs and limits. Programs are parsed and type-checked first.
+#include "interp/interp.h"
+#include "ir/parser.h"
+#include "ir/typecheck.h"
+#include "ir/unmem.h"
+
+#include <catch2/catch.hpp>
+
+using namespace funmem;
+
+namespace {
+
+Program program(const std::string& text, Lang lang) {
+  ParseResult r = parse_program(text, lang);
+  INFO(text << (r.error ? r.error->message : ""));
+  REQUIRE(r.program);
+  auto diags = typecheck(*r.program);
+  INFO((diags.empty() ? "" : diags[0].message));
+  REQUIRE(diags.empty());
+  return *r.program;
+}
+
+Inputs inputs(const Program& p, const std::string& line, uint64_t seed = 1) {
+  Diagnostic d;
+  auto set = parse_input_set(line, &d);
+  INFO(d.message);
+  REQUIRE(set);
+  return make_inputs(p.def, &*set, seed);
+}
+
+RunResult value(const std::string& text, const std::string& in, const Limits& lim = {}) {
+  Program p = program(text, Lang::Fun);
+  return run_program(p, Semantics::Value, inputs(p, in), lim);
+}
+
+std::vector<int64_t> ints(const Data& d) {
+  std::vector<int64_t> out;
+  for (auto& s : d.elems)
+    out.push_back(s.i);
+  return out;
+}
+
+/// Runs a FUNMEM program under both semantics (the value one after unmem).
+struct Both {
+  RunResult v, h;
+};
+Both both(const std::string& text, const std::string& in) {
+  Program p = program(text, Lang::FunMem);
+  Inputs i = inputs(p, in);
+  for (auto& b : p.def.params)
+    if (b.type && b.type->kind == Type::Kind::Mem) i[b.name.s].is_mem = true;
+  return {run_program(unmem(p), Semantics::Value, i), run_program(p, Semantics::Heap, i)};
+}
+
+} // namespace
+
+TEST_CASE("E-SCALAR: exact integers, truncating division, IEEE f32", "[interp]") {
+  auto r = value("def f (a : i64) (b : i64) : (i64, i64, i32, f32, bool) =\n"
+                 "  let q = a / b\n  let m = a % b\n  let c = i32(a) * 3i32\n"
+                 "  let x = f32(a) / 3f32\n  let t = q < m || b == 0\n  in (q, m, c, x, t)",
+                 "a=-7 b=2");
+  REQUIRE_FALSE(r.error);
+  CHECK(r.results[0].scalar.i == -3);
+  CHECK(r.results[1].scalar.i == -1);
+  CHECK(r.results[2].scalar.i == -21);
+  CHECK(r.results[3].scalar.f == static_cast<double>(-7.0f / 3.0f));
+  CHECK(r.results[4].scalar.i == 1);
+  auto o = value("def f (a : i32) : (i32) =\n  let b = a * 2i32\n  in (b)", "a=2000000000i32");
+  REQUIRE(o.error);
+  CHECK(o.error->kind == "overflow");
+  CHECK(o.error->pos.line == 2);
+  auto m = value("def f (a : i64) : (i64) =\n  let b = a / -1\n  in (b)", "a=-9223372036854775808");
+  REQUIRE(m.error);
+  CHECK(m.error->kind == "overflow");
+}
+
+TEST_CASE("E-INDEX, E-SLICE, strided and LMAD slices, E-TRANSPOSE", "[interp]") {
+  auto r = value("def f (n : i64) (xs : [n][n]i64) : ([n][n]i64, [2]i64, [2]i64, i64, [3]i64) =\n"
+                 "  let (t : [n][n]i64) = transpose xs\n"
+                 "  let (s : [2]i64) = xs[1, 0 : 2]\n"
+                 "  let (z : [2]i64) = xs[0, 0 : 2 : 2]\n"
+                 "  let x = t[0, 2]\n"
+                 "  let (row : [n]i64) = xs[2]\n"
+                 "  let (d : [3]i64) = row[0 + {(3 : 1)}]\n"
+                 "  in (t, s, z, x, d)",
+                 "n=3 xs=iota");
+  REQUIRE_FALSE(r.error);
+  CHECK(ints(r.results[0]) == std::vector<int64_t>{0, 3, 6, 1, 4, 7, 2, 5, 8});
+  CHECK(ints(r.results[1]) == std::vector<int64_t>{3, 4});
+  CHECK(ints(r.results[2]) == std::vector<int64_t>{0, 2});
+  CHECK(r.results[3].scalar.i == 6);
+  CHECK(ints(r.results[4]) == std::vector<int64_t>{6, 7, 8});
+  auto b = value("def f (n : i64) (xs : [n]i64) : ([2]i64) =\n"
+                 "  let (s : [2]i64) = xs[n - 1 : 2]\n  in (s)",
+                 "n=3");
+  REQUIRE(b.error);
+  CHECK(b.error->kind == "bounds");
+}
+
+TEST_CASE("E-KERNEL, loop, E-IF and in-place updates", "[interp]") {
+  auto r = value("def f (n : i64) (xs : [n]i64) : ([n]i64, [0]i64, i64, [n]i64) =\n"
+                 "  let (sq : [n]i64) = kernel i < n do\n"
+                 "    let x = xs[i]\n    let y = x * x\n    in (y)\n"
+                 "  let z = 0\n"
+                 "  let (e : [z]i64) = kernel i < z do\n    in (i)\n"
+                 "  let (s : i64) = loop (acc : i64) = (z) for i < n do\n"
+                 "    let x = xs[i]\n    let a2 = acc + x\n    in (a2)\n"
+                 "  let c = s > 5\n"
+                 "  let (u : [n]i64) = if c then\n"
+                 "      let (w : [n]i64) = copy xs\n      let (w2 : [n]i64) = w with [0] = s\n"
+                 "      in (w2)\n"
+                 "    else\n      let (w : [n]i64) = iota n\n      in (w)\n"
+                 "  in (sq, e, s, u)",
+                 "n=4 xs=[1, 2, 3, 4]");
+  REQUIRE_FALSE(r.error);
+  CHECK(ints(r.results[0]) == std::vector<int64_t>{1, 4, 9, 16});
+  CHECK(r.results[1].shape == std::vector<int64_t>{0});
+  CHECK(r.results[2].scalar.i == 10);
+  CHECK(ints(r.results[3]) == std::vector<int64_t>{10, 2, 3, 4});
+}
+
+TEST_CASE("concat, iota, replicate, copy, scratch and slice updates", "[interp]") {
+  auto r = value("def f (n : i64) : ([n + n]i64, [n][2]i64, [n]i64, [n]i64) =\n"
+                 "  let (a : [n]i64) = iota n\n"
+                 "  let (b : [n]i64) = replicate n 7\n"
+                 "  let (c : [n + n]i64) = concat a b\n"
+                 "  let (p : [2]i64) = replicate 2 (-1)\n"
+                 "  let (r : [n][2]i64) = replicate n p\n"
+                 "  let (s : [n]i64) = scratch\n"
+                 "  let (q : [2]i64) = b[0 : 2]\n"
+                 "  let (a2 : [n]i64) = a with [1 : 2] = q\n"
+                 "  in (c, r, s, a2)",
+                 "n=3");
+  REQUIRE_FALSE(r.error);
+  CHECK(ints(r.results[0]) == std::vector<int64_t>{0, 1, 2, 7, 7, 7});
+  CHECK(ints(r.results[1]) == std::vector<int64_t>{-1, -1, -1, -1, -1, -1});
+  CHECK(ints(r.results[2]) == std::vector<int64_t>{0, 0, 0});
+  CHECK(ints(r.results[3]) == std::vector<int64_t>{0, 7, 7});
+}
+
+TEST_CASE("E-MEM-ALLOC, views share memory, kernel results are copied (memcpy)", "[interp]") {
+  const char* prog =
+      "def f (n : i64) (xm : mem) (xs : [n][n]@xm -> R(n, n)) : (mem, [n][n], mem, [n]) =\n"
+      "  let (t : [n][n]@xm -> C(n, n)) = transpose xs\n"
+      "  let (m : mem) = alloc n * n\n"
+      "  let (y : [n][n]@m -> R(n, n)) = kernel i < n do\n"
+      "    let (col : [n]@xm -> i + {(n : n)}) = t[i]\n"
+      "    in (col)\n"
+      "  let (dm : mem) = alloc n\n"
+      "  let (d : [n]@dm -> R(n)) = kernel i < n do\n"
+      "    let x = xs[i, i]\n    in (x)\n"
+      "  in (m, y, dm, d)";
+  Both b = both(prog, "n=3 xs=iota");
+  REQUIRE_FALSE(b.v.error);
+  REQUIRE_FALSE(b.h.error);
+  CHECK(b.h.races.empty());
+  CHECK_FALSE(compare_results(b.v.results, b.h.results));
+  CHECK(ints(b.h.results[1]) == std::vector<int64_t>{0, 3, 6, 1, 4, 7, 2, 5, 8});
+  CHECK(ints(b.h.results[3]) == std::vector<int64_t>{0, 4, 8});
+  CHECK(b.h.results[0].is_mem);
+  CHECK(b.h.stats.copies == 3); // one memcpy per iteration of the first kernel
+}
+
+TEST_CASE("a copy onto itself is elided; updates keep the source's memory", "[interp]") {
+  // Listing 6.2 after short-circuiting: x is built in place on the anti-diagonal.
+  const char* prog = "def antidiag (ym : mem) (ys0 : [16]@ym -> R(16)) : (mem, [16]) =\n"
+                     "  let (v : [4]@ym -> 3 + {(4 : 3)}) = ys0[3 + {(4 : 3)}]\n"
+                     "  let (x : [4]@ym -> 3 + {(4 : 3)}) = kernel i < 4 do\n"
+                     "    let t = v[i]\n    let u = t + 1\n    in (u)\n"
+                     "  let (ys : [16]@ym -> R(16)) = ys0 with [3 + {(4 : 3)}] = x\n"
+                     "  in (ym, ys)";
+  Both b = both(prog, "ys0=iota");
+  REQUIRE_FALSE(b.h.error);
+  CHECK(b.h.stats.elided == 1);
+  CHECK(b.h.races.empty());
+  CHECK_FALSE(compare_results(b.v.results, b.h.results));
+  CHECK(b.h.results[1].elems[3].i == 4);
+}
+
+TEST_CASE("racefree (fig. 4.9): write-write and read-write across iterations", "[interp]") {
+  Both ww = both("def f (n : i64) : (mem, [n]) =\n"
+                 "  let (m : mem) = alloc n\n"
+                 "  let (y : [n]@m -> 0 + {(n : 0)}) = kernel i < n do\n    in (i)\n"
+                 "  let (om : mem) = alloc n\n  let (o : [n]@om -> R(n)) = copy y\n"
+                 "  in (om, o)",
+                 "n=3");
+  REQUIRE(ww.h.races.size() == 1);
+  CHECK(ww.h.races[0].other_writes);
+  CHECK(ww.h.races[0].block == "m");
+  CHECK(ww.h.races[0].kernel.line == 3);
+  CHECK(ww.h.races[0].to_string().find("also writes") != std::string::npos);
+  // Iterations that only read the same cell do not race.
+  Both rr = both("def f (n : i64) (xm : mem) (xs : [n]@xm -> R(n)) : (mem, [n]) =\n"
+                 "  let (m : mem) = alloc n\n"
+                 "  let (y : [n]@m -> R(n)) = kernel i < n do\n    let x = xs[0]\n    in (x)\n"
+                 "  in (m, y)",
+                 "n=3");
+  CHECK(rr.h.races.empty());
+  // Nested kernels: the inner iterations of one outer iteration are checked among
+  // themselves, and their accesses count for the outer iteration.
+  Both nested = both("def f (n : i64) (xm : mem) (xs : [n][n]@xm -> R(n, n)) : (mem, [n][n]) =\n"
+                     "  let (y : [n][n]@xm -> R(n, n)) = kernel i < n do\n"
+                     "    let (rm : mem) = alloc n\n"
+                     "    let (row : [n]@rm -> R(n)) = kernel j < n do\n"
+                     "      let a = xs[j, i]\n      in (a)\n"
+                     "    in (row)\n"
+                     "  in (xm, y)",
+                     "n=3");
+  REQUIRE(nested.h.races.size() == 1);
+  CHECK(nested.h.races[0].kernel.line == 2);
+}
+
+TEST_CASE("validity compares results element by element", "[interp]") {
+  Data a, b;
+  a.is_array = b.is_array = true;
+  a.shape = b.shape = {2, 2};
+  for (int k = 0; k < 4; ++k) {
+    a.elems.push_back(Scalar::of_int(ScalarType::I64, k));
+    b.elems.push_back(Scalar::of_int(ScalarType::I64, k == 3 ? 9 : k));
+  }
+  auto d = compare_results({a}, {b});
+  REQUIRE(d);
+  CHECK(*d == "result 1[1, 1]: value semantics 3, heap semantics 9");
+  CHECK_FALSE(compare_results({a}, {a}));
+}
+
+TEST_CASE("inputs: literals, sizes inferred from arrays, seeded random values", "[interp]") {
+  Program p = program("def f (n : i64) (xs : [n]i64) (ys : [n][2]f32) : (i64) =\n  in (n)",
+                      Lang::Fun);
+  Inputs in = inputs(p, "xs=[4, 5, 6]", 7);
+  CHECK(in["n"].scalar.i == 3);
+  CHECK(in["ys"].shape == std::vector<int64_t>{3, 2});
+  CHECK(in["ys"].elems[0].t == ScalarType::F32);
+  Inputs again = inputs(p, "xs=[4, 5, 6]", 7);
+  CHECK(in["ys"].elems == again["ys"].elems);
+  CHECK_THROWS_AS(inputs(p, "n=2 xs=[4, 5, 6]"), RunError);
+  CHECK_THROWS_AS(inputs(p, "m=2"), RunError);
+  CHECK_THROWS_AS(inputs(p, "xs=[[1], [2]]"), RunError);
+}
+
+TEST_CASE("resource limits end a run with a clear error", "[interp]") {
+  const char* loop = "def f (n : i64) : (i64) =\n  let z = 0\n"
+                     "  let (s : i64) = loop (a : i64) = (z) for i < n do\n"
+                     "    let b = a + 1\n    in (b)\n  in (s)";
+  Limits lim;
+  lim.max_steps = 1000;
+  auto r = value(loop, "n=100000", lim);
+  REQUIRE(r.error);
+  CHECK(r.error->kind == "resource");
+  CHECK(std::string(r.error->what()).find("--max-steps") != std::string::npos);
+  Limits mem;
+  mem.max_memory_bytes = 1 << 20;
+  auto m = value("def f (n : i64) : ([n]i64) =\n  let (r : [n]i64) = iota n\n  in (r)", "n=100000",
+                 mem);
+  REQUIRE(m.error);
+  CHECK(m.error->kind == "resource");
+}
