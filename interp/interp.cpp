@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <memory>
 #include <random>
-#include <unordered_map>
 
 namespace funmem {
 
@@ -262,13 +261,54 @@ using Val = std::variant<Scalar, ArrV, MemV>;
 
 /// Per-cell access record of one kernel execution (fig. 4.9).
 struct CellAcc {
-  int64_t writer = -1, r1 = -1, r2 = -1;
+  int32_t writer = -1, r1 = -1, r2 = -1; // kernel bounds are checked to fit in int32
+};
+
+/// Open-addressing table from (block, offset) to CellAcc; memory grows with the cells
+/// one kernel execution touches and is released when the kernel ends.
+class CellTable {
+public:
+  CellAcc& at(uint64_t key) {
+    if ((used_ + 1) * 4 > slots_.size() * 3) grow();
+    size_t mask = slots_.size() - 1;
+    for (size_t h = hash(key) & mask;; h = (h + 1) & mask) {
+      Slot& s = slots_[h];
+      if (s.key == key) return s.acc;
+      if (s.key == kEmpty) {
+        s.key = key;
+        ++used_;
+        return s.acc;
+      }
+    }
+  }
+
+private:
+  static constexpr uint64_t kEmpty = ~uint64_t(0);
+  struct Slot {
+    uint64_t key = kEmpty;
+    CellAcc acc;
+  };
+  // Groups of 8 adjacent offsets share a cache-friendly run of slots (kernels sweep
+  // blocks in order); the groups themselves are spread by a multiplicative hash.
+  static size_t hash(uint64_t k) {
+    uint64_t g = (k >> 3) * 0x9E3779B97F4A7C15ULL;
+    return static_cast<size_t>(((g ^ (g >> 29)) << 3) | (k & 7));
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
+    used_ = 0;
+    for (const Slot& s : old)
+      if (s.key != kEmpty) at(s.key) = s.acc;
+  }
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
 };
 
 struct Tracker {
   Pos pos;
   int64_t iter = 0;
-  std::unordered_map<uint64_t, CellAcc> cells;
+  CellTable cells;
   std::optional<Race> race;
 };
 
@@ -343,9 +383,9 @@ struct Machine {
     uint64_t key = (static_cast<uint64_t>(b.id) << 40) ^ static_cast<uint64_t>(off);
     for (Tracker& t : trackers) {
       ++stats.checked;
-      CellAcc& c = t.cells[key];
-      int64_t me = t.iter;
-      std::optional<std::pair<int64_t, bool>> clash; // (other iteration, other writes)
+      CellAcc& c = t.cells.at(key);
+      auto me = static_cast<int32_t>(t.iter);
+      std::optional<std::pair<int32_t, bool>> clash; // (other iteration, other writes)
       if (write) {
         if (c.writer >= 0 && c.writer != me)
           clash = {{c.writer, true}};
@@ -773,6 +813,8 @@ struct Machine {
   std::vector<Val> kernel(const std::vector<Binding>& pats, const EKernel& k, Pos pos) {
     int64_t n = eval_int(*k.bound, "a kernel bound");
     if (n < 0) throw RunError("size", k.bound->pos, "negative kernel bound " + std::to_string(n));
+    if (n > INT32_MAX)
+      throw RunError("resource", k.bound->pos, "a kernel of " + std::to_string(n) + " iterations");
     const Binding& b = pats.at(0);
     ScalarType elem = binding_elem(b, ScalarType::I64);
     std::optional<ArrV> dest;
@@ -781,10 +823,12 @@ struct Machine {
       shape = eval_dims(*b.type);
       if (!shape.empty()) shape[0] = n;
     }
-    trackers.push_back(Tracker{pos, 0, {}, std::nullopt});
+    // Races are a property of the heap semantics; the value semantics does not trace.
+    const bool trace = sem == Semantics::Heap;
+    if (trace) trackers.push_back(Tracker{pos, 0, {}, std::nullopt});
     for (int64_t i = 0; i < n; ++i) {
       step(pos);
-      trackers.back().iter = i;
+      if (trace) trackers.back().iter = i;
       size_t mark = env.size();
       bind(k.iter.s, Scalar::of_int(ScalarType::I64, i));
       std::vector<Val> r = run_body(k.body);
@@ -796,17 +840,15 @@ struct Machine {
             for (int64_t s : a->shape())
               shape.push_back(s);
         }
-        // The destination is created (value semantics) outside the traced iteration.
-        Tracker saved = std::move(trackers.back());
-        trackers.pop_back();
         dest = destination(b, shape, elem, pos);
-        trackers.push_back(std::move(saved));
       }
       store(r.at(0), dest->block, fix(dest->lay, i), elem, k.body.pos);
     }
-    Tracker t = std::move(trackers.back());
-    trackers.pop_back();
-    if (t.race) races.push_back(*t.race);
+    if (trace) {
+      Tracker t = std::move(trackers.back());
+      trackers.pop_back();
+      if (t.race) races.push_back(*t.race);
+    }
     if (!dest) {
       if (shape.empty()) shape = {0};
       dest = destination(b, shape, elem, pos);
@@ -844,7 +886,164 @@ Block::~Block() {
   m->live_bytes -= static_cast<int64_t>(cells.size()) * 16;
 }
 
+// ---------------------------------------------------------------- IMP
+
+struct ImpMachine {
+  Machine& m;
+  explicit ImpMachine(Machine& mm) : m(mm) {}
+
+  Val* find(const std::string& n) {
+    for (size_t k = m.env.size(); k-- > 0;)
+      if (*m.env[k].first == n) return &m.env[k].second;
+    return nullptr;
+  }
+
+  Val& var(const Name& n) {
+    Val* v = find(n.s);
+    if (!v) throw RunError("size", n.pos, "'" + n.s + "' is not declared");
+    return *v;
+  }
+
+  void assign(const Name& n, Val v) { var(n) = std::move(v); }
+
+  void run(const imp::Block& b) {
+    for (const imp::Stmt& s : b)
+      exec(s);
+  }
+
+  void exec(const imp::Stmt& s) {
+    m.step(s.pos);
+    std::visit(
+        Overloaded{[&](const imp::Skip&) {},
+                   [&](const imp::Decl& d) {
+                     if (d.is_mem)
+                       m.bind(d.name.s, MemV{});
+                     else
+                       m.bind(d.name.s, Scalar::zero(d.type));
+                   },
+                   [&](const imp::Assign& a) {
+                     // `m <- m2` copies a label; anything else is a scalar expression.
+                     if (const auto* sv = std::get_if<SVar>(&a.value->node)) {
+                       const Val& src = m.lookup(sv->name, a.value->pos);
+                       if (std::holds_alternative<MemV>(src)) {
+                         assign(a.name, src);
+                         return;
+                       }
+                     }
+                     Val& dst = var(a.name);
+                     Scalar v = m.eval(*a.value);
+                     if (const auto* old = std::get_if<Scalar>(&dst); old && old->t != v.t)
+                       throw RunError("elemtype", s.pos,
+                                      std::string("assigning a ") + scalar_type_name(v.t) +
+                                          " to '" + a.name.s + "' of type " +
+                                          scalar_type_name(old->t));
+                     dst = v;
+                   },
+                   [&](const imp::Alloc& a) {
+                     int64_t n = m.eval_int(*a.size, "an allocation size");
+                     assign(a.mem, MemV{m.new_block(a.mem.s, n, s.pos)});
+                   },
+                   [&](const imp::Read& r) {
+                     const BlockP& b = block(r.mem);
+                     int64_t off = m.eval_int(*r.index, "a memory index");
+                     Val& dst = var(r.dst);
+                     const auto* old = std::get_if<Scalar>(&dst);
+                     if (!old)
+                       throw RunError("elemtype", s.pos, "'" + r.dst.s + "' is not a scalar");
+                     dst = m.read(*b, off, old->t, s.pos);
+                   },
+                   [&](const imp::Write& w) {
+                     const BlockP& b = block(w.mem);
+                     int64_t off = m.eval_int(*w.index, "a memory index");
+                     m.write(*b, off, m.eval(*w.value), s.pos);
+                   },
+                   [&](const imp::If& i) {
+                     run(as_bool(m.eval(*i.cond), i.cond->pos) ? i.then_block : i.else_block);
+                   },
+                   [&](const imp::Loop& l) {
+                     int64_t n = m.eval_int(*l.bound, "a loop bound");
+                     if (n > INT32_MAX)
+                       throw RunError("resource", l.bound->pos,
+                                      "a loop of " + std::to_string(n) + " iterations");
+                     if (l.parallel) m.trackers.push_back(Tracker{s.pos, 0, {}, std::nullopt});
+                     for (int64_t i = 0; i < n; ++i) {
+                       m.step(s.pos);
+                       auto saved = l.parallel ? m.env : decltype(m.env){};
+                       size_t mark = m.env.size();
+                       if (l.parallel) m.trackers.back().iter = i;
+                       m.bind(l.iter.s, Scalar::of_int(ScalarType::I64, i));
+                       run(l.body);
+                       if (l.parallel)
+                         m.env = std::move(saved);
+                       else
+                         m.env.resize(mark);
+                     }
+                     if (l.parallel) {
+                       Tracker t = std::move(m.trackers.back());
+                       m.trackers.pop_back();
+                       if (t.race) m.races.push_back(*t.race);
+                     }
+                   }},
+        s.node);
+  }
+
+  const BlockP& block(const Name& n) {
+    Val& v = var(n);
+    auto* mv = std::get_if<MemV>(&v);
+    if (!mv) throw RunError("elemtype", n.pos, "'" + n.s + "' is not a memory block");
+    if (!mv->block) throw RunError("bounds", n.pos, "'" + n.s + "' has not been allocated");
+    return mv->block;
+  }
+};
+
 } // namespace
+
+RunResult run_imp(const imp::Program& p, const Inputs& in, const Limits& lim) {
+  RunResult res;
+  Machine m(Semantics::Heap, lim);
+  ImpMachine im(m);
+  try {
+    for (const imp::Param& prm : p.params) {
+      auto it = in.find(prm.name.s);
+      if (it == in.end()) throw RunError("size", prm.name.pos, "no input for '" + prm.name.s + "'");
+      if (!prm.is_mem) {
+        m.bind(prm.name.s, it->second.scalar);
+        continue;
+      }
+      const Data& d = it->second;
+      BlockP b = m.new_block(prm.name.s, static_cast<int64_t>(d.elems.size()), prm.name.pos);
+      for (size_t k = 0; k < d.elems.size(); ++k)
+        m.write(*b, static_cast<int64_t>(k), d.elems[k], prm.name.pos);
+      m.bind(prm.name.s, MemV{b});
+    }
+    im.run(p.body);
+    for (const Name& r : p.results) {
+      const Val& v = m.lookup(r.s, r.pos);
+      Data d;
+      if (const auto* s = std::get_if<Scalar>(&v)) {
+        d.scalar = *s;
+      } else {
+        const BlockP& b = im.block(r);
+        d.is_array = true;
+        d.elem = ScalarType::I64;
+        for (size_t k = 0; k < b->cells.size(); ++k)
+          if (b->set[k]) {
+            d.elem = b->cells[k].t;
+            break;
+          }
+        d.shape = {static_cast<int64_t>(b->cells.size())};
+        for (size_t k = 0; k < b->cells.size(); ++k)
+          d.elems.push_back(m.read(*b, static_cast<int64_t>(k), d.elem, r.pos));
+      }
+      res.results.push_back(std::move(d));
+    }
+  } catch (const RunError& e) {
+    res.error = e;
+  }
+  res.races = m.races;
+  res.stats = m.stats;
+  return res;
+}
 
 RunResult run_program(const Program& p, Semantics s, const Inputs& in, const Limits& lim) {
   RunResult res;

@@ -13,6 +13,7 @@
 
 #include "interp/scalar.h"
 #include "ir/ast.h"
+#include "ir/imp.h"
 
 #include <cstdint>
 #include <map>
@@ -78,6 +79,15 @@ struct RunResult {
 
 /// Runs the def of `p` on the inputs. Value semantics needs a FUN program.
 RunResult run_program(const Program& p, Semantics s, const Inputs& in, const Limits& lim = {});
+
+/// Runs an IMP program (fig. 4.13) on the same heap as the FUNMEM semantics: `kernel`
+/// loops are traced and checked with racefree like FUNMEM kernels (each iteration starts
+/// from the environment before the loop; its heap writes persist), `for` loops run in
+/// order. Scalar parameters come from `in`; a `mem` parameter is a block holding the
+/// elements of the array input of the same name. A `mem` result is returned as the 1-d
+/// array of the block's elements (read as the type of its first written cell, i64 when
+/// none was written).
+RunResult run_imp(const imp::Program& p, const Inputs& in, const Limits& lim = {});
 
 /// Compares results for validity (def. 4.4.1): arrays and scalars in order, memory
 /// results skipped. Returns a description of the first difference, or nullopt.

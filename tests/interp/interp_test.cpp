@@ -227,8 +227,8 @@ TEST_CASE("validity compares results element by element", "[interp]") {
 }
 
 TEST_CASE("inputs: literals, sizes inferred from arrays, seeded random values", "[interp]") {
-  Program p = program("def f (n : i64) (xs : [n]i64) (ys : [n][2]f32) : (i64) =\n  in (n)",
-                      Lang::Fun);
+  Program p =
+      program("def f (n : i64) (xs : [n]i64) (ys : [n][2]f32) : (i64) =\n  in (n)", Lang::Fun);
   Inputs in = inputs(p, "xs=[4, 5, 6]", 7);
   CHECK(in["n"].scalar.i == 3);
   CHECK(in["ys"].shape == std::vector<int64_t>{3, 2});
@@ -252,8 +252,95 @@ TEST_CASE("resource limits end a run with a clear error", "[interp]") {
   CHECK(std::string(r.error->what()).find("--max-steps") != std::string::npos);
   Limits mem;
   mem.max_memory_bytes = 1 << 20;
-  auto m = value("def f (n : i64) : ([n]i64) =\n  let (r : [n]i64) = iota n\n  in (r)", "n=100000",
-                 mem);
+  auto m =
+      value("def f (n : i64) : ([n]i64) =\n  let (r : [n]i64) = iota n\n  in (r)", "n=100000", mem);
   REQUIRE(m.error);
   CHECK(m.error->kind == "resource");
+}
+
+namespace {
+
+using namespace funmem::imp;
+
+funmem::imp::Stmt st(decltype(funmem::imp::Stmt::node) n) {
+  return funmem::imp::Stmt{std::move(n), Pos{1, 1}};
+}
+Name nm(const char* s) {
+  return Name{s, {}};
+}
+
+/// Thesis listing 4.3: if zcond then allocate xmem, fill it with a kernel, zmem <- xmem.
+funmem::imp::Program listing43() {
+  funmem::imp::Program p;
+  p.name = nm("listing43");
+  p.params = {Param{nm("xsize"), false, ScalarType::I64},
+              Param{nm("zcond"), false, ScalarType::Bool}};
+  Block then_b = {
+      st(Alloc{nm("xmem"), mk_var("xsize")}),
+      st(Loop{true, nm("i"), mk_var("xsize"), {st(Write{nm("xmem"), mk_var("i"), mk_var("i")})}}),
+      st(Assign{nm("zmem"), mk_var("xmem")})};
+  p.body = {st(Decl{nm("zmem"), true, ScalarType::I64}),
+            st(Decl{nm("xmem"), true, ScalarType::I64}),
+            st(If{mk_var("zcond"), then_b, {st(Skip{})}})};
+  p.results = {nm("zmem")};
+  return p;
+}
+
+Inputs scalars(std::map<std::string, Scalar> m) {
+  Inputs in;
+  for (auto& [k, v] : m) {
+    Data d;
+    d.scalar = v;
+    in[k] = d;
+  }
+  return in;
+}
+
+} // namespace
+
+TEST_CASE("IMP (fig. 4.13): allocation, kernel writes, if, label assignment", "[interp][imp]") {
+  auto p = listing43();
+  RunResult r = run_imp(p, scalars({{"xsize", Scalar::of_int(ScalarType::I64, 4)},
+                                    {"zcond", Scalar::of_int(ScalarType::Bool, 1)}}));
+  REQUIRE_FALSE(r.error);
+  CHECK(r.races.empty());
+  CHECK(ints(r.results[0]) == std::vector<int64_t>{0, 1, 2, 3});
+  // zcond false: zmem is never allocated, and reading it is an error.
+  RunResult f = run_imp(p, scalars({{"xsize", Scalar::of_int(ScalarType::I64, 4)},
+                                    {"zcond", Scalar::of_int(ScalarType::Bool, 0)}}));
+  REQUIRE(f.error);
+  CHECK(f.error->kind == "bounds");
+}
+
+TEST_CASE("IMP kernels are checked for races; for loops are not", "[interp][imp]") {
+  // kernel i < n: x <- m[i + 1]; m[i] <- x   (a shift in place)
+  auto shift = [](bool parallel) {
+    funmem::imp::Program p;
+    p.name = nm("shift");
+    p.params = {Param{nm("n"), false, ScalarType::I64}, Param{nm("m"), true, ScalarType::I64}};
+    p.body = {st(Decl{nm("x"), false, ScalarType::I64}),
+              st(Loop{parallel,
+                      nm("i"),
+                      mk_bin(BinOp::Sub, mk_var("n"), mk_int(1)),
+                      {st(Read{nm("x"), nm("m"), mk_bin(BinOp::Add, mk_var("i"), mk_int(1))}),
+                       st(Write{nm("m"), mk_var("i"), mk_var("x")})}})};
+    p.results = {nm("m")};
+    return p;
+  };
+  Inputs in = scalars({{"n", Scalar::of_int(ScalarType::I64, 4)}});
+  Data m;
+  m.is_array = true;
+  m.shape = {4};
+  for (int k = 0; k < 4; ++k)
+    m.elems.push_back(Scalar::of_int(ScalarType::I64, 10 + k));
+  in["m"] = m;
+  RunResult par = run_imp(shift(true), in);
+  REQUIRE_FALSE(par.error);
+  REQUIRE(par.races.size() == 1);
+  CHECK(par.races[0].block == "m");
+  CHECK_FALSE(par.races[0].other_writes);
+  RunResult seq = run_imp(shift(false), in);
+  REQUIRE_FALSE(seq.error);
+  CHECK(seq.races.empty());
+  CHECK(ints(seq.results[0]) == std::vector<int64_t>{11, 12, 13, 13});
 }
