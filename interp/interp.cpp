@@ -328,9 +328,14 @@ struct Machine {
 
   void bind(const std::string& n, Val v) { env.emplace_back(&n, std::move(v)); }
 
+  static bool same(const std::string& a, const std::string& b) {
+    // Cheap tests first: most names in scope differ in length or first letter.
+    return a.size() == b.size() && (a.empty() || a[0] == b[0]) && a == b;
+  }
+
   const Val& lookup(const std::string& n, Pos pos) const {
     for (size_t k = env.size(); k-- > 0;)
-      if (*env[k].first == n) return env[k].second;
+      if (same(*env[k].first, n)) return env[k].second;
     throw RunError("size", pos, "'" + n + "' is not bound");
   }
 
@@ -354,7 +359,8 @@ struct Machine {
   }
 
   Scalar eval(const SExp& e) {
-    return eval_sexp(e, [this](const std::string& n, Pos p) { return scalar(n, p); });
+    auto look = [this](const std::string& n, Pos p) { return scalar(n, p); };
+    return eval_sexp_with(e, look);
   }
   int64_t eval_int(const SExp& e, const char* what) { return as_int(eval(e), e.pos, what); }
 

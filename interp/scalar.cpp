@@ -179,71 +179,60 @@ Scalar convert_input(const Lit& l, ScalarType t, Pos pos) {
   return make_int(t, l.i, pos, "an input");
 }
 
+Scalar scalar_binop(BinOp op, const Scalar& x, const Scalar& y, Pos pos) {
+  switch (op) {
+  case BinOp::Eq:
+  case BinOp::Ne:
+  case BinOp::Lt:
+  case BinOp::Le:
+  case BinOp::Gt:
+  case BinOp::Ge:
+    return Scalar::of_int(ScalarType::Bool, compare(op, x, y, pos));
+  case BinOp::And:
+    return Scalar::of_int(ScalarType::Bool, as_bool(x, pos) && as_bool(y, pos));
+  case BinOp::Or:
+    return Scalar::of_int(ScalarType::Bool, as_bool(x, pos) || as_bool(y, pos));
+  default:
+    return arith(op, x, y, pos);
+  }
+}
+
+Scalar scalar_unop(UnOp op, const Scalar& a, Pos pos) {
+  if (op == UnOp::Not) return Scalar::of_int(ScalarType::Bool, !as_bool(a, pos));
+  if (is_float(a.t)) return make_float(a.t, -a.f);
+  if (a.t == ScalarType::Bool) throw RunError("elemtype", pos, "negation of bool");
+  if (a.i == INT64_MIN) throw RunError("overflow", pos, "i64 overflow in negation");
+  return make_int(a.t, -a.i, pos, "negation");
+}
+
+Scalar scalar_call(Fn f, const std::vector<Scalar>& a, Pos pos) {
+  switch (f) {
+  case Fn::Min:
+  case Fn::Max: {
+    bool less = compare(BinOp::Lt, a[0], a[1], pos);
+    return (f == Fn::Min) == less ? a[0] : a[1];
+  }
+  case Fn::Abs:
+    if (is_float(a[0].t)) return make_float(a[0].t, std::fabs(a[0].f));
+    if (a[0].i == INT64_MIN) throw RunError("overflow", pos, "i64 overflow in abs");
+    return make_int(a[0].t, a[0].i < 0 ? -a[0].i : a[0].i, pos, "abs");
+  case Fn::Select:
+    return as_bool(a[0], pos) ? a[1] : a[2];
+  case Fn::ToI64:
+    return cast(ScalarType::I64, a[0], pos);
+  case Fn::ToI32:
+    return cast(ScalarType::I32, a[0], pos);
+  case Fn::ToF32:
+    return cast(ScalarType::F32, a[0], pos);
+  case Fn::ToF64:
+    return cast(ScalarType::F64, a[0], pos);
+  }
+  return Scalar{};
+}
+
 Scalar eval_sexp(const SExp& e, const ScalarLookup& lookup) {
-  return std::visit(
-      Overloaded{[&](const Lit& l) { return lit_value(l); },
-                 [&](const SVar& v) { return lookup(v.name, e.pos); },
-                 [&](const SUnary& u) {
-                   Scalar a = eval_sexp(*u.a, lookup);
-                   if (u.op == UnOp::Not)
-                     return Scalar::of_int(ScalarType::Bool, !as_bool(a, e.pos));
-                   if (is_float(a.t)) return make_float(a.t, -a.f);
-                   if (a.t == ScalarType::Bool)
-                     throw RunError("elemtype", e.pos, "negation of bool");
-                   if (a.i == INT64_MIN)
-                     throw RunError("overflow", e.pos, "i64 overflow in negation");
-                   return make_int(a.t, -a.i, e.pos, "negation");
-                 },
-                 [&](const SBinary& b) {
-                   if (b.op == BinOp::And || b.op == BinOp::Or) {
-                     bool x = as_bool(eval_sexp(*b.a, lookup), b.a->pos);
-                     if (b.op == BinOp::And && !x) return Scalar::of_int(ScalarType::Bool, 0);
-                     if (b.op == BinOp::Or && x) return Scalar::of_int(ScalarType::Bool, 1);
-                     return Scalar::of_int(ScalarType::Bool,
-                                           as_bool(eval_sexp(*b.b, lookup), b.b->pos));
-                   }
-                   Scalar x = eval_sexp(*b.a, lookup), y = eval_sexp(*b.b, lookup);
-                   switch (b.op) {
-                   case BinOp::Eq:
-                   case BinOp::Ne:
-                   case BinOp::Lt:
-                   case BinOp::Le:
-                   case BinOp::Gt:
-                   case BinOp::Ge:
-                     return Scalar::of_int(ScalarType::Bool, compare(b.op, x, y, e.pos));
-                   default:
-                     return arith(b.op, x, y, e.pos);
-                   }
-                 },
-                 [&](const SCall& c) {
-                   std::vector<Scalar> a;
-                   for (const SExpP& x : c.args)
-                     a.push_back(eval_sexp(*x, lookup));
-                   switch (c.fn) {
-                   case Fn::Min:
-                   case Fn::Max: {
-                     bool less = compare(BinOp::Lt, a[0], a[1], e.pos);
-                     return (c.fn == Fn::Min) == less ? a[0] : a[1];
-                   }
-                   case Fn::Abs:
-                     if (is_float(a[0].t)) return make_float(a[0].t, std::fabs(a[0].f));
-                     if (a[0].i == INT64_MIN)
-                       throw RunError("overflow", e.pos, "i64 overflow in abs");
-                     return make_int(a[0].t, a[0].i < 0 ? -a[0].i : a[0].i, e.pos, "abs");
-                   case Fn::Select:
-                     return as_bool(a[0], e.pos) ? a[1] : a[2];
-                   case Fn::ToI64:
-                     return cast(ScalarType::I64, a[0], e.pos);
-                   case Fn::ToI32:
-                     return cast(ScalarType::I32, a[0], e.pos);
-                   case Fn::ToF32:
-                     return cast(ScalarType::F32, a[0], e.pos);
-                   case Fn::ToF64:
-                     return cast(ScalarType::F64, a[0], e.pos);
-                   }
-                   return Scalar{};
-                 }},
-      e.node);
+  auto f = [&](const std::string& n, Pos p) { return lookup(n, p); };
+  return eval_sexp_with(e, f);
 }
 
 } // namespace funmem

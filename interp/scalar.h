@@ -10,6 +10,8 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <variant>
+#include <vector>
 
 namespace funmem {
 
@@ -37,11 +39,49 @@ struct Scalar {
 /// Looks up a scalar name; throws RunError when it is not bound to a scalar.
 using ScalarLookup = std::function<Scalar(const std::string& name, Pos pos)>;
 
-Scalar eval_sexp(const SExp& e, const ScalarLookup& lookup);
 Scalar lit_value(const Lit& l);
 /// An integer operand used as a size, index or count (must be i64 or i32).
 int64_t as_int(const Scalar& s, Pos pos, const char* what);
 bool as_bool(const Scalar& s, Pos pos);
+Scalar eval_sexp(const SExp& e, const ScalarLookup& lookup);
+
+/// The operations eval_sexp is made of (exposed for the template below).
+Scalar scalar_binop(BinOp op, const Scalar& a, const Scalar& b, Pos pos); // not && ||
+Scalar scalar_unop(UnOp op, const Scalar& a, Pos pos);
+Scalar scalar_call(Fn f, const std::vector<Scalar>& args, Pos pos);
+
+/// eval_sexp with the lookup inlined (the interpreters' hot path).
+template <class Lookup> Scalar eval_sexp_with(const SExp& e, Lookup& lookup) {
+  switch (e.node.index()) {
+  case 0:
+    return lit_value(std::get<Lit>(e.node));
+  case 1:
+    return lookup(std::get<SVar>(e.node).name, e.pos);
+  case 2: {
+    const SUnary& u = std::get<SUnary>(e.node);
+    return scalar_unop(u.op, eval_sexp_with(*u.a, lookup), e.pos);
+  }
+  case 3: {
+    const SBinary& b = std::get<SBinary>(e.node);
+    if (b.op == BinOp::And || b.op == BinOp::Or) {
+      bool x = as_bool(eval_sexp_with(*b.a, lookup), b.a->pos);
+      if (b.op == BinOp::And && !x) return Scalar::of_int(ScalarType::Bool, 0);
+      if (b.op == BinOp::Or && x) return Scalar::of_int(ScalarType::Bool, 1);
+      return Scalar::of_int(ScalarType::Bool, as_bool(eval_sexp_with(*b.b, lookup), b.b->pos));
+    }
+    Scalar x = eval_sexp_with(*b.a, lookup);
+    return scalar_binop(b.op, x, eval_sexp_with(*b.b, lookup), e.pos);
+  }
+  default: {
+    const SCall& c = std::get<SCall>(e.node);
+    std::vector<Scalar> a;
+    a.reserve(c.args.size());
+    for (const SExpP& x : c.args)
+      a.push_back(eval_sexp_with(*x, lookup));
+    return scalar_call(c.fn, a, e.pos);
+  }
+  }
+}
 /// Converts a literal of an input to the parameter's element type (exact for integers).
 Scalar convert_input(const Lit& l, ScalarType t, Pos pos);
 
