@@ -291,8 +291,11 @@ private:
   // Groups of 8 adjacent offsets share a cache-friendly run of slots (kernels sweep
   // blocks in order); the groups themselves are spread by a multiplicative hash.
   static size_t hash(uint64_t k) {
-    uint64_t g = (k >> 3) * 0x9E3779B97F4A7C15ULL;
-    return static_cast<size_t>(((g ^ (g >> 29)) << 3) | (k & 7));
+    uint64_t g = k >> 3; // splitmix64's finaliser on the group number
+    g = (g ^ (g >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    g = (g ^ (g >> 27)) * 0x94d049bb133111ebULL;
+    g ^= g >> 31;
+    return static_cast<size_t>((g << 3) | (k & 7));
   }
   void grow() {
     std::vector<Slot> old = std::move(slots_);

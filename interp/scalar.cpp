@@ -99,29 +99,7 @@ Scalar arith(BinOp op, const Scalar& a, const Scalar& b, Pos pos) {
   throw RunError("elemtype", pos, std::string("'") + binop_text(op) + "' on bool");
 }
 
-bool compare(BinOp op, const Scalar& a, const Scalar& b, Pos pos) {
-  if (a.t != b.t)
-    throw RunError("elemtype", pos,
-                   std::string("comparison of ") + scalar_type_name(a.t) + " with " +
-                       scalar_type_name(b.t));
-  if (is_float(a.t)) {
-    double x = a.f, y = b.f;
-    switch (op) {
-    case BinOp::Eq:
-      return x == y;
-    case BinOp::Ne:
-      return x != y;
-    case BinOp::Lt:
-      return x < y;
-    case BinOp::Le:
-      return x <= y;
-    case BinOp::Gt:
-      return x > y;
-    default:
-      return x >= y;
-    }
-  }
-  int64_t x = a.i, y = b.i;
+template <class T> bool ordered(BinOp op, T x, T y) {
   switch (op) {
   case BinOp::Eq:
     return x == y;
@@ -136,6 +114,14 @@ bool compare(BinOp op, const Scalar& a, const Scalar& b, Pos pos) {
   default:
     return x >= y;
   }
+}
+
+bool compare(BinOp op, const Scalar& a, const Scalar& b, Pos pos) {
+  if (a.t != b.t)
+    throw RunError("elemtype", pos,
+                   std::string("comparison of ") + scalar_type_name(a.t) + " with " +
+                       scalar_type_name(b.t));
+  return is_float(a.t) ? ordered(op, a.f, b.f) : ordered(op, a.i, b.i);
 }
 
 Scalar cast(ScalarType to, const Scalar& v, Pos pos) {

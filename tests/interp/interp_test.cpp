@@ -163,7 +163,7 @@ TEST_CASE("E-MEM-ALLOC, views share memory, kernel results are copied (memcpy)",
   CHECK(b.h.stats.copies == 3); // one memcpy per iteration of the first kernel
 }
 
-TEST_CASE("a copy onto itself is elided; updates keep the source's memory", "[interp]") {
+TEST_CASE("a copy onto itself is elided and updates keep the source memory", "[interp]") {
   // Listing 6.2 after short-circuiting: x is built in place on the anti-diagonal.
   const char* prog = "def antidiag (ym : mem) (ys0 : [16]@ym -> R(16)) : (mem, [16]) =\n"
                      "  let (v : [4]@ym -> 3 + {(4 : 3)}) = ys0[3 + {(4 : 3)}]\n"
@@ -312,7 +312,7 @@ TEST_CASE("IMP (fig. 4.13): allocation, kernel writes, if, label assignment", "[
   CHECK(f.error->kind == "bounds");
 }
 
-TEST_CASE("IMP kernels are checked for races; for loops are not", "[interp][imp]") {
+TEST_CASE("IMP kernels are checked for races but for loops are not", "[interp][imp]") {
   // kernel i < n: x <- m[i + 1]; m[i] <- x   (a shift in place)
   auto shift = [](bool parallel) {
     funmem::imp::Program p;
