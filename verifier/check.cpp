@@ -1,7 +1,9 @@
 // Static checks of one file against its expectations (see check.h).
 #include "verifier/check.h"
 
+#include "analysis/fun_to_funmem.h"
 #include "ir/parser.h"
+#include "ir/printer.h"
 #include "ir/typecheck.h"
 #include "ir/unmem.h"
 
@@ -44,8 +46,9 @@ std::string inputs_text(const Inputs& in) {
   return s;
 }
 
-DataSetRun run_data_set(const Program& p, const Program& fun, const InputSet* set, std::string name,
-                        const CheckOptions& opt, uint64_t seed) {
+DataSetRun run_data_set(const Program& p, const Program& fun, const Program* mem,
+                        const InputSet* set, std::string name, const CheckOptions& opt,
+                        uint64_t seed) {
   DataSetRun r;
   r.name = std::move(name);
   Inputs in;
@@ -61,8 +64,8 @@ DataSetRun run_data_set(const Program& p, const Program& fun, const InputSet* se
     if (b.type && b.type->kind == Type::Kind::Mem) in[b.name.s].is_mem = true;
   RunResult v = run_program(fun, Semantics::Value, in, opt.limits);
   r.value_error = v.error;
-  if (p.lang == Lang::Fun) return r;
-  RunResult h = run_program(p, Semantics::Heap, in, opt.limits);
+  if (!mem) return r;
+  RunResult h = run_program(*mem, Semantics::Heap, in, opt.limits);
   r.heap_ran = true;
   r.heap_error = h.error;
   r.races = h.races;
@@ -98,10 +101,16 @@ void judge(ExpectResult& er, const CheckReport& r, Lang lang) {
   if (e.word == "valid") {
     const DataSetRun* bad = any([](const DataSetRun& d) { return !d.valid(); });
     er.status = bad ? ExpectStatus::Fails : ExpectStatus::Holds;
+    if (!r.pipeline_error.empty()) {
+      er.status = ExpectStatus::Fails;
+      er.detail = r.pipeline_error;
+      return;
+    }
     er.detail = bad ? describe(*bad)
                     : std::to_string(r.runs.size()) + " data set(s)" +
-                          (lang == Lang::Fun ? ", value semantics (FUN to FUNMEM needs the "
-                                               "fun-to-funmem pass)"
+                          (lang == Lang::Fun ? ", value semantics of the FUN program and heap "
+                                               "semantics of its fun-to-funmem translation "
+                                               "agree, no race"
                                              : ", value and heap semantics agree, no race");
     return;
   }
@@ -171,14 +180,29 @@ CheckReport check_source(const std::string& file, const std::string& text,
   // Run every data set (the command line's, else the file's, else one random set).
   const Program& p = *pr.program;
   Program fun = p.lang == Lang::FunMem ? unmem(p) : p;
+  std::optional<Program> mem;
+  if (p.lang == Lang::FunMem) {
+    mem = p;
+  } else {
+    std::string why;
+    mem = fun_to_funmem(p, nullptr, &why);
+    if (!mem) {
+      r.pipeline_error = "fun-to-funmem failed: " + why;
+    } else if (auto errs = typecheck(*mem); !errs.empty()) {
+      r.pipeline_error = "fun-to-funmem produced an ill-typed program: " +
+                         format_diagnostic(errs[0], "<fun-to-funmem>", print_program(*mem));
+      mem.reset();
+    }
+  }
+  const Program* heap = mem ? &*mem : nullptr;
   const std::vector<InputSet>& sets = opt.inputs.empty() ? p.inputs : opt.inputs;
   if (sets.empty()) {
-    r.runs.push_back(run_data_set(p, fun, nullptr, "random inputs", opt, opt.seed));
+    r.runs.push_back(run_data_set(p, fun, heap, nullptr, "random inputs", opt, opt.seed));
   } else {
     for (size_t k = 0; k < sets.size(); ++k) {
       std::string name = opt.inputs.empty() ? "input at line " + std::to_string(sets[k].pos.line)
                                             : "--input " + std::to_string(k + 1);
-      r.runs.push_back(run_data_set(p, fun, &sets[k], name, opt, opt.seed + k));
+      r.runs.push_back(run_data_set(p, fun, heap, &sets[k], name, opt, opt.seed + k));
     }
   }
   for (ExpectResult& er : r.expectations)

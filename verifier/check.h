@@ -3,7 +3,9 @@
 // A FUNMEM program runs under the value semantics (after unmem, fig. 4.7) and the heap
 // semantics (fig. 4.8); it is valid on a data set when both finish without error, the
 // heap run has no data race and the results agree (def. 4.4.1). A FUN program runs
-// under the value semantics. `short-circuit N` needs the optimiser and stays unchecked.
+// under the value semantics and is translated with fun-to-funmem; the translation must
+// type-check and its heap semantics must agree with the FUN value semantics, race-free.
+// `short-circuit N` needs the optimiser and stays unchecked.
 #pragma once
 
 #include "interp/interp.h"
@@ -52,6 +54,9 @@ struct CheckReport {
   std::vector<Diagnostic> diagnostics;
   std::vector<ExpectResult> expectations;
   std::vector<DataSetRun> runs;
+  /// FUN input: why fun-to-funmem failed or produced an ill-typed program (empty when
+  /// the translation's heap semantics was run on every data set).
+  std::string pipeline_error;
   /// True when no expectation fails.
   bool ok() const;
 };

@@ -1,0 +1,376 @@
+// fun-to-funmem (see fun_to_funmem.h).
+#include "analysis/fun_to_funmem.h"
+
+#include "ir/lmad.h"
+#include "ir/overloaded.h"
+#include "ir/parser.h"
+#include "ir/typecheck.h"
+
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace funmem {
+
+namespace {
+
+struct Untranslatable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// What the translation knows about an array name: its element type, sizes (as
+/// written), memory block and layout.
+struct Arr {
+  ScalarType elem = ScalarType::I64;
+  std::vector<SExpP> dims;
+  std::string mem;
+  SymLmad lay;
+};
+
+using Env = std::map<std::string, Arr>;
+
+Poly poly(const SExp& e) {
+  auto p = to_poly(e);
+  if (!p) throw Untranslatable("a size or index that is not an integer polynomial");
+  return *p;
+}
+
+SExpP sexp(const Poly& p) {
+  auto e = parse_sexp(p.to_string());
+  if (!e) throw Untranslatable("cannot print the polynomial " + p.to_string());
+  return *e;
+}
+
+std::vector<Poly> polys(const std::vector<SExpP>& dims) {
+  std::vector<Poly> out;
+  for (const SExpP& d : dims)
+    out.push_back(poly(*d));
+  return out;
+}
+
+LmadSyn explicit_syn(const SymLmad& l) {
+  LmadSyn s;
+  s.form = LmadSyn::Form::Explicit;
+  s.offset = sexp(l.offset);
+  for (const auto& [c, st] : l.dims)
+    s.dims.emplace_back(sexp(c), sexp(st));
+  return s;
+}
+
+LmadSyn row_syn(const std::vector<SExpP>& dims) {
+  LmadSyn s;
+  s.form = LmadSyn::Form::Row;
+  s.args = dims;
+  return s;
+}
+
+Type mem_type() {
+  Type t;
+  t.kind = Type::Kind::Mem;
+  return t;
+}
+
+class Translator {
+public:
+  explicit Translator(const Program& p, FunToFunmemReport& r) : rep_(r) { collect(p.def); }
+
+  Program run(const Program& fun) {
+    Program out = fun;
+    out.lang = Lang::FunMem;
+    Env env;
+    out.def.params.clear();
+    for (const Binding& b : fun.def.params) {
+      if (b.type && b.type->kind == Type::Kind::Array) {
+        std::string m = fresh(b.name.s + "_mem");
+        out.def.params.push_back(Binding{Name{m, b.name.pos}, mem_type()});
+        ++rep_.mem_params;
+        Binding a = b;
+        a.type->ann = MemAnn{Name{m, b.name.pos}, row_syn(b.type->dims)};
+        out.def.params.push_back(a);
+        env[b.name.s] = Arr{b.type->elem, b.type->dims, m, row_major(polys(b.type->dims))};
+      } else {
+        out.def.params.push_back(b);
+      }
+    }
+    out.def.rets.clear();
+    for (const Type& t : fun.def.rets) {
+      if (t.kind == Type::Kind::Array) out.def.rets.push_back(mem_type());
+      out.def.rets.push_back(t);
+    }
+    out.def.body = body(fun.def.body, env, [&](std::vector<Stmt>& stmts, Env& e) {
+      std::vector<Name> res;
+      for (const Name& n : fun.def.body.results) {
+        if (!e.count(n.s)) {
+          res.push_back(n);
+          continue;
+        }
+        auto [m, a] = row_major_copy(n, stmts, e);
+        res.push_back(Name{m, n.pos});
+        res.push_back(Name{a, n.pos});
+      }
+      return res;
+    });
+    return out;
+  }
+
+private:
+  FunToFunmemReport& rep_;
+  std::set<std::string> used_;
+
+  void collect_body(const Body& b) {
+    for (const Stmt& s : b.stmts)
+      if (const auto* l = std::get_if<SLet>(&s.node)) {
+        for (const Binding& p : l->pats)
+          used_.insert(p.name.s);
+        std::visit(Overloaded{[&](const EIf& x) {
+                                collect_body(x.then_body);
+                                collect_body(x.else_body);
+                              },
+                              [&](const EKernel& x) {
+                                used_.insert(x.iter.s);
+                                collect_body(x.body);
+                              },
+                              [&](const ELoop& x) {
+                                used_.insert(x.iter.s);
+                                for (const Binding& p : x.params)
+                                  used_.insert(p.name.s);
+                                collect_body(x.body);
+                              },
+                              [](const auto&) {}},
+                   l->exp.node);
+      }
+  }
+  void collect(const Def& d) {
+    for (const Binding& b : d.params)
+      used_.insert(b.name.s);
+    collect_body(d.body);
+  }
+
+  std::string fresh(const std::string& base) {
+    std::string n = base;
+    for (int k = 2; used_.count(n); ++k)
+      n = base + std::to_string(k);
+    used_.insert(n);
+    return n;
+  }
+
+  /// A fresh block for an array of the given sizes: `let (m : mem) = alloc prod`.
+  std::string alloc(const std::string& base, const std::vector<SExpP>& dims, Pos pos,
+                    std::vector<Stmt>& out) {
+    std::string m = fresh(base + "_mem");
+    SExpP size = dims.empty() ? mk_int(1, pos) : dims[0];
+    for (size_t k = 1; k < dims.size(); ++k)
+      size = mk_bin(BinOp::Mul, size, dims[k], pos);
+    SLet let{{Binding{Name{m, pos}, mem_type()}}, Exp{EAlloc{size}, pos}};
+    out.push_back(Stmt{let, pos});
+    ++rep_.allocations;
+    return m;
+  }
+
+  /// (memory, array) names of a row-major copy of `n`, or of `n` itself when it is
+  /// already row-major from offset 0 in its block.
+  std::pair<std::string, std::string> row_major_copy(const Name& n, std::vector<Stmt>& out,
+                                                     Env& env) {
+    const Arr a = env.at(n.s);
+    if (a.lay == row_major(polys(a.dims))) return {a.mem, n.s};
+    std::string m = alloc(n.s + "_rm", a.dims, n.pos, out);
+    std::string c = fresh(n.s + "_rm");
+    Type t;
+    t.kind = Type::Kind::Array;
+    t.elem = a.elem;
+    t.dims = a.dims;
+    t.ann = MemAnn{Name{m, n.pos}, row_syn(a.dims)};
+    out.push_back(Stmt{SLet{{Binding{Name{c, n.pos}, t}}, Exp{ECopy{n}, n.pos}}, n.pos});
+    env[c] = Arr{a.elem, a.dims, m, row_major(polys(a.dims))};
+    ++rep_.copies;
+    return {m, c};
+  }
+
+  template <class Results> Body body(const Body& b, Env env, Results results) {
+    Body out;
+    out.pos = b.pos;
+    for (const Stmt& s : b.stmts)
+      stmt(s, out.stmts, env);
+    out.results = results(out.stmts, env);
+    return out;
+  }
+
+  Body plain_body(const Body& b, const Env& env) {
+    return body(b, env, [&](std::vector<Stmt>&, Env&) { return b.results; });
+  }
+
+  /// A body whose array results are returned as (memory, row-major array) pairs.
+  Body pair_body(const Body& b, const Env& env, const std::vector<bool>& is_array) {
+    return body(b, env, [&](std::vector<Stmt>& stmts, Env& e) {
+      std::vector<Name> res;
+      for (size_t k = 0; k < b.results.size(); ++k) {
+        if (!is_array[k]) {
+          res.push_back(b.results[k]);
+          continue;
+        }
+        auto [m, a] = row_major_copy(b.results[k], stmts, e);
+        res.push_back(Name{m, b.results[k].pos});
+        res.push_back(Name{a, b.results[k].pos});
+      }
+      return res;
+    });
+  }
+
+  /// Adds `(x_mem : mem)` before every array binding, with a row-major annotation.
+  std::vector<Binding> pair_pattern(const std::vector<Binding>& pats, Env& env,
+                                    std::vector<bool>& is_array) {
+    std::vector<Binding> out;
+    for (const Binding& p : pats) {
+      bool arr = p.type && p.type->kind == Type::Kind::Array;
+      is_array.push_back(arr);
+      if (!arr) {
+        out.push_back(p);
+        continue;
+      }
+      std::string m = fresh(p.name.s + "_mem");
+      out.push_back(Binding{Name{m, p.name.pos}, mem_type()});
+      Binding a = p;
+      a.type->ann = MemAnn{Name{m, p.name.pos}, row_syn(p.type->dims)};
+      out.push_back(a);
+      env[p.name.s] = Arr{p.type->elem, p.type->dims, m, row_major(polys(p.type->dims))};
+    }
+    return out;
+  }
+
+  void bind_view(SLet& let, const Env& env, const std::string& src, const SymLmad& lay, Pos) {
+    Binding& p = let.pats.at(0);
+    const Arr& a = env.at(src);
+    p.type->ann = MemAnn{Name{a.mem, p.name.pos}, explicit_syn(lay)};
+  }
+
+  void stmt(const Stmt& s, std::vector<Stmt>& out, Env& env) {
+    const auto* l0 = std::get_if<SLet>(&s.node);
+    if (!l0) {
+      out.push_back(s);
+      return;
+    }
+    SLet let = *l0;
+    const Pos pos = let.exp.pos;
+    Binding* first = let.pats.empty() ? nullptr : &let.pats[0];
+    bool array_result = first && first->type && first->type->kind == Type::Kind::Array;
+    auto record = [&](const std::string& mem, const SymLmad& lay) {
+      env[first->name.s] = Arr{first->type->elem, first->type->dims, mem, lay};
+    };
+    // An update lives where its source lives, with the source's layout.
+    auto keep_layout = [&](const std::string& src) {
+      const Arr a = env.at(src);
+      bool row = a.lay == row_major(polys(first->type->dims));
+      first->type->ann =
+          MemAnn{Name{a.mem, pos}, row ? row_syn(first->type->dims) : explicit_syn(a.lay)};
+      record(a.mem, a.lay);
+    };
+    auto fresh_array = [&]() {
+      std::string m = alloc(first->name.s, first->type->dims, pos, out);
+      first->type->ann = MemAnn{Name{m, pos}, row_syn(first->type->dims)};
+      record(m, row_major(polys(first->type->dims)));
+    };
+    std::visit(
+        Overloaded{[&](const EScalar&) {},
+                   [&](const EIndex& x) {
+                     if (!array_result) return;
+                     const Arr& a = env.at(x.arr.s);
+                     std::vector<SymEntry> es;
+                     for (const Entry& e : x.entries) {
+                       SymEntry se;
+                       se.start = poly(*e.start);
+                       if (e.count) se.count = poly(*e.count);
+                       if (e.stride) se.stride = poly(*e.stride);
+                       es.push_back(se);
+                     }
+                     SymLmad lay = lmad_index(a.lay, es);
+                     bind_view(let, env, x.arr.s, lay, pos);
+                     record(a.mem, lay);
+                   },
+                   [&](const ELmadSlice& x) {
+                     const Arr& a = env.at(x.arr.s);
+                     SymLmad inner;
+                     if (x.lmad.form == LmadSyn::Form::Explicit) {
+                       inner.offset = poly(*x.lmad.offset);
+                       for (const auto& [c, st] : x.lmad.dims)
+                         inner.dims.emplace_back(poly(*c), poly(*st));
+                     } else {
+                       std::vector<Poly> shape;
+                       for (const SExpP& e : x.lmad.args)
+                         shape.push_back(poly(*e));
+                       inner =
+                           x.lmad.form == LmadSyn::Form::Row ? row_major(shape) : col_major(shape);
+                     }
+                     SymLmad lay = lmad_compose(a.lay, inner);
+                     bind_view(let, env, x.arr.s, lay, pos);
+                     record(a.mem, lay);
+                   },
+                   [&](const ETranspose& x) {
+                     const Arr& a = env.at(x.arr.s);
+                     SymLmad lay = lmad_transpose(a.lay);
+                     bind_view(let, env, x.arr.s, lay, pos);
+                     record(a.mem, lay);
+                   },
+                   [&](const EIf& x) {
+                     std::vector<bool> is_array;
+                     let.pats = pair_pattern(let.pats, env, is_array);
+                     EIf y = x;
+                     y.then_body = pair_body(x.then_body, env, is_array);
+                     y.else_body = pair_body(x.else_body, env, is_array);
+                     let.exp.node = y;
+                   },
+                   [&](const EKernel& x) {
+                     if (array_result) fresh_array();
+                     EKernel y = x;
+                     y.body = plain_body(x.body, env);
+                     let.exp.node = y;
+                   },
+                   [&](const ELoop& x) {
+                     ELoop y = x;
+                     Env inner = env;
+                     std::vector<bool> is_array;
+                     y.params = pair_pattern(x.params, inner, is_array);
+                     y.inits.clear();
+                     for (size_t k = 0; k < x.inits.size(); ++k) {
+                       if (!is_array[k]) {
+                         y.inits.push_back(x.inits[k]);
+                         continue;
+                       }
+                       auto [m, a] = row_major_copy(x.inits[k], out, env);
+                       y.inits.push_back(Name{m, x.inits[k].pos});
+                       y.inits.push_back(Name{a, x.inits[k].pos});
+                     }
+                     y.body = pair_body(x.body, inner, is_array);
+                     std::vector<bool> pat_array;
+                     let.pats = pair_pattern(let.pats, env, pat_array);
+                     let.exp.node = y;
+                   },
+                   [&](const EUpdate& x) { keep_layout(x.arr.s); },
+                   [&](const EUpdateLmad& x) { keep_layout(x.arr.s); },
+                   [&](const EConcat&) { fresh_array(); }, [&](const EIota&) { fresh_array(); },
+                   [&](const EReplicate&) { fresh_array(); }, [&](const ECopy&) { fresh_array(); },
+                   [&](const EScratch&) { fresh_array(); },
+                   [&](const EAlloc&) { throw Untranslatable("alloc in a FUN program"); }},
+        let.exp.node);
+    out.push_back(Stmt{let, s.pos});
+  }
+};
+
+} // namespace
+
+std::optional<Program> fun_to_funmem(const Program& fun, FunToFunmemReport* report,
+                                     std::string* error) {
+  FunToFunmemReport rep;
+  try {
+    Translator t(fun, rep);
+    Program out = t.run(fun);
+    if (report) *report = rep;
+    return out;
+  } catch (const Untranslatable& e) {
+    if (error) *error = e.what();
+  } catch (const SymbolicOverflow& e) {
+    if (error) *error = std::string("symbolic overflow: ") + e.what();
+  }
+  return std::nullopt;
+}
+
+} // namespace funmem
