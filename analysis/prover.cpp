@@ -598,8 +598,7 @@ ProveResult prove_disjoint(const SymLmad& l1, const SymLmad& l2, const std::vect
   return prove_disjoint(l1, l2, s, opt);
 }
 
-SatResult z3_membership(const SymLmad& l1, const SymLmad& l2, Solver& solver,
-                        unsigned timeout_ms) {
+SatResult z3_membership(const SymLmad& l1, const SymLmad& l2, Solver& solver, unsigned timeout_ms) {
   std::vector<std::string> idx;
   return solver.check(membership(l1, l2, idx), {}, nullptr, timeout_ms);
 }

@@ -71,8 +71,7 @@ ProveResult prove_disjoint(const SymLmad& l1, const SymLmad& l2, Solver& solver,
 
 /// The baseline of the benchmark: the whole membership problem (facts, index bounds and
 /// L1(i) == L2(j)) as one Z3 query. Unsat means disjoint, Sat overlap.
-SatResult z3_membership(const SymLmad& l1, const SymLmad& l2, Solver& solver,
-                        unsigned timeout_ms);
+SatResult z3_membership(const SymLmad& l1, const SymLmad& l2, Solver& solver, unsigned timeout_ms);
 
 /// One line: the answer followed by the proof or witness summary.
 std::string summary(const ProveResult& r);

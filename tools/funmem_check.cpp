@@ -205,7 +205,8 @@ int main(int argc, char** argv) {
         std::cout << "value semantics " << (d.value_error ? "error" : "ok") << ", heap semantics "
                   << (d.heap_error ? "error" : "ok") << " (" << d.heap_stats.reads << " reads, "
                   << d.heap_stats.writes << " writes, " << d.heap_stats.copies << " copies, "
-                  << d.heap_stats.elided << " elided), "
+                  << d.heap_stats.elided << " elided, peak " << d.heap_stats.peak_bytes
+                  << " bytes), "
                   << (d.races.empty() ? "no race"
                                       : std::to_string(d.races.size()) + " racy kernel(s)")
                   << (d.mismatch                      ? ", results differ at " + *d.mismatch

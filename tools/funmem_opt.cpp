@@ -1,8 +1,8 @@
 // funmem-opt [--pass P1,P2,...] [--report] FILE: parse and type-check a FUN / FUNMEM
 // file, run the passes in order (each result is type-checked again), and print the
 // program in canonical form (printing the printed form changes nothing).
-// Passes: fun-to-funmem. The other passes of docs/design.md arrive with their issues.
-#include "analysis/fun_to_funmem.h"
+// Passes: fun-to-funmem, merge. The other passes of docs/design.md arrive with their issues.
+#include "analysis/passes.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "ir/typecheck.h"
@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   bool no_verify = false, report = false;
   std::vector<std::string> passes;
   app.add_option("file", file, "FUN (.fun) or FUNMEM (.funmem) file")->required();
-  app.add_option("--pass", passes, "passes to run in order: fun-to-funmem")->delimiter(',');
+  app.add_option("--pass", passes, "passes to run in order: fun-to-funmem, merge")->delimiter(',');
   app.add_flag("--report", report, "print what each pass did (to stderr)");
   app.add_flag("--no-verify", no_verify, "print even when the program does not type-check");
   try {
@@ -49,33 +49,13 @@ int main(int argc, char** argv) {
   }
   funmem::Program p = *r.program;
   for (const std::string& pass : passes) {
-    if (pass != "fun-to-funmem") {
-      std::cerr << "funmem-opt: error: unknown pass '" << pass << "' (available: fun-to-funmem)\n";
-      return 2;
+    funmem::PassResult res = funmem::run_pass(pass, p);
+    if (!res.program) {
+      std::cerr << file << ": error: " << res.error << "\n";
+      return res.error.rfind("unknown pass", 0) == 0 ? 2 : 1;
     }
-    if (p.lang != funmem::Lang::Fun) {
-      std::cerr << file << ": error: fun-to-funmem needs a FUN program\n";
-      return 1;
-    }
-    funmem::FunToFunmemReport rep;
-    std::string why;
-    auto out = funmem::fun_to_funmem(p, &rep, &why);
-    if (!out) {
-      std::cerr << file << ": error: fun-to-funmem: " << why << "\n";
-      return 1;
-    }
-    auto errs = funmem::typecheck(*out);
-    if (!errs.empty()) {
-      std::string printed = funmem::print_program(*out);
-      for (const auto& d : errs)
-        std::cerr << "fun-to-funmem produced an ill-typed program: "
-                  << funmem::format_diagnostic(d, "<fun-to-funmem output>", printed);
-      return 1;
-    }
-    if (report)
-      std::cerr << "fun-to-funmem: " << rep.allocations << " allocations, " << rep.copies
-                << " copies, " << rep.mem_params << " memory parameters added\n";
-    p = *out;
+    if (report) std::cerr << res.report << "\n";
+    p = *res.program;
   }
   std::cout << funmem::print_program(p);
   return 0;

@@ -1,7 +1,7 @@
 // Static checks of one file against its expectations (see check.h).
 #include "verifier/check.h"
 
-#include "analysis/fun_to_funmem.h"
+#include "analysis/passes.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "ir/typecheck.h"
@@ -106,11 +106,12 @@ void judge(ExpectResult& er, const CheckReport& r, Lang lang) {
       er.detail = r.pipeline_error;
       return;
     }
+    size_t sets = r.stages.empty() ? r.runs.size() : r.runs.size() / r.stages.size();
     er.detail = bad ? describe(*bad)
-                    : std::to_string(r.runs.size()) + " data set(s)" +
+                    : std::to_string(sets) + " data set(s)" +
                           (lang == Lang::Fun ? ", value semantics of the FUN program and heap "
-                                               "semantics of its fun-to-funmem translation "
-                                               "agree, no race"
+                                               "semantics after every pipeline stage agree, "
+                                               "no race"
                                              : ", value and heap semantics agree, no race");
     return;
   }
@@ -180,29 +181,39 @@ CheckReport check_source(const std::string& file, const std::string& text,
   // Run every data set (the command line's, else the file's, else one random set).
   const Program& p = *pr.program;
   Program fun = p.lang == Lang::FunMem ? unmem(p) : p;
-  std::optional<Program> mem;
+  // The heap programs: the FUNMEM program itself, or every stage of the pipeline.
+  std::vector<std::pair<std::string, Program>> heaps;
   if (p.lang == Lang::FunMem) {
-    mem = p;
+    heaps.emplace_back("", p);
   } else {
-    std::string why;
-    mem = fun_to_funmem(p, nullptr, &why);
-    if (!mem) {
-      r.pipeline_error = "fun-to-funmem failed: " + why;
-    } else if (auto errs = typecheck(*mem); !errs.empty()) {
-      r.pipeline_error = "fun-to-funmem produced an ill-typed program: " +
-                         format_diagnostic(errs[0], "<fun-to-funmem>", print_program(*mem));
-      mem.reset();
+    Program cur = p;
+    for (const std::string& stage : pass_names()) {
+      PassResult pr = run_pass(stage, cur);
+      if (!pr.program) {
+        r.pipeline_error = "stage " + stage + ": " + pr.error;
+        break;
+      }
+      cur = *pr.program;
+      heaps.emplace_back(stage, cur);
+      r.stages.push_back(stage);
     }
   }
-  const Program* heap = mem ? &*mem : nullptr;
   const std::vector<InputSet>& sets = opt.inputs.empty() ? p.inputs : opt.inputs;
-  if (sets.empty()) {
-    r.runs.push_back(run_data_set(p, fun, heap, nullptr, "random inputs", opt, opt.seed));
-  } else {
-    for (size_t k = 0; k < sets.size(); ++k) {
-      std::string name = opt.inputs.empty() ? "input at line " + std::to_string(sets[k].pos.line)
+  size_t count = std::max<size_t>(sets.size(), 1);
+  for (size_t k = 0; k < count; ++k) {
+    const InputSet* set = sets.empty() ? nullptr : &sets[k];
+    std::string name = sets.empty()         ? "random inputs"
+                       : opt.inputs.empty() ? "input at line " + std::to_string(sets[k].pos.line)
                                             : "--input " + std::to_string(k + 1);
-      r.runs.push_back(run_data_set(p, fun, heap, &sets[k], name, opt, opt.seed + k));
+    if (heaps.empty()) {
+      r.runs.push_back(run_data_set(p, fun, nullptr, set, name, opt, opt.seed + k));
+      continue;
+    }
+    for (const auto& [stage, prog] : heaps) {
+      DataSetRun d = run_data_set(p, fun, &prog, set, name, opt, opt.seed + k);
+      d.stage = stage;
+      if (!stage.empty()) d.name += " after " + stage;
+      r.runs.push_back(std::move(d));
     }
   }
   for (ExpectResult& er : r.expectations)

@@ -3,8 +3,9 @@
 // A FUNMEM program runs under the value semantics (after unmem, fig. 4.7) and the heap
 // semantics (fig. 4.8); it is valid on a data set when both finish without error, the
 // heap run has no data race and the results agree (def. 4.4.1). A FUN program runs
-// under the value semantics and is translated with fun-to-funmem; the translation must
-// type-check and its heap semantics must agree with the FUN value semantics, race-free.
+// under the value semantics and goes through the pipeline (fun-to-funmem, merge); after
+// every stage the program must type-check and its heap semantics must agree with the FUN
+// value semantics, race-free. A failing stage is named.
 // `short-circuit N` needs the optimiser and stays unchecked.
 #pragma once
 
@@ -35,8 +36,9 @@ struct CheckOptions {
 
 /// The outcome of one data set.
 struct DataSetRun {
-  std::string name;                    // "input at line 12", "--input 1", "random inputs"
-  std::string inputs;                  // the values used, abbreviated
+  std::string name;   // "input at line 12", "--input 1", "random inputs"
+  std::string stage;  // FUN input: the pipeline stage whose output ran (fun-to-funmem, merge)
+  std::string inputs; // the values used, abbreviated
   std::optional<RunError> input_error; // the data set does not fit the parameters
   std::optional<RunError> value_error, heap_error;
   std::vector<Race> races;
@@ -54,9 +56,10 @@ struct CheckReport {
   std::vector<Diagnostic> diagnostics;
   std::vector<ExpectResult> expectations;
   std::vector<DataSetRun> runs;
-  /// FUN input: why fun-to-funmem failed or produced an ill-typed program (empty when
-  /// the translation's heap semantics was run on every data set).
+  /// FUN input: the stage that failed or produced an ill-typed program, and why (empty
+  /// when every stage's heap semantics ran on every data set).
   std::string pipeline_error;
+  std::vector<std::string> stages; // the pipeline's stages that produced a program
   /// True when no expectation fails.
   bool ok() const;
 };

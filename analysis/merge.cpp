@@ -1,0 +1,361 @@
+// Memory block merging (see merge.h).
+#include "analysis/merge.h"
+
+#include "ir/overloaded.h"
+#include "ir/typecheck.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace funmem {
+
+namespace {
+
+void sexp_names(const SExp& e, std::set<std::string>& out) {
+  std::visit(Overloaded{[&](const SVar& v) { out.insert(v.name); }, [](const Lit&) {},
+                        [&](const SUnary& u) { sexp_names(*u.a, out); },
+                        [&](const SBinary& b) {
+                          sexp_names(*b.a, out);
+                          sexp_names(*b.b, out);
+                        },
+                        [&](const SCall& c) {
+                          for (auto& a : c.args)
+                            sexp_names(*a, out);
+                        }},
+             e.node);
+}
+
+void body_names(const Body& b, std::set<std::string>& names, std::set<std::string>& mems);
+
+/// Every name a statement mentions (over-approximated: all names of nested bodies), and
+/// separately the memory blocks named in its annotations.
+void stmt_names(const Stmt& s, std::set<std::string>& names, std::set<std::string>& mems) {
+  if (const auto* a = std::get_if<SAssume>(&s.node)) {
+    sexp_names(*a->cond, names);
+    return;
+  }
+  const SLet& l = std::get<SLet>(s.node);
+  auto type = [&](const std::optional<Type>& t) {
+    if (!t) return;
+    for (auto& d : t->dims)
+      sexp_names(*d, names);
+    if (t->ann) mems.insert(t->ann->mem.s);
+  };
+  for (const Binding& p : l.pats)
+    type(p.type);
+  auto entries = [&](const std::vector<Entry>& es) {
+    for (const Entry& e : es) {
+      sexp_names(*e.start, names);
+      if (e.count) sexp_names(*e.count, names);
+      if (e.stride) sexp_names(*e.stride, names);
+    }
+  };
+  auto atom = [&](const AtomArg& a) {
+    if (const auto* n = std::get_if<Name>(&a.v)) names.insert(n->s);
+  };
+  std::visit(Overloaded{[&](const EScalar& x) { sexp_names(*x.e, names); },
+                        [&](const EIndex& x) {
+                          names.insert(x.arr.s);
+                          entries(x.entries);
+                        },
+                        [&](const ELmadSlice& x) { names.insert(x.arr.s); },
+                        [&](const ETranspose& x) { names.insert(x.arr.s); },
+                        [&](const EIf& x) {
+                          sexp_names(*x.cond, names);
+                          body_names(x.then_body, names, mems);
+                          body_names(x.else_body, names, mems);
+                        },
+                        [&](const EKernel& x) {
+                          sexp_names(*x.bound, names);
+                          body_names(x.body, names, mems);
+                        },
+                        [&](const ELoop& x) {
+                          for (auto& p : x.params)
+                            type(p.type);
+                          for (auto& n : x.inits)
+                            names.insert(n.s);
+                          sexp_names(*x.bound, names);
+                          body_names(x.body, names, mems);
+                        },
+                        [&](const EUpdate& x) {
+                          names.insert(x.arr.s);
+                          entries(x.entries);
+                          atom(x.value);
+                        },
+                        [&](const EUpdateLmad& x) {
+                          names.insert(x.arr.s);
+                          names.insert(x.value.s);
+                        },
+                        [&](const EConcat& x) {
+                          names.insert(x.a.s);
+                          names.insert(x.b.s);
+                        },
+                        [&](const EIota& x) { sexp_names(*x.n, names); },
+                        [&](const EReplicate& x) {
+                          sexp_names(*x.n, names);
+                          atom(x.value);
+                        },
+                        [&](const ECopy& x) { names.insert(x.arr.s); }, [](const EScratch&) {},
+                        [&](const EAlloc& x) { sexp_names(*x.size, names); }},
+             l.exp.node);
+}
+
+void body_names(const Body& b, std::set<std::string>& names, std::set<std::string>& mems) {
+  for (const Stmt& s : b.stmts)
+    stmt_names(s, names, mems);
+  for (const Name& n : b.results)
+    names.insert(n.s);
+}
+
+/// Names that flow as values (results, loop initial values): blocks named there escape.
+void flowing(const Body& b, std::set<std::string>& out) {
+  for (const Name& n : b.results)
+    out.insert(n.s);
+  for (const Stmt& s : b.stmts)
+    if (const auto* l = std::get_if<SLet>(&s.node))
+      std::visit(Overloaded{[&](const EIf& x) {
+                              flowing(x.then_body, out);
+                              flowing(x.else_body, out);
+                            },
+                            [&](const EKernel& x) { flowing(x.body, out); },
+                            [&](const ELoop& x) {
+                              for (auto& n : x.inits)
+                                out.insert(n.s);
+                              flowing(x.body, out);
+                            },
+                            [](const auto&) {}},
+                 l->exp.node);
+}
+
+void rename_mems_body(Body& b, const std::map<std::string, std::string>& to);
+
+void rename_type(std::optional<Type>& t, const std::map<std::string, std::string>& to) {
+  if (!t || !t->ann) return;
+  auto it = to.find(t->ann->mem.s);
+  if (it != to.end()) t->ann->mem.s = it->second;
+}
+
+void rename_mems_body(Body& b, const std::map<std::string, std::string>& to) {
+  for (Stmt& s : b.stmts) {
+    auto* l = std::get_if<SLet>(&s.node);
+    if (!l) continue;
+    for (Binding& p : l->pats)
+      rename_type(p.type, to);
+    std::visit(Overloaded{[&](EIf& x) {
+                            rename_mems_body(x.then_body, to);
+                            rename_mems_body(x.else_body, to);
+                          },
+                          [&](EKernel& x) { rename_mems_body(x.body, to); },
+                          [&](ELoop& x) {
+                            for (Binding& p : x.params)
+                              rename_type(p.type, to);
+                            rename_mems_body(x.body, to);
+                          },
+                          [](auto&) {}},
+               l->exp.node);
+  }
+}
+
+class Merger {
+public:
+  explicit Merger(MergeReport& r) : rep_(r) {}
+
+  void body(Body& b, const std::set<std::string>& escaping, std::set<std::string> defined) {
+    const std::set<std::string> outer = defined;
+    // Nested bodies first.
+    for (Stmt& s : b.stmts) {
+      if (auto* l = std::get_if<SLet>(&s.node)) {
+        std::visit(Overloaded{[&](EIf& x) {
+                                body(x.then_body, escaping, defined);
+                                body(x.else_body, escaping, defined);
+                              },
+                              [&](EKernel& x) {
+                                auto d = defined;
+                                d.insert(x.iter.s);
+                                body(x.body, escaping, d);
+                              },
+                              [&](ELoop& x) {
+                                auto d = defined;
+                                d.insert(x.iter.s);
+                                for (auto& p : x.params)
+                                  d.insert(p.name.s);
+                                body(x.body, escaping, d);
+                              },
+                              [](auto&) {}},
+                   l->exp.node);
+        for (auto& p : l->pats)
+          defined.insert(p.name.s);
+      }
+    }
+    merge_here(b, escaping, outer);
+  }
+
+private:
+  MergeReport& rep_;
+
+  struct Cand {
+    std::string name;
+    size_t alloc_at = 0;
+    SExpP size;
+    size_t first = SIZE_MAX, last = 0;
+    std::set<ScalarType> elems;
+  };
+
+  void merge_here(Body& b, const std::set<std::string>& escaping,
+                  const std::set<std::string>& outer) {
+    std::map<std::string, Cand> cands;
+    std::vector<std::string> order;
+    for (size_t k = 0; k < b.stmts.size(); ++k) {
+      const auto* l = std::get_if<SLet>(&b.stmts[k].node);
+      if (!l) continue;
+      const auto* a = std::get_if<EAlloc>(&l->exp.node);
+      if (!a || l->pats.size() != 1 || escaping.count(l->pats[0].name.s)) continue;
+      Cand c;
+      c.name = l->pats[0].name.s;
+      c.alloc_at = k;
+      c.size = a->size;
+      cands[c.name] = c;
+      order.push_back(c.name);
+    }
+    if (order.size() < 2) return;
+    // Arrays placed in each candidate block, and their element types.
+    std::map<std::string, std::string> array_mem;
+    auto note_types = [&](const std::vector<Binding>& pats) {
+      for (const Binding& p : pats)
+        if (p.type && p.type->ann && cands.count(p.type->ann->mem.s)) {
+          array_mem[p.name.s] = p.type->ann->mem.s;
+          cands[p.type->ann->mem.s].elems.insert(p.type->elem);
+        }
+    };
+    for (const Stmt& s : b.stmts)
+      if (const auto* l = std::get_if<SLet>(&s.node)) {
+        note_types(l->pats);
+        if (const auto* lp = std::get_if<ELoop>(&l->exp.node)) note_types(lp->params);
+      }
+    // Live ranges: first and last statement mentioning the block or an array in it.
+    auto mention = [&](const std::string& mem, size_t k) {
+      Cand& c = cands[mem];
+      c.first = std::min(c.first, k);
+      c.last = std::max(c.last, k);
+    };
+    for (size_t k = 0; k < b.stmts.size(); ++k) {
+      std::set<std::string> names, mems;
+      stmt_names(b.stmts[k], names, mems);
+      for (auto& m : mems)
+        if (cands.count(m)) mention(m, k);
+      for (auto& n : names) {
+        if (cands.count(n) && k != cands[n].alloc_at) mention(n, k);
+        if (auto it = array_mem.find(n); it != array_mem.end()) mention(it->second, k);
+      }
+    }
+    for (const Name& r : b.results)
+      if (auto it = array_mem.find(r.s); it != array_mem.end()) mention(it->second, b.stmts.size());
+    // Names defined before each statement (for the merged allocation's size).
+    auto defined_before = [&](size_t k) {
+      std::set<std::string> d;
+      for (size_t j = 0; j < k; ++j)
+        if (const auto* l = std::get_if<SLet>(&b.stmts[j].node))
+          for (auto& p : l->pats)
+            d.insert(p.name.s);
+      return d;
+    };
+    auto interferes = [&](const Cand& a, const Cand& c) {
+      if (a.first == SIZE_MAX || c.first == SIZE_MAX) return false; // unused blocks
+      if (a.elems.size() > 1 || c.elems.size() > 1 || a.elems != c.elems) return true;
+      return !(a.last < c.first || c.last < a.first);
+    };
+    std::vector<std::vector<std::string>> colours;
+    for (const std::string& n : order) {
+      const Cand& c = cands[n];
+      if (c.first == SIZE_MAX || c.elems.empty()) continue; // leave unused blocks alone
+      bool placed = false;
+      for (auto& col : colours) {
+        bool ok = true;
+        for (auto& m : col)
+          ok = ok && !interferes(cands[m], c);
+        // The merged allocation sits at the first member's alloc: this member's size
+        // must be computable there.
+        const Cand& head = cands[col[0]];
+        std::set<std::string> need, before = defined_before(head.alloc_at);
+        sexp_names(*c.size, need);
+        for (auto& v : need)
+          ok = ok && (before.count(v) || outer.count(v));
+        if (ok) {
+          col.push_back(n);
+          placed = true;
+          break;
+        }
+      }
+      if (!placed) colours.push_back({n});
+    }
+    std::map<std::string, std::string> rename;
+    std::set<size_t> drop;
+    for (auto& col : colours) {
+      if (col.size() < 2) continue;
+      Cand& head = cands[col[0]];
+      SExpP size = head.size;
+      std::vector<std::optional<Poly>> seen = {to_poly(*head.size)};
+      for (size_t k = 1; k < col.size(); ++k) {
+        const SExpP& other = cands[col[k]].size;
+        auto op = to_poly(*other);
+        bool dup = false;
+        for (auto& s : seen)
+          dup = dup || (s && op && *s == *op);
+        if (!dup) {
+          SCall mx;
+          mx.fn = Fn::Max;
+          mx.args = {size, other};
+          size = SExpP(SExp{mx, head.size->pos});
+          seen.push_back(op);
+        }
+        rename[col[k]] = col[0];
+        drop.insert(cands[col[k]].alloc_at);
+        ++rep_.merged;
+      }
+      auto& l = std::get<SLet>(b.stmts[head.alloc_at].node);
+      std::get<EAlloc>(l.exp.node).size = size;
+    }
+    if (rename.empty()) return;
+    rename_mems_body(b, rename);
+    std::vector<Stmt> kept;
+    for (size_t k = 0; k < b.stmts.size(); ++k)
+      if (!drop.count(k)) kept.push_back(b.stmts[k]);
+    b.stmts = std::move(kept);
+  }
+};
+
+int count_allocs(const Body& b) {
+  int n = 0;
+  for (const Stmt& s : b.stmts)
+    if (const auto* l = std::get_if<SLet>(&s.node)) {
+      if (std::holds_alternative<EAlloc>(l->exp.node)) ++n;
+      std::visit(Overloaded{[&](const EIf& x) {
+                              n += count_allocs(x.then_body) + count_allocs(x.else_body);
+                            },
+                            [&](const EKernel& x) { n += count_allocs(x.body); },
+                            [&](const ELoop& x) { n += count_allocs(x.body); }, [](const auto&) {}},
+                 l->exp.node);
+    }
+  return n;
+}
+
+} // namespace
+
+Program merge_blocks(const Program& p, MergeReport* report) {
+  MergeReport rep;
+  Program out = p;
+  std::set<std::string> escaping;
+  flowing(out.def.body, escaping);
+  rep.blocks_before = count_allocs(out.def.body);
+  Merger m(rep);
+  std::set<std::string> params;
+  for (const Binding& b : p.def.params)
+    params.insert(b.name.s);
+  m.body(out.def.body, escaping, params);
+  rep.blocks_after = count_allocs(out.def.body);
+  if (report) *report = rep;
+  return out;
+}
+
+} // namespace funmem

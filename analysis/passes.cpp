@@ -1,0 +1,55 @@
+// The pass registry (see passes.h).
+#include "analysis/passes.h"
+
+#include "analysis/fun_to_funmem.h"
+#include "analysis/merge.h"
+#include "ir/printer.h"
+#include "ir/typecheck.h"
+
+namespace funmem {
+
+const std::vector<std::string>& pass_names() {
+  static const std::vector<std::string> names = {"fun-to-funmem", "merge"};
+  return names;
+}
+
+PassResult run_pass(const std::string& name, const Program& p) {
+  PassResult r;
+  if (name == "fun-to-funmem") {
+    if (p.lang != Lang::Fun) {
+      r.error = "fun-to-funmem needs a FUN program";
+      return r;
+    }
+    FunToFunmemReport rep;
+    r.program = fun_to_funmem(p, &rep, &r.error);
+    r.report = "fun-to-funmem: " + std::to_string(rep.allocations) + " allocations, " +
+               std::to_string(rep.copies) + " copies, " + std::to_string(rep.mem_params) +
+               " memory parameters added";
+  } else if (name == "merge") {
+    if (p.lang != Lang::FunMem) {
+      r.error = "merge needs a FUNMEM program";
+      return r;
+    }
+    MergeReport rep;
+    r.program = merge_blocks(p, &rep);
+    r.report = "merge: " + std::to_string(rep.blocks_before) + " allocations before, " +
+               std::to_string(rep.blocks_after) + " after (" + std::to_string(rep.merged) +
+               " blocks merged)";
+  } else {
+    std::string all;
+    for (auto& n : pass_names())
+      all += (all.empty() ? "" : ", ") + n;
+    r.error = "unknown pass '" + name + "' (available: " + all + ")";
+    return r;
+  }
+  if (!r.program) return r;
+  auto errs = typecheck(*r.program);
+  if (!errs.empty()) {
+    r.error = name + " produced an ill-typed program: " +
+              format_diagnostic(errs[0], "<" + name + " output>", print_program(*r.program));
+    r.program.reset();
+  }
+  return r;
+}
+
+} // namespace funmem

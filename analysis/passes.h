@@ -1,0 +1,25 @@
+// The pass registry used by funmem-opt and funmem-check: a pass by name, its result
+// type-checked, and a one-line report of what it did.
+#pragma once
+
+#include "ir/ast.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace funmem {
+
+struct PassResult {
+  std::optional<Program> program; // empty on failure
+  std::string error;              // why it failed (including an ill-typed result)
+  std::string report;             // what it did
+};
+
+/// The names of the passes, in pipeline order.
+const std::vector<std::string>& pass_names();
+
+/// Runs the pass `name` on `p` and type-checks the result.
+PassResult run_pass(const std::string& name, const Program& p);
+
+} // namespace funmem
