@@ -1,6 +1,8 @@
 // fun-to-funmem (see fun_to_funmem.h).
 #include "analysis/fun_to_funmem.h"
 
+#include "analysis/syntax_util.h"
+
 #include "ir/lmad.h"
 #include "ir/overloaded.h"
 #include "ir/parser.h"
@@ -14,10 +16,6 @@ namespace funmem {
 
 namespace {
 
-struct Untranslatable : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 /// What the translation knows about an array name: its element type, sizes (as
 /// written), memory block and layout.
 struct Arr {
@@ -28,47 +26,6 @@ struct Arr {
 };
 
 using Env = std::map<std::string, Arr>;
-
-Poly poly(const SExp& e) {
-  auto p = to_poly(e);
-  if (!p) throw Untranslatable("a size or index that is not an integer polynomial");
-  return *p;
-}
-
-SExpP sexp(const Poly& p) {
-  auto e = parse_sexp(p.to_string());
-  if (!e) throw Untranslatable("cannot print the polynomial " + p.to_string());
-  return *e;
-}
-
-std::vector<Poly> polys(const std::vector<SExpP>& dims) {
-  std::vector<Poly> out;
-  for (const SExpP& d : dims)
-    out.push_back(poly(*d));
-  return out;
-}
-
-LmadSyn explicit_syn(const SymLmad& l) {
-  LmadSyn s;
-  s.form = LmadSyn::Form::Explicit;
-  s.offset = sexp(l.offset);
-  for (const auto& [c, st] : l.dims)
-    s.dims.emplace_back(sexp(c), sexp(st));
-  return s;
-}
-
-LmadSyn row_syn(const std::vector<SExpP>& dims) {
-  LmadSyn s;
-  s.form = LmadSyn::Form::Row;
-  s.args = dims;
-  return s;
-}
-
-Type mem_type() {
-  Type t;
-  t.kind = Type::Kind::Mem;
-  return t;
-}
 
 class Translator {
 public:
@@ -115,6 +72,21 @@ public:
 
 private:
   FunToFunmemReport& rep_;
+  std::map<std::string, Poly> defs_; // integer `let` definitions, for comparing layouts
+
+  /// Two layouts are the same when they agree after substituting the definitions.
+  SymLmad norm(const SymLmad& l) const {
+    SymLmad r = l;
+    for (int k = 0; k < 16 && !defs_.empty(); ++k) {
+      SymLmad next = lmad_substitute(r, defs_);
+      if (next == r) break;
+      r = next;
+    }
+    return r;
+  }
+  bool is_row_major(const SymLmad& l, const std::vector<SExpP>& dims) const {
+    return norm(l) == norm(row_major(polys(dims)));
+  }
   std::set<std::string> used_;
 
   void collect_body(const Body& b) {
@@ -172,7 +144,7 @@ private:
   std::pair<std::string, std::string> row_major_copy(const Name& n, std::vector<Stmt>& out,
                                                      Env& env) {
     const Arr a = env.at(n.s);
-    if (a.lay == row_major(polys(a.dims))) return {a.mem, n.s};
+    if (is_row_major(a.lay, a.dims)) return {a.mem, n.s};
     std::string m = alloc(n.s + "_rm", a.dims, n.pos, out);
     std::string c = fresh(n.s + "_rm");
     Type t;
@@ -259,7 +231,7 @@ private:
     // An update lives where its source lives, with the source's layout.
     auto keep_layout = [&](const std::string& src) {
       const Arr a = env.at(src);
-      bool row = a.lay == row_major(polys(first->type->dims));
+      bool row = is_row_major(a.lay, first->type->dims);
       first->type->ann =
           MemAnn{Name{a.mem, pos}, row ? row_syn(first->type->dims) : explicit_syn(a.lay)};
       record(a.mem, a.lay);
@@ -270,7 +242,11 @@ private:
       record(m, row_major(polys(first->type->dims)));
     };
     std::visit(
-        Overloaded{[&](const EScalar&) {},
+        Overloaded{[&](const EScalar& x) {
+                     if (let.pats.size() == 1 &&
+                         (!first->type || first->type->kind == Type::Kind::Scalar))
+                       if (auto p = to_poly(*x.e)) defs_[first->name.s] = *p;
+                   },
                    [&](const EIndex& x) {
                      if (!array_result) return;
                      const Arr& a = env.at(x.arr.s);
@@ -288,18 +264,7 @@ private:
                    },
                    [&](const ELmadSlice& x) {
                      const Arr& a = env.at(x.arr.s);
-                     SymLmad inner;
-                     if (x.lmad.form == LmadSyn::Form::Explicit) {
-                       inner.offset = poly(*x.lmad.offset);
-                       for (const auto& [c, st] : x.lmad.dims)
-                         inner.dims.emplace_back(poly(*c), poly(*st));
-                     } else {
-                       std::vector<Poly> shape;
-                       for (const SExpP& e : x.lmad.args)
-                         shape.push_back(poly(*e));
-                       inner =
-                           x.lmad.form == LmadSyn::Form::Row ? row_major(shape) : col_major(shape);
-                     }
+                     SymLmad inner = sym_lmad(x.lmad);
                      SymLmad lay = lmad_compose(a.lay, inner);
                      bind_view(let, env, x.arr.s, lay, pos);
                      record(a.mem, lay);

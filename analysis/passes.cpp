@@ -1,6 +1,7 @@
 // The pass registry (see passes.h).
 #include "analysis/passes.h"
 
+#include "analysis/expand.h"
 #include "analysis/fun_to_funmem.h"
 #include "analysis/merge.h"
 #include "ir/printer.h"
@@ -9,7 +10,7 @@
 namespace funmem {
 
 const std::vector<std::string>& pass_names() {
-  static const std::vector<std::string> names = {"fun-to-funmem", "merge"};
+  static const std::vector<std::string> names = {"fun-to-funmem", "merge", "hoist", "expand"};
   return names;
 }
 
@@ -35,6 +36,27 @@ PassResult run_pass(const std::string& name, const Program& p) {
     r.report = "merge: " + std::to_string(rep.blocks_before) + " allocations before, " +
                std::to_string(rep.blocks_after) + " after (" + std::to_string(rep.merged) +
                " blocks merged)";
+  } else if (name == "hoist" || name == "expand" || name == "expand-cpu") {
+    if (p.lang != Lang::FunMem) {
+      r.error = name + " needs a FUNMEM program";
+      return r;
+    }
+    if (name == "hoist") {
+      int moved = 0;
+      r.program = hoist_allocs(p, &moved);
+      r.report = "hoist: " + std::to_string(moved) + " allocations moved up";
+    } else {
+      ExpandReport rep;
+      ExpandLayout lay = name == "expand" ? ExpandLayout::Gpu : ExpandLayout::Cpu;
+      r.program = expand_memory(p, lay, &rep);
+      r.report = name + ": " + std::to_string(rep.expanded) +
+                 " allocations taken out of kernels (" +
+                 (lay == ExpandLayout::Gpu ? "interleaved GPU" : "per-thread CPU") + " layout), " +
+                 std::to_string(rep.hoisted) + " hoisted, " + std::to_string(rep.refused.size()) +
+                 " refused";
+      for (const std::string& why : rep.refused)
+        r.report += "\n  refused " + why;
+    }
   } else {
     std::string all;
     for (auto& n : pass_names())
