@@ -3,6 +3,7 @@
 
 #include "ir/lmad.h"
 #include "ir/overloaded.h"
+#include "ir/typecheck.h"
 
 #include <algorithm>
 #include <memory>
@@ -94,6 +95,95 @@ std::optional<std::string> compare_results(const std::vector<Data>& value0,
                b.elems[k].to_string();
   }
   return std::nullopt;
+}
+
+std::optional<std::string> compare_imp_results(const std::vector<Data>& value,
+                                               const std::vector<Data>& imp) {
+  if (value.size() != imp.size())
+    return "the programs return " + std::to_string(value.size()) + " and " +
+           std::to_string(imp.size()) + " results";
+  for (size_t r = 0; r < value.size(); ++r) {
+    const Data &a = value[r], &b = imp[r];
+    std::string which = "result " + std::to_string(r + 1);
+    if (!a.is_array) {
+      if (b.is_array || !(a.scalar == b.scalar))
+        return which + ": value semantics " + a.to_string() + ", IMP " + b.to_string();
+      continue;
+    }
+    if (!b.is_array || b.elems.size() < a.elems.size())
+      return which + ": the IMP block holds " + std::to_string(b.elems.size()) +
+             " elements for an array of " + std::to_string(a.elems.size());
+    for (size_t k = 0; k < a.elems.size(); ++k) {
+      Scalar x = a.elems[k], y = b.elems[k];
+      // A never-written cell reads as i64 zero; compare it as zero of the array's type.
+      if (y.t != x.t && y.i == 0 && y.f == 0) y = Scalar::zero(x.t);
+      if (!(x == y))
+        return which + index_text(unflatten(a.shape, static_cast<int64_t>(k))) +
+               ": value semantics " + x.to_string() + ", IMP " + y.to_string();
+    }
+  }
+  return std::nullopt;
+}
+
+Inputs imp_inputs(const Def& def, const Inputs& in) {
+  Inputs out;
+  std::map<std::string, int64_t> env;
+  for (const auto& [n, d] : in)
+    if (!d.is_array && !d.is_mem) {
+      out[n] = d;
+      if (is_integer(d.scalar.t)) env[n] = d.scalar.i;
+    }
+  for (const Binding& m : def.params) {
+    if (!m.type || m.type->kind != Type::Kind::Mem) continue;
+    Data block;
+    block.is_array = true;
+    std::vector<std::pair<ConcreteLmad, const Data*>> placed;
+    int64_t size = 0;
+    for (const Binding& a : def.params) {
+      if (!a.type || !a.type->ann || a.type->ann->mem.s != m.name.s) continue;
+      auto it = in.find(a.name.s);
+      if (it == in.end()) continue;
+      const LmadSyn& ls = a.type->ann->lmad;
+      SymLmad sl;
+      auto to = [](const SExp& e) {
+        auto p = to_poly(e);
+        return p ? *p : Poly(0);
+      };
+      if (ls.form == LmadSyn::Form::Explicit) {
+        sl.offset = to(*ls.offset);
+        for (const auto& [c, s] : ls.dims)
+          sl.dims.emplace_back(to(*c), to(*s));
+      } else {
+        std::vector<Poly> shape;
+        for (const SExpP& e : ls.args)
+          shape.push_back(to(*e));
+        sl = ls.form == LmadSyn::Form::Row ? row_major(shape) : col_major(shape);
+      }
+      auto cl = lmad_eval(sl, env);
+      if (!cl) continue;
+      block.elem = a.type->elem;
+      int64_t hi = cl->offset;
+      for (auto& [c, s] : cl->dims)
+        if (s > 0 && c > 0) hi += (c - 1) * s;
+      if (cl->domain_size().value_or(0) > 0) size = std::max(size, hi + 1);
+      placed.emplace_back(*cl, &it->second);
+    }
+    block.shape = {size};
+    block.elems.assign(static_cast<size_t>(size), Scalar::zero(block.elem));
+    for (auto& [cl, d] : placed) {
+      std::vector<int64_t> idx(cl.dims.size(), 0);
+      for (size_t t = 0; t < d->elems.size(); ++t) {
+        int64_t off = cl.apply(idx);
+        if (off >= 0 && off < size) block.elems[static_cast<size_t>(off)] = d->elems[t];
+        for (size_t k = idx.size(); k-- > 0;) {
+          if (++idx[k] < cl.dims[k].first) break;
+          idx[k] = 0;
+        }
+      }
+    }
+    out[m.name.s] = block;
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------- inputs

@@ -89,6 +89,16 @@ RunResult run_program(const Program& p, Semantics s, const Inputs& in, const Lim
 /// none was written).
 RunResult run_imp(const imp::Program& p, const Inputs& in, const Limits& lim = {});
 
+/// Compares the results of an IMP program (memory blocks as 1-d arrays, and scalars)
+/// with value-semantics results (arrays and scalars, in the same order): an array must
+/// be the row-major prefix of its block.
+std::optional<std::string> compare_imp_results(const std::vector<Data>& value,
+                                               const std::vector<Data>& imp);
+
+/// The inputs of the IMP translation of a FUNMEM def: scalars as they are, and each
+/// memory parameter as a block holding the array parameters placed in it.
+Inputs imp_inputs(const Def& funmem_def, const Inputs& in);
+
 /// Compares results for validity (def. 4.4.1): arrays and scalars in order, memory
 /// results skipped. Returns a description of the first difference, or nullopt.
 std::optional<std::string> compare_results(const std::vector<Data>& value,

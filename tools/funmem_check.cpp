@@ -202,7 +202,8 @@ int main(int argc, char** argv) {
       else if (!d.heap_ran)
         std::cout << "value semantics " << (d.value_error ? "error" : "ok");
       else
-        std::cout << "value semantics " << (d.value_error ? "error" : "ok") << ", heap semantics "
+        std::cout << "value semantics " << (d.value_error ? "error" : "ok") << ", "
+                  << (d.stage == "to-imp" ? "IMP" : "heap semantics") << " "
                   << (d.heap_error ? "error" : "ok") << " (" << d.heap_stats.reads << " reads, "
                   << d.heap_stats.writes << " writes, " << d.heap_stats.copies << " copies, "
                   << d.heap_stats.elided << " elided, peak " << d.heap_stats.peak_bytes

@@ -1,8 +1,10 @@
 // funmem-opt [--pass P1,P2,...] [--report] FILE: parse and type-check a FUN / FUNMEM
 // file, run the passes in order (each result is type-checked again), and print the
 // program in canonical form (printing the printed form changes nothing).
-// Passes: fun-to-funmem, merge. The other passes of docs/design.md arrive with their issues.
+// Passes: fun-to-funmem, merge, hoist, expand, expand-cpu, to-imp. Short-circuiting
+// arrives with its issue.
 #include "analysis/passes.h"
+#include "analysis/to_imp.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "ir/typecheck.h"
@@ -19,7 +21,10 @@ int main(int argc, char** argv) {
   bool no_verify = false, report = false;
   std::vector<std::string> passes;
   app.add_option("file", file, "FUN (.fun) or FUNMEM (.funmem) file")->required();
-  app.add_option("--pass", passes, "passes to run in order: fun-to-funmem, merge")->delimiter(',');
+  app.add_option("--pass", passes,
+                 "passes to run in order: fun-to-funmem, merge, hoist, expand (GPU layout), "
+                 "expand-cpu, to-imp (last)")
+      ->delimiter(',');
   app.add_flag("--report", report, "print what each pass did (to stderr)");
   app.add_flag("--no-verify", no_verify, "print even when the program does not type-check");
   try {
@@ -48,7 +53,26 @@ int main(int argc, char** argv) {
     if (!errs.empty()) return 1;
   }
   funmem::Program p = *r.program;
-  for (const std::string& pass : passes) {
+  for (size_t k = 0; k < passes.size(); ++k) {
+    const std::string& pass = passes[k];
+    if (pass == "to-imp") {
+      if (k + 1 != passes.size()) {
+        std::cerr << "funmem-opt: error: to-imp must be the last pass (its output is IMP)\n";
+        return 2;
+      }
+      funmem::ToImpReport rep;
+      std::string why;
+      auto imp = funmem::funmem_to_imp(p, &rep, &why);
+      if (!imp) {
+        std::cerr << file << ": error: to-imp: " << why << "\n";
+        return 1;
+      }
+      if (report)
+        std::cerr << "to-imp: " << rep.kernels << " IMP kernels, " << rep.copies << " copies, "
+                  << rep.elided << " copies elided (built in place)\n";
+      std::cout << funmem::imp::print(*imp);
+      return 0;
+    }
     funmem::PassResult res = funmem::run_pass(pass, p);
     if (!res.program) {
       std::cerr << file << ": error: " << res.error << "\n";

@@ -2,6 +2,7 @@
 #include "verifier/check.h"
 
 #include "analysis/passes.h"
+#include "analysis/to_imp.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "ir/typecheck.h"
@@ -71,6 +72,34 @@ DataSetRun run_data_set(const Program& p, const Program& fun, const Program* mem
   r.races = h.races;
   r.heap_stats = h.stats;
   if (!v.error && !h.error) r.mismatch = compare_results(v.results, h.results);
+  return r;
+}
+
+/// The IMP stage: the IMP program's blocks must hold the FUN value semantics' results.
+DataSetRun run_imp_data_set(const Program& p, const imp::Program& ip, const Def& memdef,
+                            const InputSet* set, std::string name, const CheckOptions& opt,
+                            uint64_t seed) {
+  DataSetRun r;
+  r.name = std::move(name);
+  r.stage = "to-imp";
+  Inputs in;
+  try {
+    in = make_inputs(p.def, set, seed);
+  } catch (const RunError& e) {
+    r.input_error = e;
+    return r;
+  }
+  r.inputs = inputs_text(in);
+  RunResult v = run_program(p, Semantics::Value, in, opt.limits);
+  r.value_error = v.error;
+  RunResult h = run_imp(ip, imp_inputs(memdef, in), opt.limits);
+  r.heap_ran = true;
+  r.heap_error = h.error;
+  // IMP has no assume: a failed assume of the value semantics ends the comparison.
+  if (v.error && v.error->kind == "assume" && !h.error) r.heap_error = v.error;
+  r.races = h.races;
+  r.heap_stats = h.stats;
+  if (!v.error && !h.error) r.mismatch = compare_imp_results(v.results, h.results);
   return r;
 }
 
@@ -198,6 +227,18 @@ CheckReport check_source(const std::string& file, const std::string& text,
       r.stages.push_back(stage);
     }
   }
+  std::optional<imp::Program> imp_prog;
+  Def imp_def;
+  if (p.lang == Lang::Fun && r.pipeline_error.empty()) {
+    std::string why;
+    imp_prog = funmem_to_imp(heaps.back().second, nullptr, &why);
+    if (imp_prog) {
+      imp_def = heaps.back().second.def;
+      r.stages.push_back("to-imp");
+    } else {
+      r.pipeline_error = "stage to-imp: " + why;
+    }
+  }
   const std::vector<InputSet>& sets = opt.inputs.empty() ? p.inputs : opt.inputs;
   size_t count = std::max<size_t>(sets.size(), 1);
   for (size_t k = 0; k < count; ++k) {
@@ -215,6 +256,9 @@ CheckReport check_source(const std::string& file, const std::string& text,
       if (!stage.empty()) d.name += " after " + stage;
       r.runs.push_back(std::move(d));
     }
+    if (imp_prog)
+      r.runs.push_back(
+          run_imp_data_set(p, *imp_prog, imp_def, set, name + " after to-imp", opt, opt.seed + k));
   }
   for (ExpectResult& er : r.expectations)
     if (er.status == ExpectStatus::Unchecked && er.detail.empty()) judge(er, r, p.lang);

@@ -1,0 +1,419 @@
+// funmem-to-imp (see to_imp.h).
+#include "analysis/to_imp.h"
+
+#include "analysis/syntax_util.h"
+#include "ir/overloaded.h"
+
+#include <functional>
+#include <map>
+#include <set>
+
+namespace funmem {
+
+namespace {
+
+using imp::Block;
+
+struct ArrInfo {
+  std::string mem;
+  SymLmad lay;
+  ScalarType elem = ScalarType::I64;
+};
+
+struct Scope {
+  std::map<std::string, ScalarType> scalars;
+  std::set<std::string> mems;
+  std::map<std::string, ArrInfo> arrays;
+};
+
+imp::Stmt st(decltype(imp::Stmt::node) n, Pos p) {
+  return imp::Stmt{std::move(n), p};
+}
+
+class ToImp {
+public:
+  ToImp(ToImpReport& r, std::set<std::string> used) : rep_(r), used_(std::move(used)) {}
+
+  imp::Program program(const Program& p) {
+    imp::Program out;
+    out.name = p.def.name;
+    out.pos = p.def.pos;
+    Scope sc;
+    for (const Binding& b : p.def.params) {
+      const Type& t = *b.type;
+      if (t.kind == Type::Kind::Scalar) {
+        out.params.push_back(imp::Param{b.name, false, t.elem});
+        sc.scalars[b.name.s] = t.elem;
+      } else if (t.kind == Type::Kind::Mem) {
+        out.params.push_back(imp::Param{b.name, true, ScalarType::I64});
+        sc.mems.insert(b.name.s);
+      } else {
+        sc.arrays[b.name.s] = array_info(t);
+      }
+    }
+    out.body = body(p.def.body, sc);
+    for (const Name& n : p.def.body.results)
+      if (!sc.arrays.count(n.s)) out.results.push_back(n);
+    return out;
+  }
+
+private:
+  ToImpReport& rep_;
+  std::set<std::string> used_;
+
+  std::string fresh(const std::string& base) {
+    std::string n = base;
+    for (int k = 2; used_.count(n); ++k)
+      n = base + std::to_string(k);
+    used_.insert(n);
+    return n;
+  }
+
+  static ArrInfo array_info(const Type& t) {
+    if (!t.ann) throw Untranslatable("an array without a memory annotation");
+    return ArrInfo{t.ann->mem.s, sym_lmad(t.ann->lmad), t.elem};
+  }
+
+  ScalarType infer(const SExp& e, const Scope& sc) {
+    return std::visit(Overloaded{[&](const Lit& l) { return l.type; },
+                                 [&](const SVar& v) {
+                                   auto it = sc.scalars.find(v.name);
+                                   return it == sc.scalars.end() ? ScalarType::I64 : it->second;
+                                 },
+                                 [&](const SUnary& u) {
+                                   return u.op == UnOp::Not ? ScalarType::Bool : infer(*u.a, sc);
+                                 },
+                                 [&](const SBinary& b) {
+                                   switch (b.op) {
+                                   case BinOp::Add:
+                                   case BinOp::Sub:
+                                   case BinOp::Mul:
+                                   case BinOp::Div:
+                                   case BinOp::Mod:
+                                     return infer(*b.a, sc);
+                                   default:
+                                     return ScalarType::Bool;
+                                   }
+                                 },
+                                 [&](const SCall& c) {
+                                   switch (c.fn) {
+                                   case Fn::ToI64:
+                                     return ScalarType::I64;
+                                   case Fn::ToI32:
+                                     return ScalarType::I32;
+                                   case Fn::ToF32:
+                                     return ScalarType::F32;
+                                   case Fn::ToF64:
+                                     return ScalarType::F64;
+                                   case Fn::Select:
+                                     return infer(*c.args[1], sc);
+                                   default:
+                                     return infer(*c.args[0], sc);
+                                   }
+                                 }},
+                      e.node);
+  }
+
+  static SExpP offset(const SymLmad& l, const std::vector<Poly>& idx) {
+    return sexp(lmad_apply(l, idx));
+  }
+
+  /// COPY (proc. 4.7): a nest of kernels copying `src` into the place `dst` of block `dmem`.
+  void copy(const ArrInfo& src, const std::string& dmem, const SymLmad& dst, Pos pos, Block& out) {
+    if (src.lay.dims.size() != dst.dims.size())
+      throw Untranslatable("a copy between arrays of different ranks");
+    if (src.mem == dmem && src.lay == dst) {
+      ++rep_.elided;
+      return;
+    }
+    ++rep_.copies;
+    std::vector<Poly> idx;
+    std::vector<std::string> names;
+    for (size_t k = 0; k < dst.dims.size(); ++k) {
+      names.push_back(fresh("c" + std::to_string(k)));
+      idx.push_back(Poly::var(names.back()));
+    }
+    std::string t = fresh("cv");
+    Block inner = {st(imp::Decl{Name{t, pos}, false, src.elem}, pos),
+                   st(imp::Read{Name{t, pos}, Name{src.mem, pos}, offset(src.lay, idx)}, pos),
+                   st(imp::Write{Name{dmem, pos}, offset(dst, idx), mk_var(t, pos)}, pos)};
+    for (size_t k = dst.dims.size(); k-- > 0;) {
+      inner = {st(imp::Loop{true, Name{names[k], pos}, sexp(dst.dims[k].first), inner}, pos)};
+      ++rep_.kernels;
+    }
+    out.insert(out.end(), inner.begin(), inner.end());
+  }
+
+  /// Stores a value (a scalar name / literal, or an array) into the place `dst`.
+  void store(const AtomArg& v, const std::string& dmem, const SymLmad& dst, const Scope& sc,
+             Pos pos, Block& out) {
+    if (const auto* lit = std::get_if<Lit>(&v.v)) {
+      out.push_back(st(imp::Write{Name{dmem, pos}, offset(dst, {}), mk_lit(*lit, pos)}, pos));
+      return;
+    }
+    const Name& n = std::get<Name>(v.v);
+    auto it = sc.arrays.find(n.s);
+    if (it == sc.arrays.end()) {
+      out.push_back(st(imp::Write{Name{dmem, pos}, offset(dst, {}), mk_var(n.s, pos)}, pos));
+      return;
+    }
+    copy(it->second, dmem, dst, pos, out);
+  }
+
+  /// A kernel writing f(i, ...) into every element of `dst` (iota, replicate).
+  void fill(const std::string& dmem, const SymLmad& dst, Pos pos, Block& out,
+            const std::function<void(const std::vector<Poly>&, Block&)>& body_of) {
+    std::vector<Poly> idx;
+    std::vector<std::string> names;
+    for (size_t k = 0; k < dst.dims.size(); ++k) {
+      names.push_back(fresh("f" + std::to_string(k)));
+      idx.push_back(Poly::var(names.back()));
+    }
+    Block inner;
+    body_of(idx, inner);
+    for (size_t k = dst.dims.size(); k-- > 0;) {
+      inner = {st(imp::Loop{true, Name{names[k], pos}, sexp(dst.dims[k].first), inner}, pos)};
+      ++rep_.kernels;
+    }
+    out.insert(out.end(), inner.begin(), inner.end());
+    (void)dmem;
+  }
+
+  Block body(const Body& b, Scope& sc) {
+    Block out;
+    for (const Stmt& s : b.stmts)
+      stmt(s, sc, out);
+    return out;
+  }
+
+  /// Declares the scalar and memory names of a pattern; records its arrays.
+  void declare(const std::vector<Binding>& pats, Scope& sc, Block& out, Pos pos) {
+    for (const Binding& p : pats) {
+      if (!p.type) continue;
+      if (p.type->kind == Type::Kind::Array) {
+        sc.arrays[p.name.s] = array_info(*p.type);
+      } else if (p.type->kind == Type::Kind::Mem) {
+        out.push_back(st(imp::Decl{p.name, true, ScalarType::I64}, pos));
+        sc.mems.insert(p.name.s);
+      } else {
+        out.push_back(st(imp::Decl{p.name, false, p.type->elem}, pos));
+        sc.scalars[p.name.s] = p.type->elem;
+      }
+    }
+  }
+
+  /// Assigns a body's scalar and memory results to the pattern's names.
+  void assign_results(const std::vector<Binding>& pats, const std::vector<Name>& res, Pos pos,
+                      Block& out) {
+    for (size_t k = 0; k < pats.size(); ++k) {
+      if (pats[k].type && pats[k].type->kind == Type::Kind::Array) continue;
+      out.push_back(st(imp::Assign{pats[k].name, mk_var(res.at(k).s, pos)}, pos));
+    }
+  }
+
+  void stmt(const Stmt& s, Scope& sc, Block& out) {
+    const Pos pos = s.pos;
+    const auto* l = std::get_if<SLet>(&s.node);
+    if (!l) return; // assume: no IMP counterpart
+    const Binding& p0 = l->pats.at(0);
+    auto scalar_type = [&](ScalarType dflt) {
+      return p0.type && p0.type->kind == Type::Kind::Scalar ? p0.type->elem : dflt;
+    };
+    std::visit(
+        Overloaded{
+            [&](const EScalar& x) {
+              ScalarType t = scalar_type(infer(*x.e, sc));
+              out.push_back(st(imp::Decl{p0.name, false, t}, pos));
+              out.push_back(st(imp::Assign{p0.name, x.e}, pos));
+              sc.scalars[p0.name.s] = t;
+            },
+            [&](const EIndex& x) {
+              const ArrInfo& a = sc.arrays.at(x.arr.s);
+              bool full = x.entries.size() == a.lay.dims.size();
+              for (const Entry& e : x.entries)
+                full = full && e.is_index();
+              if (!full) {
+                sc.arrays[p0.name.s] = array_info(*p0.type);
+                return;
+              }
+              std::vector<Poly> idx;
+              for (const Entry& e : x.entries)
+                idx.push_back(poly(*e.start));
+              out.push_back(st(imp::Decl{p0.name, false, a.elem}, pos));
+              out.push_back(st(imp::Read{p0.name, Name{a.mem, pos}, offset(a.lay, idx)}, pos));
+              sc.scalars[p0.name.s] = a.elem;
+            },
+            [&](const ELmadSlice&) { sc.arrays[p0.name.s] = array_info(*p0.type); },
+            [&](const ETranspose&) { sc.arrays[p0.name.s] = array_info(*p0.type); },
+            [&](const EAlloc& x) {
+              out.push_back(st(imp::Decl{p0.name, true, ScalarType::I64}, pos));
+              out.push_back(st(imp::Alloc{p0.name, x.size}, pos));
+              sc.mems.insert(p0.name.s);
+            },
+            [&](const EIf& x) {
+              declare(l->pats, sc, out, pos);
+              Scope t = sc, f = sc;
+              Block tb = body(x.then_body, t), fb = body(x.else_body, f);
+              assign_results(l->pats, x.then_body.results, pos, tb);
+              assign_results(l->pats, x.else_body.results, pos, fb);
+              out.push_back(st(imp::If{x.cond, tb, fb}, pos));
+            },
+            [&](const ELoop& x) {
+              // Loop parameters are variables; the body assigns their next values through
+              // temporaries (the results may mention the parameters).
+              std::vector<Binding> params;
+              for (size_t k = 0; k < x.params.size(); ++k) {
+                const Binding& prm = x.params[k];
+                if (prm.type && prm.type->kind == Type::Kind::Array) {
+                  sc.arrays[prm.name.s] = array_info(*prm.type);
+                  continue;
+                }
+                declare({prm}, sc, out, pos);
+                out.push_back(st(imp::Assign{prm.name, mk_var(x.inits.at(k).s, pos)}, pos));
+              }
+              Scope inner = sc;
+              inner.scalars[x.iter.s] = ScalarType::I64;
+              Block b = body(x.body, inner);
+              std::vector<std::pair<Name, std::string>> temps;
+              for (size_t k = 0; k < x.params.size(); ++k) {
+                const Binding& prm = x.params[k];
+                if (prm.type && prm.type->kind == Type::Kind::Array) continue;
+                std::string t = fresh(prm.name.s + "_next");
+                bool mem = prm.type && prm.type->kind == Type::Kind::Mem;
+                b.push_back(
+                    st(imp::Decl{Name{t, pos}, mem, mem ? ScalarType::I64 : prm.type->elem}, pos));
+                b.push_back(
+                    st(imp::Assign{Name{t, pos}, mk_var(x.body.results.at(k).s, pos)}, pos));
+                temps.emplace_back(prm.name, t);
+              }
+              for (auto& [prm, t] : temps)
+                b.push_back(st(imp::Assign{prm, mk_var(t, pos)}, pos));
+              out.push_back(st(imp::Loop{false, x.iter, x.bound, b}, pos));
+              declare(l->pats, sc, out, pos);
+              std::vector<Name> params_as_results;
+              for (const Binding& prm : x.params)
+                params_as_results.push_back(prm.name);
+              assign_results(l->pats, params_as_results, pos, out);
+            },
+            [&](const EKernel& x) {
+              ArrInfo dst = array_info(*p0.type);
+              Scope inner = sc;
+              inner.scalars[x.iter.s] = ScalarType::I64;
+              Block b = body(x.body, inner);
+              SymLmad place = lmad_fix(dst.lay, Poly::var(x.iter.s));
+              store(AtomArg{x.body.results.at(0), pos}, dst.mem, place, inner, pos, b);
+              out.push_back(st(imp::Loop{true, x.iter, x.bound, b}, pos));
+              ++rep_.kernels;
+              sc.arrays[p0.name.s] = dst;
+            },
+            [&](const EUpdate& x) {
+              const ArrInfo a = sc.arrays.at(x.arr.s);
+              std::vector<SymEntry> es;
+              for (const Entry& e : x.entries) {
+                SymEntry se;
+                se.start = poly(*e.start);
+                if (e.count) se.count = poly(*e.count);
+                if (e.stride) se.stride = poly(*e.stride);
+                es.push_back(se);
+              }
+              store(x.value, a.mem, lmad_index(a.lay, es), sc, pos, out);
+              sc.arrays[p0.name.s] = array_info(*p0.type);
+            },
+            [&](const EUpdateLmad& x) {
+              const ArrInfo a = sc.arrays.at(x.arr.s);
+              store(AtomArg{x.value, pos}, a.mem, lmad_compose(a.lay, sym_lmad(x.lmad)), sc, pos,
+                    out);
+              sc.arrays[p0.name.s] = array_info(*p0.type);
+            },
+            [&](const EConcat& x) {
+              ArrInfo d = array_info(*p0.type);
+              const ArrInfo &a = sc.arrays.at(x.a.s), &b = sc.arrays.at(x.b.s);
+              Poly na = a.lay.dims.at(0).first;
+              SymLmad top = d.lay, bottom = d.lay;
+              top.dims.at(0).first = na;
+              bottom.offset = bottom.offset + na * d.lay.dims.at(0).second;
+              bottom.dims.at(0).first = b.lay.dims.at(0).first;
+              copy(a, d.mem, top, pos, out);
+              copy(b, d.mem, bottom, pos, out);
+              sc.arrays[p0.name.s] = d;
+            },
+            [&](const EIota&) {
+              ArrInfo d = array_info(*p0.type);
+              fill(d.mem, d.lay, pos, out, [&](const std::vector<Poly>& idx, Block& in) {
+                in.push_back(
+                    st(imp::Write{Name{d.mem, pos}, offset(d.lay, idx), sexp(idx[0])}, pos));
+              });
+              sc.arrays[p0.name.s] = d;
+            },
+            [&](const EReplicate& x) {
+              ArrInfo d = array_info(*p0.type);
+              std::string i = fresh("r0");
+              Block b;
+              store(x.value, d.mem, lmad_fix(d.lay, Poly::var(i)), sc, pos, b);
+              out.push_back(st(imp::Loop{true, Name{i, pos}, x.n, b}, pos));
+              ++rep_.kernels;
+              sc.arrays[p0.name.s] = d;
+            },
+            [&](const ECopy& x) {
+              ArrInfo d = array_info(*p0.type);
+              copy(sc.arrays.at(x.arr.s), d.mem, d.lay, pos, out);
+              sc.arrays[p0.name.s] = d;
+            },
+            [&](const EScratch&) { sc.arrays[p0.name.s] = array_info(*p0.type); }},
+        l->exp.node);
+  }
+};
+
+void names_of(const Body& b, std::set<std::string>& out) {
+  for (const Stmt& s : b.stmts)
+    if (const auto* l = std::get_if<SLet>(&s.node)) {
+      for (const Binding& p : l->pats)
+        out.insert(p.name.s);
+      std::visit(Overloaded{[&](const EIf& x) {
+                              names_of(x.then_body, out);
+                              names_of(x.else_body, out);
+                            },
+                            [&](const EKernel& x) {
+                              out.insert(x.iter.s);
+                              names_of(x.body, out);
+                            },
+                            [&](const ELoop& x) {
+                              out.insert(x.iter.s);
+                              for (auto& p : x.params)
+                                out.insert(p.name.s);
+                              names_of(x.body, out);
+                            },
+                            [](const auto&) {}},
+                 l->exp.node);
+    }
+}
+
+} // namespace
+
+std::optional<imp::Program> funmem_to_imp(const Program& p, ToImpReport* report,
+                                          std::string* error) {
+  if (p.lang != Lang::FunMem) {
+    if (error) *error = "to-imp needs a FUNMEM program";
+    return std::nullopt;
+  }
+  ToImpReport rep;
+  std::set<std::string> used;
+  for (const Binding& b : p.def.params)
+    used.insert(b.name.s);
+  names_of(p.def.body, used);
+  try {
+    ToImp t(rep, used);
+    imp::Program out = t.program(p);
+    if (report) *report = rep;
+    return out;
+  } catch (const Untranslatable& e) {
+    if (error) *error = e.what();
+  } catch (const std::out_of_range&) {
+    if (error) *error = "a name without a known layout";
+  } catch (const SymbolicOverflow& e) {
+    if (error) *error = std::string("symbolic overflow: ") + e.what();
+  }
+  return std::nullopt;
+}
+
+} // namespace funmem
