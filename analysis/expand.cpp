@@ -59,6 +59,9 @@ int hoist_body(Body& b) {
       if (const auto* l = std::get_if<SLet>(&b.stmts[j].node))
         for (const Binding& p : l->pats)
           if (need.count(p.name.s)) to = j + 1;
+    // Allocations keep their order among themselves.
+    while (to < k && alloc_of(b.stmts[to]))
+      ++to;
     if (to < k) {
       Stmt s = b.stmts[k];
       b.stmts.erase(b.stmts.begin() + static_cast<std::ptrdiff_t>(k));

@@ -5,6 +5,7 @@
 // arrives with its issue.
 #include "analysis/passes.h"
 #include "analysis/to_imp.h"
+#include "interp/interp.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "ir/typecheck.h"
@@ -53,6 +54,18 @@ int main(int argc, char** argv) {
     if (!errs.empty()) return 1;
   }
   funmem::Program p = *r.program;
+  // Peak memory of the heap semantics on the file's first data set (for --report).
+  auto peak = [&](const funmem::Program& q) -> std::string {
+    if (q.lang != funmem::Lang::FunMem || r.program->inputs.empty()) return "";
+    try {
+      funmem::Inputs in = funmem::make_inputs(r.program->def, &r.program->inputs[0], 0);
+      funmem::RunResult h = funmem::run_program(q, funmem::Semantics::Heap, in);
+      if (h.error) return "";
+      return std::to_string(h.stats.peak_bytes);
+    } catch (const funmem::RunError&) {
+      return "";
+    }
+  };
   for (size_t k = 0; k < passes.size(); ++k) {
     const std::string& pass = passes[k];
     if (pass == "to-imp") {
@@ -78,7 +91,14 @@ int main(int argc, char** argv) {
       std::cerr << file << ": error: " << res.error << "\n";
       return res.error.rfind("unknown pass", 0) == 0 ? 2 : 1;
     }
-    if (report) std::cerr << res.report << "\n";
+    if (report) {
+      std::cerr << res.report << "\n";
+      std::string before = peak(p), after = peak(*res.program);
+      if (!after.empty())
+        std::cerr << "  peak memory on the input at line " << r.program->inputs[0].pos.line << ": "
+                  << (before.empty() ? "-" : before) << " bytes before, " << after
+                  << " bytes after (16 per element)\n";
+    }
     p = *res.program;
   }
   std::cout << funmem::print_program(p);
