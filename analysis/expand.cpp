@@ -1,6 +1,7 @@
 // Allocation hoisting and memory expansion (see expand.h).
 #include "analysis/expand.h"
 
+#include "analysis/ast_util.h"
 #include "analysis/syntax_util.h"
 #include "ir/overloaded.h"
 
@@ -9,20 +10,6 @@
 namespace funmem {
 
 namespace {
-
-void sexp_vars(const SExp& e, std::set<std::string>& out) {
-  std::visit(Overloaded{[&](const SVar& v) { out.insert(v.name); }, [](const Lit&) {},
-                        [&](const SUnary& u) { sexp_vars(*u.a, out); },
-                        [&](const SBinary& b) {
-                          sexp_vars(*b.a, out);
-                          sexp_vars(*b.b, out);
-                        },
-                        [&](const SCall& c) {
-                          for (auto& a : c.args)
-                            sexp_vars(*a, out);
-                        }},
-             e.node);
-}
 
 const EAlloc* alloc_of(const Stmt& s) {
   const auto* l = std::get_if<SLet>(&s.node);
@@ -72,26 +59,6 @@ int hoist_body(Body& b) {
   return moved;
 }
 
-/// Names that flow as values out of a body (results, loop initial values), at any depth.
-void flowing(const Body& b, std::set<std::string>& out) {
-  for (const Name& n : b.results)
-    out.insert(n.s);
-  for (const Stmt& s : b.stmts)
-    if (const auto* l = std::get_if<SLet>(&s.node))
-      std::visit(Overloaded{[&](const EIf& x) {
-                              flowing(x.then_body, out);
-                              flowing(x.else_body, out);
-                            },
-                            [&](const EKernel& x) { flowing(x.body, out); },
-                            [&](const ELoop& x) {
-                              for (auto& n : x.inits)
-                                out.insert(n.s);
-                              flowing(x.body, out);
-                            },
-                            [](const auto&) {}},
-                 l->exp.node);
-}
-
 struct Rewrite {
   std::string from, to;
   ExpandLayout layout;
@@ -134,7 +101,7 @@ struct Rewrite {
 class Expander {
 public:
   Expander(ExpandLayout l, ExpandReport& r, std::set<std::string> used)
-      : layout_(l), rep_(r), used_(std::move(used)) {}
+      : layout_(l), rep_(r), fresh(std::move(used)) {}
 
   void body(Body& b) {
     for (size_t k = 0; k < b.stmts.size(); ++k) {
@@ -161,21 +128,13 @@ public:
 private:
   ExpandLayout layout_;
   ExpandReport& rep_;
-  std::set<std::string> used_;
-
-  std::string fresh(const std::string& base) {
-    std::string n = base;
-    for (int k = 2; used_.count(n); ++k)
-      n = base + std::to_string(k);
-    used_.insert(n);
-    return n;
-  }
+  FreshNames fresh;
 
   /// Expands the allocations of one kernel body; returns the statements to put before it.
   std::vector<Stmt> kernel(EKernel& k, Pos pos) {
     std::vector<Stmt> out;
     std::set<std::string> local = {k.iter.s}, flows;
-    flowing(k.body, flows);
+    flowing_names(k.body, flows);
     std::vector<Stmt> kept;
     for (Stmt& s : k.body.stmts) {
       const EAlloc* a = alloc_of(s);
@@ -220,30 +179,6 @@ private:
   std::vector<Rewrite> pending_;
 };
 
-void collect_names(const Body& b, std::set<std::string>& out) {
-  for (const Stmt& s : b.stmts)
-    if (const auto* l = std::get_if<SLet>(&s.node)) {
-      for (const Binding& p : l->pats)
-        out.insert(p.name.s);
-      std::visit(Overloaded{[&](const EIf& x) {
-                              collect_names(x.then_body, out);
-                              collect_names(x.else_body, out);
-                            },
-                            [&](const EKernel& x) {
-                              out.insert(x.iter.s);
-                              collect_names(x.body, out);
-                            },
-                            [&](const ELoop& x) {
-                              out.insert(x.iter.s);
-                              for (auto& p : x.params)
-                                out.insert(p.name.s);
-                              collect_names(x.body, out);
-                            },
-                            [](const auto&) {}},
-                 l->exp.node);
-    }
-}
-
 } // namespace
 
 Program hoist_allocs(const Program& p, int* moved) {
@@ -256,11 +191,7 @@ Program hoist_allocs(const Program& p, int* moved) {
 Program expand_memory(const Program& p, ExpandLayout layout, ExpandReport* report) {
   ExpandReport rep;
   Program out = hoist_allocs(p, &rep.hoisted);
-  std::set<std::string> used;
-  for (const Binding& b : out.def.params)
-    used.insert(b.name.s);
-  collect_names(out.def.body, used);
-  Expander e(layout, rep, used);
+  Expander e(layout, rep, bound_names(out.def));
   e.body(out.def.body);
   if (report) *report = rep;
   return out;

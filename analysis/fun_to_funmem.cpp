@@ -1,6 +1,7 @@
 // fun-to-funmem (see fun_to_funmem.h).
 #include "analysis/fun_to_funmem.h"
 
+#include "analysis/ast_util.h"
 #include "analysis/syntax_util.h"
 
 #include "ir/lmad.h"
@@ -29,7 +30,8 @@ using Env = std::map<std::string, Arr>;
 
 class Translator {
 public:
-  explicit Translator(const Program& p, FunToFunmemReport& r) : rep_(r) { collect(p.def); }
+  explicit Translator(const Program& p, FunToFunmemReport& r)
+      : rep_(r), fresh(bound_names(p.def)) {}
 
   Program run(const Program& fun) {
     Program out = fun;
@@ -72,6 +74,7 @@ public:
 
 private:
   FunToFunmemReport& rep_;
+  FreshNames fresh;
   std::map<std::string, Poly> defs_; // integer `let` definitions, for comparing layouts
 
   /// Two layouts are the same when they agree after substituting the definitions.
@@ -86,44 +89,6 @@ private:
   }
   bool is_row_major(const SymLmad& l, const std::vector<SExpP>& dims) const {
     return norm(l) == norm(row_major(polys(dims)));
-  }
-  std::set<std::string> used_;
-
-  void collect_body(const Body& b) {
-    for (const Stmt& s : b.stmts)
-      if (const auto* l = std::get_if<SLet>(&s.node)) {
-        for (const Binding& p : l->pats)
-          used_.insert(p.name.s);
-        std::visit(Overloaded{[&](const EIf& x) {
-                                collect_body(x.then_body);
-                                collect_body(x.else_body);
-                              },
-                              [&](const EKernel& x) {
-                                used_.insert(x.iter.s);
-                                collect_body(x.body);
-                              },
-                              [&](const ELoop& x) {
-                                used_.insert(x.iter.s);
-                                for (const Binding& p : x.params)
-                                  used_.insert(p.name.s);
-                                collect_body(x.body);
-                              },
-                              [](const auto&) {}},
-                   l->exp.node);
-      }
-  }
-  void collect(const Def& d) {
-    for (const Binding& b : d.params)
-      used_.insert(b.name.s);
-    collect_body(d.body);
-  }
-
-  std::string fresh(const std::string& base) {
-    std::string n = base;
-    for (int k = 2; used_.count(n); ++k)
-      n = base + std::to_string(k);
-    used_.insert(n);
-    return n;
   }
 
   /// A fresh block for an array of the given sizes: `let (m : mem) = alloc prod`.
@@ -250,15 +215,7 @@ private:
                    [&](const EIndex& x) {
                      if (!array_result) return;
                      const Arr& a = env.at(x.arr.s);
-                     std::vector<SymEntry> es;
-                     for (const Entry& e : x.entries) {
-                       SymEntry se;
-                       se.start = poly(*e.start);
-                       if (e.count) se.count = poly(*e.count);
-                       if (e.stride) se.stride = poly(*e.stride);
-                       es.push_back(se);
-                     }
-                     SymLmad lay = lmad_index(a.lay, es);
+                     SymLmad lay = lmad_index(a.lay, sym_entries(x.entries));
                      bind_view(let, env, x.arr.s, lay, pos);
                      record(a.mem, lay);
                    },

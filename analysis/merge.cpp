@@ -1,6 +1,8 @@
 // Memory block merging (see merge.h).
 #include "analysis/merge.h"
 
+#include "analysis/ast_util.h"
+
 #include "ir/overloaded.h"
 #include "ir/typecheck.h"
 
@@ -12,49 +14,35 @@ namespace funmem {
 
 namespace {
 
-void sexp_names(const SExp& e, std::set<std::string>& out) {
-  std::visit(Overloaded{[&](const SVar& v) { out.insert(v.name); }, [](const Lit&) {},
-                        [&](const SUnary& u) { sexp_names(*u.a, out); },
-                        [&](const SBinary& b) {
-                          sexp_names(*b.a, out);
-                          sexp_names(*b.b, out);
-                        },
-                        [&](const SCall& c) {
-                          for (auto& a : c.args)
-                            sexp_names(*a, out);
-                        }},
-             e.node);
-}
-
 void body_names(const Body& b, std::set<std::string>& names, std::set<std::string>& mems);
 
 /// Every name a statement mentions (over-approximated: all names of nested bodies), and
 /// separately the memory blocks named in its annotations.
 void stmt_names(const Stmt& s, std::set<std::string>& names, std::set<std::string>& mems) {
   if (const auto* a = std::get_if<SAssume>(&s.node)) {
-    sexp_names(*a->cond, names);
+    sexp_vars(*a->cond, names);
     return;
   }
   const SLet& l = std::get<SLet>(s.node);
   auto type = [&](const std::optional<Type>& t) {
     if (!t) return;
     for (auto& d : t->dims)
-      sexp_names(*d, names);
+      sexp_vars(*d, names);
     if (t->ann) mems.insert(t->ann->mem.s);
   };
   for (const Binding& p : l.pats)
     type(p.type);
   auto entries = [&](const std::vector<Entry>& es) {
     for (const Entry& e : es) {
-      sexp_names(*e.start, names);
-      if (e.count) sexp_names(*e.count, names);
-      if (e.stride) sexp_names(*e.stride, names);
+      sexp_vars(*e.start, names);
+      if (e.count) sexp_vars(*e.count, names);
+      if (e.stride) sexp_vars(*e.stride, names);
     }
   };
   auto atom = [&](const AtomArg& a) {
     if (const auto* n = std::get_if<Name>(&a.v)) names.insert(n->s);
   };
-  std::visit(Overloaded{[&](const EScalar& x) { sexp_names(*x.e, names); },
+  std::visit(Overloaded{[&](const EScalar& x) { sexp_vars(*x.e, names); },
                         [&](const EIndex& x) {
                           names.insert(x.arr.s);
                           entries(x.entries);
@@ -62,12 +50,12 @@ void stmt_names(const Stmt& s, std::set<std::string>& names, std::set<std::strin
                         [&](const ELmadSlice& x) { names.insert(x.arr.s); },
                         [&](const ETranspose& x) { names.insert(x.arr.s); },
                         [&](const EIf& x) {
-                          sexp_names(*x.cond, names);
+                          sexp_vars(*x.cond, names);
                           body_names(x.then_body, names, mems);
                           body_names(x.else_body, names, mems);
                         },
                         [&](const EKernel& x) {
-                          sexp_names(*x.bound, names);
+                          sexp_vars(*x.bound, names);
                           body_names(x.body, names, mems);
                         },
                         [&](const ELoop& x) {
@@ -75,7 +63,7 @@ void stmt_names(const Stmt& s, std::set<std::string>& names, std::set<std::strin
                             type(p.type);
                           for (auto& n : x.inits)
                             names.insert(n.s);
-                          sexp_names(*x.bound, names);
+                          sexp_vars(*x.bound, names);
                           body_names(x.body, names, mems);
                         },
                         [&](const EUpdate& x) {
@@ -91,13 +79,13 @@ void stmt_names(const Stmt& s, std::set<std::string>& names, std::set<std::strin
                           names.insert(x.a.s);
                           names.insert(x.b.s);
                         },
-                        [&](const EIota& x) { sexp_names(*x.n, names); },
+                        [&](const EIota& x) { sexp_vars(*x.n, names); },
                         [&](const EReplicate& x) {
-                          sexp_names(*x.n, names);
+                          sexp_vars(*x.n, names);
                           atom(x.value);
                         },
                         [&](const ECopy& x) { names.insert(x.arr.s); }, [](const EScratch&) {},
-                        [&](const EAlloc& x) { sexp_names(*x.size, names); }},
+                        [&](const EAlloc& x) { sexp_vars(*x.size, names); }},
              l.exp.node);
 }
 
@@ -106,26 +94,6 @@ void body_names(const Body& b, std::set<std::string>& names, std::set<std::strin
     stmt_names(s, names, mems);
   for (const Name& n : b.results)
     names.insert(n.s);
-}
-
-/// Names that flow as values (results, loop initial values): blocks named there escape.
-void flowing(const Body& b, std::set<std::string>& out) {
-  for (const Name& n : b.results)
-    out.insert(n.s);
-  for (const Stmt& s : b.stmts)
-    if (const auto* l = std::get_if<SLet>(&s.node))
-      std::visit(Overloaded{[&](const EIf& x) {
-                              flowing(x.then_body, out);
-                              flowing(x.else_body, out);
-                            },
-                            [&](const EKernel& x) { flowing(x.body, out); },
-                            [&](const ELoop& x) {
-                              for (auto& n : x.inits)
-                                out.insert(n.s);
-                              flowing(x.body, out);
-                            },
-                            [](const auto&) {}},
-                 l->exp.node);
 }
 
 void rename_mems_body(Body& b, const std::map<std::string, std::string>& to);
@@ -278,7 +246,7 @@ private:
         // must be computable there.
         const Cand& head = cands[col[0]];
         std::set<std::string> need, before = defined_before(head.alloc_at);
-        sexp_names(*c.size, need);
+        sexp_vars(*c.size, need);
         for (auto& v : need)
           ok = ok && (before.count(v) || outer.count(v));
         if (ok) {
@@ -346,7 +314,7 @@ Program merge_blocks(const Program& p, MergeReport* report) {
   MergeReport rep;
   Program out = p;
   std::set<std::string> escaping;
-  flowing(out.def.body, escaping);
+  flowing_names(out.def.body, escaping);
   rep.blocks_before = count_allocs(out.def.body);
   Merger m(rep);
   std::set<std::string> params;

@@ -1,6 +1,7 @@
 // funmem-to-imp (see to_imp.h).
 #include "analysis/to_imp.h"
 
+#include "analysis/ast_util.h"
 #include "analysis/syntax_util.h"
 #include "ir/overloaded.h"
 
@@ -32,7 +33,7 @@ imp::Stmt st(decltype(imp::Stmt::node) n, Pos p) {
 
 class ToImp {
 public:
-  ToImp(ToImpReport& r, std::set<std::string> used) : rep_(r), used_(std::move(used)) {}
+  ToImp(ToImpReport& r, std::set<std::string> used) : rep_(r), fresh(std::move(used)) {}
 
   imp::Program program(const Program& p) {
     imp::Program out;
@@ -59,15 +60,7 @@ public:
 
 private:
   ToImpReport& rep_;
-  std::set<std::string> used_;
-
-  std::string fresh(const std::string& base) {
-    std::string n = base;
-    for (int k = 2; used_.count(n); ++k)
-      n = base + std::to_string(k);
-    used_.insert(n);
-    return n;
-  }
+  FreshNames fresh;
 
   static ArrInfo array_info(const Type& t) {
     if (!t.ann) throw Untranslatable("an array without a memory annotation");
@@ -308,15 +301,7 @@ private:
             },
             [&](const EUpdate& x) {
               const ArrInfo a = sc.arrays.at(x.arr.s);
-              std::vector<SymEntry> es;
-              for (const Entry& e : x.entries) {
-                SymEntry se;
-                se.start = poly(*e.start);
-                if (e.count) se.count = poly(*e.count);
-                if (e.stride) se.stride = poly(*e.stride);
-                es.push_back(se);
-              }
-              store(x.value, a.mem, lmad_index(a.lay, es), sc, pos, out);
+              store(x.value, a.mem, lmad_index(a.lay, sym_entries(x.entries)), sc, pos, out);
               sc.arrays[p0.name.s] = array_info(*p0.type);
             },
             [&](const EUpdateLmad& x) {
@@ -364,30 +349,6 @@ private:
   }
 };
 
-void names_of(const Body& b, std::set<std::string>& out) {
-  for (const Stmt& s : b.stmts)
-    if (const auto* l = std::get_if<SLet>(&s.node)) {
-      for (const Binding& p : l->pats)
-        out.insert(p.name.s);
-      std::visit(Overloaded{[&](const EIf& x) {
-                              names_of(x.then_body, out);
-                              names_of(x.else_body, out);
-                            },
-                            [&](const EKernel& x) {
-                              out.insert(x.iter.s);
-                              names_of(x.body, out);
-                            },
-                            [&](const ELoop& x) {
-                              out.insert(x.iter.s);
-                              for (auto& p : x.params)
-                                out.insert(p.name.s);
-                              names_of(x.body, out);
-                            },
-                            [](const auto&) {}},
-                 l->exp.node);
-    }
-}
-
 } // namespace
 
 std::optional<imp::Program> funmem_to_imp(const Program& p, ToImpReport* report,
@@ -397,12 +358,8 @@ std::optional<imp::Program> funmem_to_imp(const Program& p, ToImpReport* report,
     return std::nullopt;
   }
   ToImpReport rep;
-  std::set<std::string> used;
-  for (const Binding& b : p.def.params)
-    used.insert(b.name.s);
-  names_of(p.def.body, used);
   try {
-    ToImp t(rep, used);
+    ToImp t(rep, bound_names(p.def));
     imp::Program out = t.program(p);
     if (report) *report = rep;
     return out;

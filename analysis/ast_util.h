@@ -1,0 +1,40 @@
+// Traversals of FUN / FUNMEM syntax shared by the passes: the names an expression uses,
+// the names a program binds, the names that flow out of bodies as values, and fresh
+// names that cannot clash with any of them.
+#pragma once
+
+#include "ir/ast.h"
+#include "ir/lmad.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace funmem {
+
+/// The variables of a scalar expression.
+void sexp_vars(const SExp& e, std::set<std::string>& out);
+
+/// Every name bound in a definition: parameters, patterns, loop parameters and
+/// kernel / loop iterators, at any depth.
+std::set<std::string> bound_names(const Def& d);
+
+/// Names that flow out of bodies as values, at any depth: body results and loop initial
+/// values. A memory block named here is passed around, not only used in annotations.
+void flowing_names(const Body& b, std::set<std::string>& out);
+
+/// Index / slice entries as symbolic entries (throws Untranslatable, see syntax_util.h,
+/// when an entry is not an integer polynomial).
+std::vector<SymEntry> sym_entries(const std::vector<Entry>& es);
+
+/// Fresh names: `base`, then `base2`, `base3`, ... avoiding every name seen so far.
+class FreshNames {
+public:
+  explicit FreshNames(std::set<std::string> used) : used_(std::move(used)) {}
+  std::string operator()(const std::string& base);
+
+private:
+  std::set<std::string> used_;
+};
+
+} // namespace funmem
