@@ -47,19 +47,25 @@ std::string inputs_text(const Inputs& in) {
   return s;
 }
 
+/// The inputs of a data set; false (with r.input_error) when they do not fit.
+bool prepare(DataSetRun& r, const Program& p, const InputSet* set, uint64_t seed, Inputs& in) {
+  try {
+    in = make_inputs(p.def, set, seed);
+  } catch (const RunError& e) {
+    r.input_error = e;
+    return false;
+  }
+  r.inputs = inputs_text(in);
+  return true;
+}
+
 DataSetRun run_data_set(const Program& p, const Program& fun, const Program* mem,
                         const InputSet* set, std::string name, const CheckOptions& opt,
                         uint64_t seed) {
   DataSetRun r;
   r.name = std::move(name);
   Inputs in;
-  try {
-    in = make_inputs(p.def, set, seed);
-  } catch (const RunError& e) {
-    r.input_error = e;
-    return r;
-  }
-  r.inputs = inputs_text(in);
+  if (!prepare(r, p, set, seed, in)) return r;
   // unmem turns memory parameters into i64 ones; their value does not matter (fig. 4.7).
   for (const Binding& b : p.def.params)
     if (b.type && b.type->kind == Type::Kind::Mem) in[b.name.s].is_mem = true;
@@ -83,13 +89,7 @@ DataSetRun run_imp_data_set(const Program& p, const imp::Program& ip, const Def&
   r.name = std::move(name);
   r.stage = "to-imp";
   Inputs in;
-  try {
-    in = make_inputs(p.def, set, seed);
-  } catch (const RunError& e) {
-    r.input_error = e;
-    return r;
-  }
-  r.inputs = inputs_text(in);
+  if (!prepare(r, p, set, seed, in)) return r;
   RunResult v = run_program(p, Semantics::Value, in, opt.limits);
   r.value_error = v.error;
   RunResult h = run_imp(ip, imp_inputs(memdef, in), opt.limits);
