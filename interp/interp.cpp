@@ -5,6 +5,8 @@
 #include "ir/overloaded.h"
 #include "ir/typecheck.h"
 
+#include <boost/container/small_vector.hpp>
+
 #include <algorithm>
 #include <memory>
 #include <random>
@@ -355,60 +357,27 @@ struct MemV {
   BlockP block;
 };
 using Val = std::variant<Scalar, ArrV, MemV>;
+/// The values of one statement or body: almost always one or two.
+using Vals = boost::container::small_vector<Val, 2>;
 
 /// Per-cell access record of one kernel execution (fig. 4.9).
 struct CellAcc {
   int32_t writer = -1, r1 = -1, r2 = -1; // kernel bounds are checked to fit in int32
 };
 
-/// Open-addressing table from (block, offset) to CellAcc; memory grows with the cells
-/// one kernel execution touches and is released when the kernel ends.
-class CellTable {
-public:
-  CellAcc& at(uint64_t key) {
-    if ((used_ + 1) * 4 > slots_.size() * 3) grow();
-    size_t mask = slots_.size() - 1;
-    for (size_t h = hash(key) & mask;; h = (h + 1) & mask) {
-      Slot& s = slots_[h];
-      if (s.key == key) return s.acc;
-      if (s.key == kEmpty) {
-        s.key = key;
-        ++used_;
-        return s.acc;
-      }
-    }
-  }
-
-private:
-  static constexpr uint64_t kEmpty = ~uint64_t(0);
-  struct Slot {
-    uint64_t key = kEmpty;
-    CellAcc acc;
-  };
-  // Groups of 8 adjacent offsets share a cache-friendly run of slots (kernels sweep
-  // blocks in order); the groups themselves are spread by a multiplicative hash.
-  static size_t hash(uint64_t k) {
-    uint64_t g = k >> 3; // splitmix64's finaliser on the group number
-    g = (g ^ (g >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    g = (g ^ (g >> 27)) * 0x94d049bb133111ebULL;
-    g ^= g >> 31;
-    return static_cast<size_t>((g << 3) | (k & 7));
-  }
-  void grow() {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
-    used_ = 0;
-    for (const Slot& s : old)
-      if (s.key != kEmpty) at(s.key) = s.acc;
-  }
-  std::vector<Slot> slots_;
-  size_t used_ = 0;
+/// The access record of one cell for the kernel execution stamped `epoch`; a cell with
+/// an older stamp has not been touched by the running kernel execution.
+struct ShadowCell {
+  uint32_t epoch = 0;
+  CellAcc acc;
 };
 
 struct Tracker {
   Pos pos;
   int64_t iter = 0;
-  CellTable cells;
+  uint32_t epoch = 0;        // this kernel execution's stamp
+  int64_t cached_block = -1; // the block whose shadow `cached` points to
+  ShadowCell* cached = nullptr;
   std::optional<Race> race;
 };
 
@@ -421,6 +390,29 @@ struct Machine {
   std::vector<std::pair<const std::string*, Val>> env;
   std::vector<Tracker> trackers;
   std::vector<Race> races;
+  // Race tracking (fig. 4.9): per kernel nesting depth, a shadow cell for every cell of
+  // every block the kernels at that depth touch, stamped with the kernel execution that
+  // last touched it; reused by later executions, dropped with the block.
+  std::vector<std::unordered_map<int64_t, std::vector<ShadowCell>>> shadows;
+  uint32_t next_epoch = 1;
+
+  void push_tracker(Pos pos) {
+    Tracker t;
+    t.pos = pos;
+    t.epoch = next_epoch++;
+    trackers.push_back(t);
+    if (shadows.size() < trackers.size()) shadows.resize(trackers.size());
+  }
+
+  void forget_block(int64_t id) {
+    for (auto& s : shadows)
+      s.erase(id);
+    for (Tracker& t : trackers)
+      if (t.cached_block == id) {
+        t.cached_block = -1;
+        t.cached = nullptr;
+      }
+  }
 
   Machine(Semantics s, Limits l) : sem(s), lim(l) {}
 
@@ -486,10 +478,18 @@ struct Machine {
   }
 
   void record(const Block& b, int64_t off, bool write) {
-    uint64_t key = (static_cast<uint64_t>(b.id) << 40) ^ static_cast<uint64_t>(off);
-    for (Tracker& t : trackers) {
+    for (size_t depth = 0; depth < trackers.size(); ++depth) {
+      Tracker& t = trackers[depth];
       ++stats.checked;
-      CellAcc& c = t.cells.at(key);
+      if (t.cached_block != b.id) {
+        std::vector<ShadowCell>& sh = shadows[depth][b.id];
+        if (sh.size() < b.cells.size()) sh.resize(b.cells.size());
+        t.cached_block = b.id;
+        t.cached = sh.data();
+      }
+      ShadowCell& cell = t.cached[off];
+      if (cell.epoch != t.epoch) cell = ShadowCell{t.epoch, CellAcc{}};
+      CellAcc& c = cell.acc;
       auto me = static_cast<int32_t>(t.iter);
       std::optional<std::pair<int32_t, bool>> clash; // (other iteration, other writes)
       if (write) {
@@ -719,11 +719,11 @@ struct Machine {
 
   // -------------------------------------------------------------- statements
 
-  std::vector<Val> run_body(const Body& b) {
+  Vals run_body(const Body& b) {
     size_t mark = env.size();
     for (const Stmt& s : b.stmts)
       exec(s);
-    std::vector<Val> out;
+    Vals out;
     for (const Name& n : b.results)
       out.push_back(lookup(n.s, n.pos));
     env.resize(mark);
@@ -738,7 +738,7 @@ struct Machine {
       return;
     }
     const SLet& l = std::get<SLet>(s.node);
-    std::vector<Val> vs = eval_exp(l.pats, l.exp);
+    Vals vs = eval_exp(l.pats, l.exp);
     for (size_t k = 0; k < l.pats.size(); ++k)
       bind(l.pats[k].name.s, std::move(vs[k]));
   }
@@ -791,12 +791,12 @@ struct Machine {
     return b.type && b.type->kind == Type::Kind::Array ? b.type->elem : dflt;
   }
 
-  std::vector<Val> eval_exp(const std::vector<Binding>& pats, const Exp& e) {
+  Vals eval_exp(const std::vector<Binding>& pats, const Exp& e) {
     const Pos pos = e.pos;
     return std::visit(
         Overloaded{
-            [&](const EScalar& x) -> std::vector<Val> { return {eval(*x.e)}; },
-            [&](const EIndex& x) -> std::vector<Val> {
+            [&](const EScalar& x) -> Vals { return {eval(*x.e)}; },
+            [&](const EIndex& x) -> Vals {
               ArrV a = array(x.arr);
               bool full = false;
               ConcreteLmad l = apply_entries(a, x.entries, x.arr, full);
@@ -805,23 +805,23 @@ struct Machine {
                 return {read(*a.block, l.offset, a.elem, pos)};
               return {ArrV{a.block, l, a.elem}};
             },
-            [&](const ELmadSlice& x) -> std::vector<Val> {
+            [&](const ELmadSlice& x) -> Vals {
               ArrV a = array(x.arr);
               return {ArrV{a.block, apply_lmad(a, x.lmad, x.arr), a.elem}};
             },
-            [&](const ETranspose& x) -> std::vector<Val> {
+            [&](const ETranspose& x) -> Vals {
               ArrV a = array(x.arr);
               if (a.lay.dims.size() < 2)
                 throw RunError("size", pos, "transpose of '" + x.arr.s + "' of rank < 2");
               std::swap(a.lay.dims[0], a.lay.dims[1]);
               return {a};
             },
-            [&](const EIf& x) -> std::vector<Val> {
+            [&](const EIf& x) -> Vals {
               return run_body(as_bool(eval(*x.cond), x.cond->pos) ? x.then_body : x.else_body);
             },
-            [&](const EKernel& x) -> std::vector<Val> { return kernel(pats, x, pos); },
-            [&](const ELoop& x) -> std::vector<Val> {
-              std::vector<Val> vals;
+            [&](const EKernel& x) -> Vals { return kernel(pats, x, pos); },
+            [&](const ELoop& x) -> Vals {
+              Vals vals;
               for (const Name& n : x.inits)
                 vals.push_back(lookup(n.s, n.pos));
               int64_t n = eval_int(*x.bound, "a loop bound");
@@ -831,26 +831,26 @@ struct Machine {
                 for (size_t k = 0; k < x.params.size(); ++k)
                   bind(x.params[k].name.s, vals[k]);
                 bind(x.iter.s, Scalar::of_int(ScalarType::I64, i));
-                std::vector<Val> next = run_body(x.body);
+                Vals next = run_body(x.body);
                 env.resize(mark);
                 vals = std::move(next);
               }
               return vals;
             },
-            [&](const EUpdate& x) -> std::vector<Val> {
+            [&](const EUpdate& x) -> Vals {
               ArrV a = updatable(array(x.arr), x.arr, pos);
               bool full = false;
               ConcreteLmad place = apply_entries(a, x.entries, x.arr, full);
               store(from_atom(x.value), a.block, place, a.elem, x.value.pos);
               return {a};
             },
-            [&](const EUpdateLmad& x) -> std::vector<Val> {
+            [&](const EUpdateLmad& x) -> Vals {
               ArrV a = updatable(array(x.arr), x.arr, pos);
               ConcreteLmad place = apply_lmad(a, x.lmad, x.arr);
               store(lookup(x.value.s, x.value.pos), a.block, place, a.elem, x.value.pos);
               return {a};
             },
-            [&](const EConcat& x) -> std::vector<Val> {
+            [&](const EConcat& x) -> Vals {
               ArrV a = array(x.a), b = array(x.b);
               std::vector<int64_t> sa = a.shape(), sb = b.shape();
               if (sa.empty() || sb.empty() ||
@@ -868,7 +868,7 @@ struct Machine {
               copy(b, d.block, bottom, pos);
               return {d};
             },
-            [&](const EIota& x) -> std::vector<Val> {
+            [&](const EIota& x) -> Vals {
               int64_t n = eval_int(*x.n, "an iota size");
               ArrV d = destination(pats.at(0), {n}, ScalarType::I64, pos);
               step(pos, n);
@@ -877,7 +877,7 @@ struct Machine {
               });
               return {d};
             },
-            [&](const EReplicate& x) -> std::vector<Val> {
+            [&](const EReplicate& x) -> Vals {
               int64_t n = eval_int(*x.n, "a replicate count");
               if (n < 0)
                 throw RunError("size", pos, "replicate of negative count " + std::to_string(n));
@@ -896,27 +896,27 @@ struct Machine {
                 store(v, d.block, fix(d.lay, i), elem, pos);
               return {d};
             },
-            [&](const ECopy& x) -> std::vector<Val> {
+            [&](const ECopy& x) -> Vals {
               ArrV a = array(x.arr);
               ArrV d = destination(pats.at(0), a.shape(), a.elem, pos);
               copy(a, d.block, d.lay, pos);
               return {d};
             },
-            [&](const EScratch&) -> std::vector<Val> {
+            [&](const EScratch&) -> Vals {
               const Binding& b = pats.at(0);
               if (!b.type || b.type->kind != Type::Kind::Array)
                 throw RunError("size", pos, "scratch needs an array type");
               // Value semantics: zeros. Heap semantics: the place as it is (uninitialised).
               return {destination(b, eval_dims(*b.type), b.type->elem, pos)};
             },
-            [&](const EAlloc& x) -> std::vector<Val> {
+            [&](const EAlloc& x) -> Vals {
               int64_t n = eval_int(*x.size, "an allocation size");
               return {MemV{new_block(pats.at(0).name.s, n, pos)}};
             }},
         e.node);
   }
 
-  std::vector<Val> kernel(const std::vector<Binding>& pats, const EKernel& k, Pos pos) {
+  Vals kernel(const std::vector<Binding>& pats, const EKernel& k, Pos pos) {
     int64_t n = eval_int(*k.bound, "a kernel bound");
     if (n < 0) throw RunError("size", k.bound->pos, "negative kernel bound " + std::to_string(n));
     if (n > INT32_MAX)
@@ -931,13 +931,13 @@ struct Machine {
     }
     // Races are a property of the heap semantics; the value semantics does not trace.
     const bool trace = sem == Semantics::Heap;
-    if (trace) trackers.push_back(Tracker{pos, 0, {}, std::nullopt});
+    if (trace) push_tracker(pos);
     for (int64_t i = 0; i < n; ++i) {
       step(pos);
       if (trace) trackers.back().iter = i;
       size_t mark = env.size();
       bind(k.iter.s, Scalar::of_int(ScalarType::I64, i));
-      std::vector<Val> r = run_body(k.body);
+      Vals r = run_body(k.body);
       env.resize(mark);
       if (!dest) {
         if (shape.empty()) {
@@ -989,6 +989,7 @@ Block::Block(Machine* mm, int64_t i, std::string n, int64_t size)
 }
 
 Block::~Block() {
+  m->forget_block(id);
   m->live_bytes -= static_cast<int64_t>(cells.size()) * 16;
 }
 
@@ -1071,7 +1072,7 @@ struct ImpMachine {
                      if (n > INT32_MAX)
                        throw RunError("resource", l.bound->pos,
                                       "a loop of " + std::to_string(n) + " iterations");
-                     if (l.parallel) m.trackers.push_back(Tracker{s.pos, 0, {}, std::nullopt});
+                     if (l.parallel) m.push_tracker(s.pos);
                      for (int64_t i = 0; i < n; ++i) {
                        m.step(s.pos);
                        auto saved = l.parallel ? m.env : decltype(m.env){};
@@ -1192,7 +1193,7 @@ RunResult run_program(const Program& p, Semantics s, const Inputs& in, const Lim
       });
       m.bind(b.name.s, a);
     }
-    std::vector<Val> out = m.run_body(def.body);
+    Vals out = m.run_body(def.body);
     for (size_t k = 0; k < out.size(); ++k)
       res.results.push_back(m.result(out[k], def.body.results[k].pos));
   } catch (const RunError& e) {
