@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <memory>
 #include <random>
+#include <unordered_map>
 
 namespace funmem {
 
@@ -438,11 +439,13 @@ struct Machine {
     throw RunError("elemtype", pos, "'" + n + "' is an array where a scalar is expected");
   }
 
-  ArrV array(const Name& n) const {
+  /// The array bound to `n`; the reference is valid until the environment changes.
+  const ArrV& array_ref(const Name& n) const {
     const Val& v = lookup(n.s, n.pos);
     if (const auto* a = std::get_if<ArrV>(&v)) return *a;
     throw RunError("elemtype", n.pos, "'" + n.s + "' is not an array");
   }
+  ArrV array(const Name& n) const { return array_ref(n); }
 
   BlockP mem(const Name& n) const {
     const Val& v = lookup(n.s, n.pos);
@@ -780,6 +783,12 @@ struct Machine {
     copy(*a, dst, lay, pos);
   }
 
+  static bool all_indices(const std::vector<Entry>& es) {
+    for (const Entry& e : es)
+      if (!e.is_index()) return false;
+    return true;
+  }
+
   static ConcreteLmad fix(const ConcreteLmad& l, int64_t i) {
     ConcreteLmad r;
     r.offset = l.offset + i * l.dims.at(0).second;
@@ -797,7 +806,23 @@ struct Machine {
         Overloaded{
             [&](const EScalar& x) -> Vals { return {eval(*x.e)}; },
             [&](const EIndex& x) -> Vals {
-              ArrV a = array(x.arr);
+              const ArrV& a = array_ref(x.arr);
+              if (x.entries.size() == a.lay.dims.size() && all_indices(x.entries)) {
+                // The hot path: an element read, without building a layout.
+                int64_t off = a.lay.offset;
+                for (size_t k = 0; k < x.entries.size(); ++k) {
+                  const Entry& e = x.entries[k];
+                  int64_t i = eval_int(*e.start, "an index");
+                  auto [n, s] = a.lay.dims[k];
+                  if (i < 0 || i >= n)
+                    throw RunError("bounds", e.start->pos,
+                                   "index " + std::to_string(i) + " out of bounds for dimension " +
+                                       std::to_string(k) + " of '" + x.arr.s + "' (size " +
+                                       std::to_string(n) + ")");
+                  off += i * s;
+                }
+                return {read(*a.block, off, a.elem, pos)};
+              }
               bool full = false;
               ConcreteLmad l = apply_entries(a, x.entries, x.arr, full);
               if (full && !l.dims.empty()) full = false;
