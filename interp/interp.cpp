@@ -8,6 +8,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <random>
 #include <unordered_map>
@@ -956,6 +957,8 @@ struct Machine {
     }
     // Races are a property of the heap semantics; the value semantics does not trace.
     const bool trace = sem == Semantics::Heap;
+    const bool outermost = trackers.empty();
+    auto started = std::chrono::steady_clock::now();
     if (trace) push_tracker(pos);
     for (int64_t i = 0; i < n; ++i) {
       step(pos);
@@ -980,6 +983,9 @@ struct Machine {
       trackers.pop_back();
       if (t.race) races.push_back(*t.race);
     }
+    if (outermost)
+      stats.kernel_seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (!dest) {
       if (shape.empty()) shape = {0};
       dest = destination(b, shape, elem, pos);

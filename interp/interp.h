@@ -68,6 +68,7 @@ struct RunStats {
   int64_t copies = 0, elided = 0; // memcpy calls done / elided (copy onto itself)
   int64_t allocs = 0;
   int64_t peak_bytes = 0;
+  double kernel_seconds = 0; // wall time inside outermost kernels
 };
 
 struct RunResult {
