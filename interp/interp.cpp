@@ -417,6 +417,14 @@ struct Machine {
   }
 
   Machine(Semantics s, Limits l) : sem(s), lim(l) {}
+  // Blocks tell the machine when they die (forget_block): release them while the
+  // machine's tables still exist.
+  ~Machine() {
+    env.clear();
+    races.clear();
+  }
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
 
   // -------------------------------------------------------------- environment
 
