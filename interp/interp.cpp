@@ -432,7 +432,10 @@ struct Machine {
 
   static bool same(const std::string& a, const std::string& b) {
     // Cheap tests first: most names in scope differ in length or first letter.
-    return a.size() == b.size() && (a.empty() || a[0] == b[0]) && a == b;
+    if (a.size() != b.size()) return false;
+    for (size_t k = 0; k < a.size(); ++k) // names are short: no call to memcmp
+      if (a[k] != b[k]) return false;
+    return true;
   }
 
   const Val& lookup(const std::string& n, Pos pos) const {
