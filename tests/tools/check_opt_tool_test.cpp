@@ -10,22 +10,10 @@
 
 namespace {
 
-struct Out {
-  int code;
-  std::string text;
-};
+using Out = funmem::test::CommandResult;
 
 Out run(const std::string& cmd) {
-  Out o{0, ""};
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-    o.text.append(buf, n);
-  int st = pclose(p);
-  o.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return o;
+  return funmem::test::run_command(cmd);
 }
 
 const std::string corpus = std::string(FUNMEM_SOURCE_DIR) + "/corpus/";
@@ -37,34 +25,34 @@ TEST_CASE("funmem-check --input, --seed and limits", "[tools]") {
   Out in =
       run(bin + " --input 'n=3 xs=[5, 6, 7]' " + corpus + "invalid/reuse-clobbers-live.funmem");
   CHECK(in.code == 0);
-  CHECK(in.text.find("--input 1: n=3 xs=[5, 6, 7]") != std::string::npos);
-  CHECK(in.text.find("value semantics 6, heap semantics 10") != std::string::npos);
+  CHECK(in.out.find("--input 1: n=3 xs=[5, 6, 7]") != std::string::npos);
+  CHECK(in.out.find("value semantics 6, heap semantics 10") != std::string::npos);
   // A malformed --input is a usage error with its column.
   Out bad = run(bin + " --input 'n=' " + corpus + "invalid/reuse-clobbers-live.funmem");
   CHECK(bad.code == 2);
-  CHECK(bad.text.find("<input 1>:1:") != std::string::npos);
+  CHECK(bad.out.find("<input 1>:1:") != std::string::npos);
   // Different seeds give different random arrays; the same seed the same ones.
   Out s1 = run(bin + " --seed 1 --json " + corpus + "race/write-write.funmem");
   Out s2 = run(bin + " --seed 2 --json " + corpus + "race/write-write.funmem");
   Out s1b = run(bin + " --seed 1 --json " + corpus + "race/write-write.funmem");
-  auto inputs = [](const Out& o) { return nlohmann::json::parse(o.text)["runs"][0]["inputs"]; };
+  auto inputs = [](const Out& o) { return nlohmann::json::parse(o.out)["runs"][0]["inputs"]; };
   CHECK(inputs(s1) == inputs(s1b));
   CHECK(inputs(s1) != inputs(s2));
   // --max-steps turns a long run into a resource error (the file expects validity: exit 1).
   Out steps = run(bin + " --max-steps 50 " + corpus + "passes/pipeline-example.fun");
   CHECK(steps.code == 1);
-  CHECK(steps.text.find("--max-steps 50") != std::string::npos);
+  CHECK(steps.out.find("--max-steps 50") != std::string::npos);
 }
 
 TEST_CASE("funmem-check --json lists every run and --sarif is a SARIF log", "[tools]") {
   std::string bin = FUNMEM_CHECK_BIN;
   Out j = run(bin + " --json " + corpus + "passes/rowsums.fun");
-  auto r = nlohmann::json::parse(j.text);
+  auto r = nlohmann::json::parse(j.out);
   CHECK(r["ok"] == true);
   REQUIRE(r["runs"].size() == 5); // one data set after five stages
   CHECK(r["runs"][4]["data_set"].get<std::string>().find("after to-imp") != std::string::npos);
   Out s = run(bin + " --sarif " + corpus + "race/read-write.funmem");
-  auto log = nlohmann::json::parse(s.text);
+  auto log = nlohmann::json::parse(s.out);
   CHECK(log["version"] == "2.1.0");
   auto& results = log["runs"][0]["results"];
   REQUIRE_FALSE(results.empty());
@@ -77,14 +65,13 @@ TEST_CASE("funmem-opt runs passes and reports them", "[tools]") {
   Out ok = run(bin + " --report --pass fun-to-funmem,merge,expand,to-imp " + corpus +
                "passes/pipeline-example.fun");
   CHECK(ok.code == 0);
-  CHECK(ok.text.find("merge: 5 allocations before, 4 after (1 blocks merged)") !=
-        std::string::npos);
-  CHECK(ok.text.find("peak memory on the input at line") != std::string::npos);
-  CHECK(ok.text.find("sq_mem_x[j * n + i] <- y") != std::string::npos);
+  CHECK(ok.out.find("merge: 5 allocations before, 4 after (1 blocks merged)") != std::string::npos);
+  CHECK(ok.out.find("peak memory on the input at line") != std::string::npos);
+  CHECK(ok.out.find("sq_mem_x[j * n + i] <- y") != std::string::npos);
   CHECK(run(bin + " --pass nonsense " + corpus + "passes/rowsums.fun").code == 2);
   CHECK(run(bin + " --pass fun-to-funmem,to-imp,merge " + corpus + "passes/rowsums.fun").code == 2);
   // A FUNMEM-only pass on a FUN program fails with a message.
   Out wrong = run(bin + " --pass merge " + corpus + "passes/rowsums.fun");
   CHECK(wrong.code == 1);
-  CHECK(wrong.text.find("merge needs a FUNMEM program") != std::string::npos);
+  CHECK(wrong.out.find("merge needs a FUNMEM program") != std::string::npos);
 }

@@ -10,23 +10,10 @@
 
 namespace {
 
-struct Run {
-  int code;
-  std::string out;
-};
+using Run = funmem::test::CommandResult;
 
 Run run(const std::string& args) {
-  std::string cmd = std::string(FUNMEM_PROVE_BIN) + " " + args + " 2>&1";
-  Run r{0, ""};
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-    r.out.append(buf, n);
-  int st = pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return funmem::test::run_command(std::string(FUNMEM_PROVE_BIN) + " " + args);
 }
 
 const char* nw_facts =
