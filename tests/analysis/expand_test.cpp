@@ -8,7 +8,7 @@
 #include "ir/printer.h"
 #include "ir/typecheck.h"
 
-#include "tests/test_util.h"
+#include "tests/corpus_util.h"
 
 #include <catch2/catch.hpp>
 
@@ -44,12 +44,10 @@ Program funmem_of(const std::string& text) {
 
 TEST_CASE("expand (both layouts) keeps every FUN corpus program valid", "[passes][expand]") {
   int programs = 0, expanded = 0;
-  for (const auto& e : fs::recursive_directory_iterator(fs::path(FUNMEM_SOURCE_DIR) / "corpus")) {
-    if (e.path().extension() != ".fun") continue;
-    ParseResult r = parse_program(test::slurp(e.path()), Lang::Fun);
-    if (!r.program || !typecheck(*r.program).empty()) continue;
-    INFO(e.path().string());
-    PassResult m = run_pass("fun-to-funmem", *r.program);
+  for (const test::CorpusProgram& c : test::well_typed_corpus(Lang::Fun)) {
+    const Program& prog = c.program;
+    INFO(c.path.string());
+    PassResult m = run_pass("fun-to-funmem", prog);
     REQUIRE(m.program);
     for (const char* pass : {"expand", "expand-cpu"}) {
       PassResult x = run_pass(pass, *m.program);
@@ -57,14 +55,11 @@ TEST_CASE("expand (both layouts) keeps every FUN corpus program valid", "[passes
       REQUIRE(x.program);
       CHECK(kernel_allocs(x.program->def.body, false) == 0);
       expanded += kernel_allocs(m.program->def.body, false);
-      for (const InputSet& set : r.program->inputs) {
-        Inputs in;
-        try {
-          in = make_inputs(r.program->def, &set, 1);
-        } catch (const RunError&) {
-          continue;
-        }
-        RunResult v = run_program(*r.program, Semantics::Value, in);
+      for (const InputSet& set : prog.inputs) {
+        auto maybe = test::try_inputs(prog.def, &set, 1);
+        if (!maybe) continue;
+        const Inputs& in = *maybe;
+        RunResult v = run_program(prog, Semantics::Value, in);
         RunResult h = run_program(*x.program, Semantics::Heap, in);
         INFO(print_program(*x.program));
         CHECK(v.error.has_value() == h.error.has_value());

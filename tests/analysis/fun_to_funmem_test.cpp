@@ -7,7 +7,7 @@
 #include "ir/printer.h"
 #include "ir/typecheck.h"
 
-#include "tests/test_util.h"
+#include "tests/corpus_util.h"
 
 #include <catch2/catch.hpp>
 
@@ -68,13 +68,11 @@ TEST_CASE("results are copied to row-major only when they are not", "[passes]") 
 
 TEST_CASE("every FUN corpus program translates validly", "[passes][corpus]") {
   int translated = 0;
-  for (const auto& e : fs::recursive_directory_iterator(fs::path(FUNMEM_SOURCE_DIR) / "corpus")) {
-    if (e.path().extension() != ".fun") continue;
-    ParseResult r = parse_program(test::slurp(e.path()), Lang::Fun);
-    if (!r.program || !typecheck(*r.program).empty()) continue;
-    INFO(e.path().string());
+  for (const test::CorpusProgram& c : test::well_typed_corpus(Lang::Fun)) {
+    const Program& prog = c.program;
+    INFO(c.path.string());
     std::string why;
-    auto out = fun_to_funmem(*r.program, nullptr, &why);
+    auto out = fun_to_funmem(prog, nullptr, &why);
     INFO(why);
     REQUIRE(out);
     auto errs = typecheck(*out);
@@ -84,15 +82,12 @@ TEST_CASE("every FUN corpus program translates validly", "[passes][corpus]") {
     ParseResult again = parse_program(print_program(*out), Lang::FunMem);
     REQUIRE(again.program);
     CHECK(again.program->def == out->def);
-    for (size_t k = 0; k < std::max<size_t>(r.program->inputs.size(), 1); ++k) {
-      const InputSet* set = r.program->inputs.empty() ? nullptr : &r.program->inputs[k];
-      Inputs in;
-      try {
-        in = make_inputs(r.program->def, set, k);
-      } catch (const RunError&) {
-        continue;
-      }
-      RunResult v = run_program(*r.program, Semantics::Value, in);
+    for (size_t k = 0; k < std::max<size_t>(prog.inputs.size(), 1); ++k) {
+      const InputSet* set = prog.inputs.empty() ? nullptr : &prog.inputs[k];
+      auto maybe = test::try_inputs(prog.def, set, k);
+      if (!maybe) continue;
+      const Inputs& in = *maybe;
+      RunResult v = run_program(prog, Semantics::Value, in);
       RunResult h = run_program(*out, Semantics::Heap, in);
       CHECK(v.error.has_value() == h.error.has_value());
       if (v.error && h.error) CHECK(v.error->kind == h.error->kind);

@@ -10,7 +10,7 @@
 #include "ir/typecheck.h"
 #include "ir/unmem.h"
 
-#include "tests/test_util.h"
+#include "tests/corpus_util.h"
 
 #include <catch2/catch.hpp>
 
@@ -21,30 +21,28 @@ namespace fs = std::filesystem;
 
 TEST_CASE("every valid FUNMEM corpus program survives every pass", "[passes][corpus]") {
   int programs = 0;
-  for (const auto& e : fs::recursive_directory_iterator(fs::path(FUNMEM_SOURCE_DIR) / "corpus")) {
-    if (e.path().extension() != ".funmem") continue;
-    ParseResult r = parse_program(test::slurp(e.path()), Lang::FunMem);
-    if (!r.program || !typecheck(*r.program).empty()) continue;
+  for (const test::CorpusProgram& c : test::well_typed_corpus(Lang::FunMem)) {
+    const Program& prog = c.program;
     bool valid = false, other = false;
-    for (const Expect& x : r.program->expects) {
+    for (const Expect& x : prog.expects) {
       valid = valid || x.word == "valid";
       other = other || x.word == "invalid" || x.word == "race" || x.word == "error";
     }
     if (!valid || other) continue;
-    INFO(e.path().string());
-    Program fun = unmem(*r.program);
+    INFO(c.path.string());
+    Program fun = unmem(prog);
     for (const char* pass : {"merge", "hoist", "expand", "expand-cpu"}) {
       INFO(pass);
-      PassResult pr = run_pass(pass, *r.program);
+      PassResult pr = run_pass(pass, prog);
       INFO(pr.error);
       REQUIRE(pr.program);
       std::string why;
       auto imp = funmem_to_imp(*pr.program, nullptr, &why);
       INFO(why);
       REQUIRE(imp);
-      for (const InputSet& set : r.program->inputs) {
-        Inputs in = make_inputs(r.program->def, &set, 1);
-        for (const Binding& b : r.program->def.params)
+      for (const InputSet& set : prog.inputs) {
+        Inputs in = make_inputs(prog.def, &set, 1);
+        for (const Binding& b : prog.def.params)
           if (b.type && b.type->kind == Type::Kind::Mem) in[b.name.s].is_mem = true;
         RunResult v = run_program(fun, Semantics::Value, in);
         RunResult h = run_program(*pr.program, Semantics::Heap, in);
@@ -61,10 +59,10 @@ TEST_CASE("every valid FUNMEM corpus program survives every pass", "[passes][cor
         // memory placeholders (unmem made them i64 zeros).
         std::vector<Data> vv;
         for (size_t k = 0; k < v.results.size(); ++k)
-          if (!(r.program->def.rets[k].kind == Type::Kind::Array)) {
-            if (r.program->def.rets[k].kind == Type::Kind::Mem && k + 1 < v.results.size())
+          if (!(prog.def.rets[k].kind == Type::Kind::Array)) {
+            if (prog.def.rets[k].kind == Type::Kind::Mem && k + 1 < v.results.size())
               vv.push_back(v.results[k + 1]);
-            else if (r.program->def.rets[k].kind != Type::Kind::Mem)
+            else if (prog.def.rets[k].kind != Type::Kind::Mem)
               vv.push_back(v.results[k]);
           }
         auto diff = compare_imp_results(vv, i.results);

@@ -7,7 +7,7 @@
 #include "ir/parser.h"
 #include "ir/typecheck.h"
 
-#include "tests/test_util.h"
+#include "tests/corpus_util.h"
 
 #include <catch2/catch.hpp>
 
@@ -18,12 +18,10 @@ namespace fs = std::filesystem;
 
 TEST_CASE("to-imp keeps every FUN corpus program's results", "[passes][imp]") {
   int programs = 0;
-  for (const auto& e : fs::recursive_directory_iterator(fs::path(FUNMEM_SOURCE_DIR) / "corpus")) {
-    if (e.path().extension() != ".fun") continue;
-    ParseResult r = parse_program(test::slurp(e.path()), Lang::Fun);
-    if (!r.program || !typecheck(*r.program).empty()) continue;
-    INFO(e.path().string());
-    Program cur = *r.program;
+  for (const test::CorpusProgram& c : test::well_typed_corpus(Lang::Fun)) {
+    const Program& prog = c.program;
+    INFO(c.path.string());
+    Program cur = prog;
     for (const char* pass : {"fun-to-funmem", "merge", "expand"}) {
       PassResult pr = run_pass(pass, cur);
       INFO(pr.error);
@@ -36,14 +34,11 @@ TEST_CASE("to-imp keeps every FUN corpus program's results", "[passes][imp]") {
     INFO(why);
     REQUIRE(imp);
     INFO(imp::print(*imp));
-    for (const InputSet& set : r.program->inputs) {
-      Inputs in;
-      try {
-        in = make_inputs(r.program->def, &set, 1);
-      } catch (const RunError&) {
-        continue;
-      }
-      RunResult v = run_program(*r.program, Semantics::Value, in);
+    for (const InputSet& set : prog.inputs) {
+      auto maybe = test::try_inputs(prog.def, &set, 1);
+      if (!maybe) continue;
+      const Inputs& in = *maybe;
+      RunResult v = run_program(prog, Semantics::Value, in);
       RunResult i = run_imp(*imp, imp_inputs(cur.def, in));
       if (v.error) {
         // IMP has no assume; other run-time errors must happen there too.

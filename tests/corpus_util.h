@@ -1,0 +1,46 @@
+// Corpus helpers shared by the pass tests: the well-typed programs of one language, and
+// a data set's inputs when they fit the parameters.
+#pragma once
+
+#include "interp/interp.h"
+#include "ir/parser.h"
+#include "ir/typecheck.h"
+#include "tests/test_util.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+namespace funmem::test {
+
+struct CorpusProgram {
+  std::filesystem::path path;
+  Program program;
+};
+
+/// Every corpus file of `lang` (`.fun` or `.funmem`) that parses and type-checks.
+inline std::vector<CorpusProgram> well_typed_corpus(Lang lang) {
+  namespace fs = std::filesystem;
+  const char* ext = lang == Lang::Fun ? ".fun" : ".funmem";
+  std::vector<CorpusProgram> out;
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(FUNMEM_SOURCE_DIR) / "corpus")) {
+    if (e.path().extension() != ext) continue;
+    ParseResult r = parse_program(slurp(e.path()), lang);
+    if (r.program && typecheck(*r.program).empty()) out.push_back({e.path(), *r.program});
+  }
+  std::sort(out.begin(), out.end(),
+            [](const CorpusProgram& a, const CorpusProgram& b) { return a.path < b.path; });
+  return out;
+}
+
+/// The inputs of a data set, or nullopt when it does not fit the parameters.
+inline std::optional<Inputs> try_inputs(const Def& def, const InputSet* set, uint64_t seed) {
+  try {
+    return make_inputs(def, set, seed);
+  } catch (const RunError&) {
+    return std::nullopt;
+  }
+}
+
+} // namespace funmem::test
