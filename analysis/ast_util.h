@@ -23,6 +23,25 @@ std::set<std::string> bound_names(const Def& d);
 /// values. A memory block named here is passed around, not only used in annotations.
 void flowing_names(const Body& b, std::set<std::string>& out);
 
+/// Every name a statement mentions (over-approximated: all names of nested bodies), and
+/// separately the memory blocks named in its annotations.
+void stmt_mentions(const Stmt& s, std::set<std::string>& names, std::set<std::string>& mems);
+void body_mentions(const Body& b, std::set<std::string>& names, std::set<std::string>& mems);
+
+/// Calls f on every body nested in a statement (branches, kernel and loop bodies).
+template <class F> void each_body(Stmt& s, F f) {
+  auto* l = std::get_if<SLet>(&s.node);
+  if (!l) return;
+  if (auto* x = std::get_if<EIf>(&l->exp.node)) {
+    f(x->then_body);
+    f(x->else_body);
+  } else if (auto* k = std::get_if<EKernel>(&l->exp.node)) {
+    f(k->body);
+  } else if (auto* lp = std::get_if<ELoop>(&l->exp.node)) {
+    f(lp->body);
+  }
+}
+
 /// Index / slice entries as symbolic entries (throws Untranslatable, see syntax_util.h,
 /// when an entry is not an integer polynomial).
 std::vector<SymEntry> sym_entries(const std::vector<Entry>& es);

@@ -20,18 +20,6 @@ std::string alloc_name(const Stmt& s) {
   return std::get<SLet>(s.node).pats.at(0).name.s;
 }
 
-/// Calls f on every body nested in a statement.
-template <class F> void each_body(Stmt& s, F f) {
-  auto* l = std::get_if<SLet>(&s.node);
-  if (!l) return;
-  std::visit(Overloaded{[&](EIf& x) {
-                          f(x.then_body);
-                          f(x.else_body);
-                        },
-                        [&](EKernel& x) { f(x.body); }, [&](ELoop& x) { f(x.body); }, [](auto&) {}},
-             l->exp.node);
-}
-
 int hoist_body(Body& b) {
   int moved = 0;
   for (Stmt& s : b.stmts)

@@ -14,88 +14,6 @@ namespace funmem {
 
 namespace {
 
-void body_names(const Body& b, std::set<std::string>& names, std::set<std::string>& mems);
-
-/// Every name a statement mentions (over-approximated: all names of nested bodies), and
-/// separately the memory blocks named in its annotations.
-void stmt_names(const Stmt& s, std::set<std::string>& names, std::set<std::string>& mems) {
-  if (const auto* a = std::get_if<SAssume>(&s.node)) {
-    sexp_vars(*a->cond, names);
-    return;
-  }
-  const SLet& l = std::get<SLet>(s.node);
-  auto type = [&](const std::optional<Type>& t) {
-    if (!t) return;
-    for (auto& d : t->dims)
-      sexp_vars(*d, names);
-    if (t->ann) mems.insert(t->ann->mem.s);
-  };
-  for (const Binding& p : l.pats)
-    type(p.type);
-  auto entries = [&](const std::vector<Entry>& es) {
-    for (const Entry& e : es) {
-      sexp_vars(*e.start, names);
-      if (e.count) sexp_vars(*e.count, names);
-      if (e.stride) sexp_vars(*e.stride, names);
-    }
-  };
-  auto atom = [&](const AtomArg& a) {
-    if (const auto* n = std::get_if<Name>(&a.v)) names.insert(n->s);
-  };
-  std::visit(Overloaded{[&](const EScalar& x) { sexp_vars(*x.e, names); },
-                        [&](const EIndex& x) {
-                          names.insert(x.arr.s);
-                          entries(x.entries);
-                        },
-                        [&](const ELmadSlice& x) { names.insert(x.arr.s); },
-                        [&](const ETranspose& x) { names.insert(x.arr.s); },
-                        [&](const EIf& x) {
-                          sexp_vars(*x.cond, names);
-                          body_names(x.then_body, names, mems);
-                          body_names(x.else_body, names, mems);
-                        },
-                        [&](const EKernel& x) {
-                          sexp_vars(*x.bound, names);
-                          body_names(x.body, names, mems);
-                        },
-                        [&](const ELoop& x) {
-                          for (auto& p : x.params)
-                            type(p.type);
-                          for (auto& n : x.inits)
-                            names.insert(n.s);
-                          sexp_vars(*x.bound, names);
-                          body_names(x.body, names, mems);
-                        },
-                        [&](const EUpdate& x) {
-                          names.insert(x.arr.s);
-                          entries(x.entries);
-                          atom(x.value);
-                        },
-                        [&](const EUpdateLmad& x) {
-                          names.insert(x.arr.s);
-                          names.insert(x.value.s);
-                        },
-                        [&](const EConcat& x) {
-                          names.insert(x.a.s);
-                          names.insert(x.b.s);
-                        },
-                        [&](const EIota& x) { sexp_vars(*x.n, names); },
-                        [&](const EReplicate& x) {
-                          sexp_vars(*x.n, names);
-                          atom(x.value);
-                        },
-                        [&](const ECopy& x) { names.insert(x.arr.s); }, [](const EScratch&) {},
-                        [&](const EAlloc& x) { sexp_vars(*x.size, names); }},
-             l.exp.node);
-}
-
-void body_names(const Body& b, std::set<std::string>& names, std::set<std::string>& mems) {
-  for (const Stmt& s : b.stmts)
-    stmt_names(s, names, mems);
-  for (const Name& n : b.results)
-    names.insert(n.s);
-}
-
 void rename_mems_body(Body& b, const std::map<std::string, std::string>& to);
 
 void rename_type(std::optional<Type>& t, const std::map<std::string, std::string>& to) {
@@ -209,7 +127,7 @@ private:
     };
     for (size_t k = 0; k < b.stmts.size(); ++k) {
       std::set<std::string> names, mems;
-      stmt_names(b.stmts[k], names, mems);
+      stmt_mentions(b.stmts[k], names, mems);
       for (auto& m : mems)
         if (cands.count(m)) mention(m, k);
       for (auto& n : names) {

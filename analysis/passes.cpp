@@ -10,7 +10,7 @@
 namespace funmem {
 
 const std::vector<std::string>& pass_names() {
-  static const std::vector<std::string> names = {"fun-to-funmem", "merge", "hoist", "expand"};
+  static const std::vector<std::string> names = {"fun-to-funmem", "sc", "merge", "hoist", "expand"};
   return names;
 }
 
@@ -26,6 +26,16 @@ PassResult run_pass(const std::string& name, const Program& p) {
     r.report = "fun-to-funmem: " + std::to_string(rep.allocations) + " allocations, " +
                std::to_string(rep.copies) + " copies, " + std::to_string(rep.mem_params) +
                " memory parameters added";
+  } else if (name == "sc") {
+    if (p.lang != Lang::FunMem) {
+      r.error = "sc needs a FUNMEM program";
+      return r;
+    }
+    ScReport rep;
+    r.program = short_circuit(p, &rep);
+    r.report = sc_report_text(rep);
+    if (!r.report.empty() && r.report.back() == '\n') r.report.pop_back();
+    r.sc = std::move(rep);
   } else if (name == "merge") {
     if (p.lang != Lang::FunMem) {
       r.error = "merge needs a FUNMEM program";

@@ -2,6 +2,7 @@
 // type-checked, and a one-line report of what it did.
 #pragma once
 
+#include "analysis/short_circuit.h"
 #include "ir/ast.h"
 
 #include <optional>
@@ -14,6 +15,7 @@ struct PassResult {
   std::optional<Program> program; // empty on failure
   std::string error;              // why it failed (including an ill-typed result)
   std::string report;             // what it did
+  std::optional<ScReport> sc;     // the attempts of the sc pass
 };
 
 /// The names of the passes, in pipeline order.

@@ -597,6 +597,7 @@ struct Machine {
                          index_text(ds));
     if (src.block == dst && src.lay.offset == dlay.offset && src.lay.dims == dlay.dims) {
       ++stats.elided;
+      stats.elided_elems += dlay.domain_size().value_or(0);
       return;
     }
     ++stats.copies;
@@ -604,6 +605,7 @@ struct Machine {
     each(src.lay,
          [&](int64_t, int64_t off) { buf.push_back(read(*src.block, off, src.elem, pos)); });
     step(pos, static_cast<int64_t>(buf.size()));
+    stats.copied_elems += static_cast<int64_t>(buf.size());
     each(dlay, [&](int64_t t, int64_t off) { write(*dst, off, buf[static_cast<size_t>(t)], pos); });
   }
 

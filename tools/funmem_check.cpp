@@ -25,6 +25,32 @@ json error_json(const std::optional<RunError>& e) {
   return {{"kind", e->kind}, {"line", e->pos.line}, {"column", e->pos.col}, {"message", e->what()}};
 }
 
+json sc_json(const CheckReport& r) {
+  if (!r.sc) return nullptr;
+  json att = json::array();
+  for (const ScAttempt& a : r.sc->attempts)
+    att.push_back({{"kind", sc_kind_name(a.kind)},
+                   {"point", pos_json(a.pos)},
+                   {"source", a.source},
+                   {"destination", a.dest},
+                   {"proved", a.proved},
+                   {"property", a.property},
+                   {"reason", a.reason}});
+  json imp = json::array();
+  for (const auto& i : r.sc_impact)
+    imp.push_back({{"data_set", i.data_set},
+                   {"elements_copied_before", i.copied_before},
+                   {"elements_copied_after", i.copied_after},
+                   {"elements_elided_after", i.elided_after},
+                   {"peak_bytes_before", i.peak_before},
+                   {"peak_bytes_after", i.peak_after}});
+  return {{"points", r.sc->proved_points()},
+          {"scalar_maps", r.sc->scalar_maps()},
+          {"refused", r.sc->refused()},
+          {"attempts", att},
+          {"impact", imp}};
+}
+
 json report_json(const CheckReport& r) {
   json j;
   j["file"] = r.file;
@@ -57,6 +83,8 @@ json report_json(const CheckReport& r) {
                          {"valid", d.valid()},
                          {"heap_stats",
                           {{"reads", d.heap_stats.reads},
+                           {"elements_copied", d.heap_stats.copied_elems},
+                           {"elements_elided", d.heap_stats.elided_elems},
                            {"writes", d.heap_stats.writes},
                            {"copies", d.heap_stats.copies},
                            {"elided_copies", d.heap_stats.elided},
@@ -70,6 +98,7 @@ json report_json(const CheckReport& r) {
          {"line", e.expect.pos.line},
          {"status", expect_status_name(e.status)},
          {"detail", e.detail}});
+  j["sc"] = sc_json(r);
   j["ok"] = r.ok();
   return j;
 }
@@ -214,6 +243,15 @@ int main(int argc, char** argv) {
                       : d.value_error || d.heap_error ? ""
                                                       : ", results agree");
       std::cout << "\n";
+    }
+    if (r.sc) {
+      std::cout << "  sc: " << r.sc->proved_points() << " point(s) short-circuited, "
+                << r.sc->scalar_maps() << " in-place scalar map(s), " << r.sc->refused()
+                << " refused (funmem-opt --pass sc --report shows the proofs)\n";
+      for (const auto& i : r.sc_impact)
+        std::cout << "    " << i.data_set << ": elements copied " << i.copied_before << " -> "
+                  << i.copied_after << " (" << i.elided_after << " elided), peak memory "
+                  << i.peak_before << " -> " << i.peak_after << " bytes\n";
     }
     for (const auto& e : r.expectations) {
       std::cout << "  expect " << e.expect.word << (e.expect.arg.empty() ? "" : " " + e.expect.arg)

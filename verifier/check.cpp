@@ -124,7 +124,19 @@ void judge(ExpectResult& er, const CheckReport& r, Lang lang) {
     return d.name + ": valid";
   };
   if (e.word == "short-circuit") {
-    er.detail = "needs the short-circuit pass";
+    if (!r.sc) {
+      er.status = ExpectStatus::Fails;
+      er.detail = r.pipeline_error.empty() ? "the sc stage did not run" : r.pipeline_error;
+      return;
+    }
+    int got = r.sc->proved_points();
+    er.status = std::to_string(got) == e.arg ? ExpectStatus::Holds : ExpectStatus::Fails;
+    er.detail = std::to_string(got) + " point(s) short-circuited";
+    std::string at;
+    for (const ScAttempt& a : r.sc->attempts)
+      if (a.proved && a.kind != ScKind::ScalarMap) at += (at.empty() ? "" : ", ") + where(a.pos);
+    if (!at.empty()) er.detail += " at " + at;
+    if (r.sc->refused() > 0) er.detail += ", " + std::to_string(r.sc->refused()) + " refused";
     return;
   }
   if (e.word == "valid") {
@@ -135,7 +147,7 @@ void judge(ExpectResult& er, const CheckReport& r, Lang lang) {
       er.detail = r.pipeline_error;
       return;
     }
-    size_t sets = r.stages.empty() ? r.runs.size() : r.runs.size() / r.stages.size();
+    size_t sets = r.data_sets;
     er.detail = bad ? describe(*bad)
                     : std::to_string(sets) + " data set(s)" +
                           (lang == Lang::Fun ? ", value semantics of the FUN program and heap "
@@ -214,10 +226,25 @@ CheckReport check_source(const std::string& file, const std::string& text,
   std::vector<std::pair<std::string, Program>> heaps;
   if (p.lang == Lang::FunMem) {
     heaps.emplace_back("", p);
+    // Short-circuiting is confirmed on programs expected to be valid.
+    bool expect_valid = true;
+    for (const Expect& e : expects)
+      expect_valid = expect_valid && (e.word == "valid" || e.word == "short-circuit");
+    if (expect_valid) {
+      PassResult pr = run_pass("sc", p);
+      r.sc = pr.sc;
+      if (pr.program) {
+        heaps.emplace_back("sc", *pr.program);
+        r.stages.push_back("sc");
+      } else {
+        r.pipeline_error = "stage sc: " + pr.error;
+      }
+    }
   } else {
     Program cur = p;
     for (const std::string& stage : pass_names()) {
       PassResult pr = run_pass(stage, cur);
+      if (pr.sc) r.sc = pr.sc;
       if (!pr.program) {
         r.pipeline_error = "stage " + stage + ": " + pr.error;
         break;
@@ -241,11 +268,13 @@ CheckReport check_source(const std::string& file, const std::string& text,
   }
   const std::vector<InputSet>& sets = opt.inputs.empty() ? p.inputs : opt.inputs;
   size_t count = std::max<size_t>(sets.size(), 1);
+  r.data_sets = count;
   for (size_t k = 0; k < count; ++k) {
     const InputSet* set = sets.empty() ? nullptr : &sets[k];
     std::string name = sets.empty()         ? "random inputs"
                        : opt.inputs.empty() ? "input at line " + std::to_string(sets[k].pos.line)
                                             : "--input " + std::to_string(k + 1);
+    const size_t first = r.runs.size();
     if (heaps.empty()) {
       r.runs.push_back(run_data_set(p, fun, nullptr, set, name, opt, opt.seed + k));
       continue;
@@ -259,6 +288,24 @@ CheckReport check_source(const std::string& file, const std::string& text,
     if (imp_prog)
       r.runs.push_back(
           run_imp_data_set(p, *imp_prog, imp_def, set, name + " after to-imp", opt, opt.seed + k));
+    // What sc changed: the stage before it against its own.
+    const DataSetRun *before = nullptr, *after = nullptr;
+    for (size_t j = first; j < r.runs.size(); ++j) {
+      const DataSetRun& d = r.runs[j];
+      if (d.stage == "sc") after = &d;
+      if (d.stage == (p.lang == Lang::Fun ? "fun-to-funmem" : "")) before = &d;
+    }
+    if (before && after && before->heap_ran && after->heap_ran && !before->heap_error &&
+        !after->heap_error) {
+      CheckReport::ScImpact im;
+      im.data_set = name;
+      im.copied_before = before->heap_stats.copied_elems;
+      im.copied_after = after->heap_stats.copied_elems;
+      im.elided_after = after->heap_stats.elided_elems;
+      im.peak_before = before->heap_stats.peak_bytes;
+      im.peak_after = after->heap_stats.peak_bytes;
+      r.sc_impact.push_back(im);
+    }
   }
   for (ExpectResult& er : r.expectations)
     if (er.status == ExpectStatus::Unchecked && er.detail.empty()) judge(er, r, p.lang);

@@ -6,9 +6,13 @@
 // under the value semantics and goes through the pipeline (fun-to-funmem, merge); after
 // every stage the program must type-check and its heap semantics must agree with the FUN
 // value semantics, race-free. A failing stage is named.
-// `short-circuit N` needs the optimiser and stays unchecked.
+// Short-circuiting (`sc`) is a pipeline stage of FUN programs; a FUNMEM program expected
+// to be valid also runs after `sc`. Either way the optimised program's heap semantics is
+// compared with the original's value semantics on every data set, and `short-circuit N`
+// holds when sc proved exactly N points (update, concat operand, kernel result).
 #pragma once
 
+#include "analysis/short_circuit.h"
 #include "interp/interp.h"
 #include "ir/ast.h"
 #include "ir/diagnostic.h"
@@ -60,6 +64,16 @@ struct CheckReport {
   /// when every stage's heap semantics ran on every data set).
   std::string pipeline_error;
   std::vector<std::string> stages; // the pipeline's stages that produced a program
+  size_t data_sets = 0;
+  /// The sc stage's attempts, and per data set what it changed at run time.
+  std::optional<ScReport> sc;
+  struct ScImpact {
+    std::string data_set;
+    int64_t copied_before = 0, copied_after = 0; // elements copied by memcpy
+    int64_t elided_after = 0;                    // elements whose copy was elided after sc
+    int64_t peak_before = 0, peak_after = 0;     // peak heap bytes
+  };
+  std::vector<ScImpact> sc_impact;
   /// True when no expectation fails.
   bool ok() const;
 };

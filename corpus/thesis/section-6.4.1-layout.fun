@@ -2,6 +2,7 @@
 -- view of a; all must follow b into ys. (The thesis gives c the type [m]; a slice
 -- a[x:y] of an [n][m] array has type [y][m].)
 def layout (p : i64) (m : i64) (n : i64) (i : i64) (x : i64) (y : i64) (ys0 : [p][m][n]i64) : ([p][m][n]i64, i64) =
+  assume 0 <= i && i < p
   let (a : [n][m]i64) = kernel j < n do
     let (r : [m]i64) = kernel k < m do
       let v = j * m + k

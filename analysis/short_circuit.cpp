@@ -1,0 +1,1075 @@
+// Array short-circuiting (see short_circuit.h).
+#include "analysis/short_circuit.h"
+
+#include "analysis/ast_util.h"
+#include "analysis/solver.h"
+#include "analysis/syntax_util.h"
+#include "ir/overloaded.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <set>
+
+namespace funmem {
+
+const char* sc_kind_name(ScKind k) {
+  switch (k) {
+  case ScKind::Update:
+    return "update";
+  case ScKind::Concat:
+    return "concat operand";
+  case ScKind::KernelResult:
+    return "kernel result";
+  case ScKind::ScalarMap:
+    return "in-place scalar map";
+  }
+  return "?";
+}
+
+int ScReport::proved_points() const {
+  int n = 0;
+  for (const ScAttempt& a : attempts)
+    n += a.proved && a.kind != ScKind::ScalarMap;
+  return n;
+}
+
+int ScReport::scalar_maps() const {
+  int n = 0;
+  for (const ScAttempt& a : attempts)
+    n += a.proved && a.kind == ScKind::ScalarMap;
+  return n;
+}
+
+int ScReport::refused() const {
+  int n = 0;
+  for (const ScAttempt& a : attempts)
+    n += !a.proved;
+  return n;
+}
+
+namespace {
+
+std::string at(Pos p) {
+  return std::to_string(p.line) + ":" + std::to_string(p.col);
+}
+
+/// Thrown inside an attempt: the safety property that failed and why.
+struct Refused {
+  std::string property, reason;
+};
+
+struct Frame {
+  enum class Kind { Top, Kernel, Loop, Branch };
+  Body* body = nullptr;
+  size_t idx = 0; // the statement of `body` holding the next frame, or the point
+  Kind kind = Kind::Top;
+  std::string iter;
+  SExpP bound;
+};
+
+/// An access: a set of points of a memory block, with what made it.
+struct Acc {
+  SymLmad l;
+  std::string what;
+};
+
+/// An access summary (U_ys or W_x); `undet` says why it cannot be summarised.
+struct Summary {
+  std::vector<Acc> accs;
+  std::optional<std::string> undet;
+  void add(const Summary& o) {
+    accs.insert(accs.end(), o.accs.begin(), o.accs.end());
+    if (!undet && o.undet) undet = o.undet;
+  }
+};
+
+/// Bindings, definition sites and may-alias classes of memory names of one definition.
+struct Index {
+  std::map<std::string, Binding*> binding;
+  std::map<std::string, std::pair<Body*, size_t>> site; // statement lets only
+  std::map<std::string, std::string> parent;
+
+  std::string find(const std::string& n) {
+    auto it = parent.find(n);
+    if (it == parent.end() || it->second == n) return n;
+    std::string r = find(it->second);
+    parent[n] = r;
+    return r;
+  }
+  void unite(const std::string& a, const std::string& b) {
+    std::string ra = find(a), rb = find(b);
+    if (ra != rb) parent[ra] = rb;
+  }
+
+  void body(Body& b) {
+    for (size_t k = 0; k < b.stmts.size(); ++k) {
+      auto* l = std::get_if<SLet>(&b.stmts[k].node);
+      if (!l) continue;
+      for (Binding& p : l->pats) {
+        binding[p.name.s] = &p;
+        site[p.name.s] = {&b, k};
+      }
+      // A loop's memory parameters may be its initial blocks, its body's result blocks
+      // and its result blocks; an if's results may be either branch's.
+      if (auto* lp = std::get_if<ELoop>(&l->exp.node)) {
+        for (size_t j = 0; j < lp->params.size(); ++j) {
+          const std::string& pn = lp->params[j].name.s;
+          binding[pn] = &lp->params[j];
+          if (j < lp->inits.size()) unite(pn, lp->inits[j].s);
+          if (j < lp->body.results.size()) unite(pn, lp->body.results[j].s);
+          if (j < l->pats.size()) unite(pn, l->pats[j].name.s);
+        }
+      } else if (auto* x = std::get_if<EIf>(&l->exp.node)) {
+        for (size_t j = 0; j < l->pats.size(); ++j) {
+          if (j < x->then_body.results.size()) unite(l->pats[j].name.s, x->then_body.results[j].s);
+          if (j < x->else_body.results.size()) unite(l->pats[j].name.s, x->else_body.results[j].s);
+        }
+      }
+      each_body(b.stmts[k], [&](Body& in) { body(in); });
+    }
+  }
+};
+
+struct ArrT {
+  std::string mem;
+  SymLmad lay;
+  std::vector<Poly> dims;
+  ScalarType elem = ScalarType::I64;
+};
+
+std::vector<Formula> stmt_facts(const Stmt& s) {
+  std::vector<Formula> out;
+  std::string err;
+  if (const auto* a = std::get_if<SAssume>(&s.node)) {
+    if (auto f = formula_of(*a->cond, &err)) out.push_back(*f);
+    return out;
+  }
+  const SLet& l = std::get<SLet>(s.node);
+  if (l.pats.size() != 1) return out;
+  if (const auto* e = std::get_if<EScalar>(&l.exp.node)) {
+    SExpP def = mk_bin(BinOp::Eq, mk_var(l.pats[0].name.s), e->e);
+    if (auto f = formula_of(*def, &err)) out.push_back(*f);
+  }
+  return out;
+}
+
+void range_facts(const std::string& iter, const SExpP& bound, std::vector<Formula>& out) {
+  if (!bound) return;
+  auto b = to_poly(*bound);
+  if (!b) return;
+  out.push_back(ge(Poly::var(iter), Poly(0)));
+  out.push_back(lt(Poly::var(iter), *b));
+}
+
+bool mentions(const SymLmad& l, const std::string& v) {
+  auto fv = lmad_free_vars(l);
+  return std::find(fv.begin(), fv.end(), v) != fv.end();
+}
+
+/// The attempt at one point.
+struct Point {
+  ScKind kind = ScKind::Update;
+  Pos pos;
+  Body* B = nullptr;
+  size_t P = 0; // index of the point's statement; B->stmts.size() for a kernel result
+  std::string x, dest, ysm;
+  SymLmad lnew;
+  std::vector<Frame> frames; // frames.back().body == B
+  // bounds of an update: the destination's shape and the entries or the LMAD slice
+  std::vector<Poly> dest_dims;
+  std::optional<std::vector<SymEntry>> entries;
+  std::optional<SymLmad> inner;
+  std::string other; // concat: the other operand
+};
+
+class Pass {
+public:
+  Pass(Program& p, ScReport& rep, const ScOptions& opt) : p_(p), rep_(rep), opt_(opt) {}
+
+  void run() {
+    for (;;) {
+      ix_ = Index{};
+      for (Binding& b : p_.def.params)
+        ix_.binding[b.name.s] = &b;
+      ix_.body(p_.def.body);
+      names_ = bound_names(p_.def);
+      std::vector<Frame> fr{Frame{&p_.def.body, 0, Frame::Kind::Top, "", {}}};
+      if (!sweep(p_.def.body, fr)) break;
+    }
+  }
+
+private:
+  Program& p_;
+  ScReport& rep_;
+  const ScOptions& opt_;
+  Index ix_;
+  std::set<std::string> decided_;
+  std::set<std::string> names_;
+
+  // ------------------------------------------------------------ lookups
+
+  std::optional<ArrT> arr(const std::string& n) {
+    auto it = ix_.binding.find(n);
+    if (it == ix_.binding.end() || !it->second->type) return std::nullopt;
+    const Type& t = *it->second->type;
+    if (t.kind != Type::Kind::Array || !t.ann) return std::nullopt;
+    ArrT a;
+    a.mem = t.ann->mem.s;
+    a.lay = sym_lmad(t.ann->lmad);
+    a.dims = polys(t.dims);
+    a.elem = t.elem;
+    return a;
+  }
+
+  bool same_block(const std::string& a, const std::string& b) { return ix_.find(a) == ix_.find(b); }
+
+  std::string creation_text(const SLet& l, Pos pos) {
+    std::string k = std::visit(
+        Overloaded{[](const EKernel&) { return "kernel"; }, [](const EIota&) { return "iota"; },
+                   [](const EReplicate&) { return "replicate"; },
+                   [](const ECopy&) { return "copy"; }, [](const EScratch&) { return "scratch"; },
+                   [](const EConcat&) { return "concat"; },
+                   [](const auto&) { return "statement"; }},
+        l.exp.node);
+    return k + " at " + at(pos);
+  }
+
+  // ------------------------------------------------------------ facts
+
+  std::vector<Formula> facts_at(const std::vector<Frame>& fr, size_t point) {
+    std::vector<Formula> out;
+    for (const Binding& b : p_.def.params)
+      if (b.type && b.type->kind == Type::Kind::Array)
+        for (const SExpP& d : b.type->dims)
+          if (auto pd = to_poly(*d)) out.push_back(ge(*pd, Poly(0)));
+    for (size_t f = 0; f < fr.size(); ++f) {
+      if (fr[f].kind == Frame::Kind::Kernel || fr[f].kind == Frame::Kind::Loop)
+        range_facts(fr[f].iter, fr[f].bound, out);
+      size_t upto = f + 1 == fr.size() ? point : fr[f].idx;
+      for (size_t k = 0; k < upto && k < fr[f].body->stmts.size(); ++k)
+        for (Formula& g : stmt_facts(fr[f].body->stmts[k]))
+          out.push_back(std::move(g));
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------ access summaries
+
+  /// U: the uses of blocks that may be the destination's (`dest`), by arrays other
+  /// than the members of `fam`, in one statement; nested bodies aggregated with EXPAND.
+  void uses(const Stmt& s, const std::string& dest, const std::map<std::string, SymLmad>& fam,
+            Summary& U) {
+    const auto* l = std::get_if<SLet>(&s.node);
+    if (!l) return;
+    Pos pos = s.pos;
+    auto place = [&](const std::string& a) -> std::optional<ArrT> {
+      if (fam.count(a)) return std::nullopt;
+      auto t = arr(a);
+      if (!t || !same_block(t->mem, dest)) return std::nullopt;
+      return t;
+    };
+    auto read = [&](const std::string& a) {
+      if (auto t = place(a)) U.accs.push_back({t->lay, "read of " + a + " at " + at(pos)});
+    };
+    auto write_pat = [&](const char* what) {
+      for (const Binding& b : l->pats)
+        if (auto t = place(b.name.s))
+          U.accs.push_back({t->lay, std::string(what) + " writing " + b.name.s + " at " + at(pos)});
+    };
+    auto atom = [&](const AtomArg& a) {
+      if (const auto* n = std::get_if<Name>(&a.v)) read(n->s);
+    };
+    auto aggregate = [&](const Summary& in, const std::string& iter, const SExpP& bound,
+                         Pos where) {
+      if (in.undet) U.undet = in.undet;
+      auto b = bound ? to_poly(*bound) : std::nullopt;
+      for (const Acc& a : in.accs) {
+        if (!mentions(a.l, iter)) {
+          U.accs.push_back(a);
+          continue;
+        }
+        std::optional<SymLmad> e = b ? lmad_expand(iter, Poly(0), *b, a.l) : std::nullopt;
+        if (!e) {
+          if (!U.undet)
+            U.undet = a.what + " is not affine in " + iter + " (the loop at " + at(where) + ")";
+          continue;
+        }
+        U.accs.push_back({*e, a.what + " over all " + iter});
+      }
+    };
+    std::visit(
+        Overloaded{
+            [&](const EIndex& x) {
+              auto t = place(x.arr.s);
+              if (!t || x.entries.size() != t->dims.size()) return;
+              for (const Entry& e : x.entries)
+                if (!e.is_index()) return;
+              U.accs.push_back({lmad_index(t->lay, sym_entries(x.entries)),
+                                "read of " + x.arr.s + " at " + at(pos)});
+            },
+            [&](const ECopy& x) {
+              read(x.arr.s);
+              write_pat("copy");
+            },
+            [&](const EConcat& x) {
+              read(x.a.s);
+              read(x.b.s);
+              write_pat("concat");
+            },
+            [&](const EIota&) { write_pat("iota"); },
+            [&](const EReplicate& x) {
+              atom(x.value);
+              write_pat("replicate");
+            },
+            [&](const EUpdate& x) {
+              atom(x.value);
+              if (auto t = place(x.arr.s))
+                U.accs.push_back({lmad_index(t->lay, sym_entries(x.entries)),
+                                  "update of " + x.arr.s + " at " + at(pos)});
+            },
+            [&](const EUpdateLmad& x) {
+              read(x.value.s);
+              if (auto t = place(x.arr.s))
+                U.accs.push_back({lmad_compose(t->lay, sym_lmad(x.lmad)),
+                                  "update of " + x.arr.s + " at " + at(pos)});
+            },
+            [&](const EKernel& x) {
+              Summary in;
+              for (const Stmt& st : x.body.stmts)
+                uses(st, dest, fam, in);
+              for (const Name& r : x.body.results)
+                if (auto t = place(r.s))
+                  in.accs.push_back({t->lay, "read of " + r.s + " (kernel result) at " + at(pos)});
+              aggregate(in, x.iter.s, x.bound, pos);
+              write_pat("kernel");
+            },
+            [&](const ELoop& x) {
+              Summary in;
+              for (const Stmt& st : x.body.stmts)
+                uses(st, dest, fam, in);
+              aggregate(in, x.iter.s, x.bound, pos);
+            },
+            [&](const EIf& x) {
+              for (const Stmt& st : x.then_body.stmts)
+                uses(st, dest, fam, U);
+              for (const Stmt& st : x.else_body.stmts)
+                uses(st, dest, fam, U);
+            },
+            [](const auto&) {}},
+        l->exp.node);
+  }
+
+  /// U^{!=i}: the uses of the other iterations j != i of `iter < bound`.
+  Summary others(const Summary& in, const std::string& iter, const SExpP& bound) {
+    Summary out;
+    out.undet = in.undet;
+    auto b = bound ? to_poly(*bound) : std::nullopt;
+    FreshNames fresh(names_);
+    std::string j = fresh(iter + "_other");
+    Poly i = Poly::var(iter);
+    for (const Acc& a : in.accs) {
+      if (!mentions(a.l, iter)) {
+        out.accs.push_back({a.l, a.what + " (in every thread)"});
+        continue;
+      }
+      SymLmad lj = lmad_substitute(a.l, {{iter, Poly::var(j)}});
+      auto lo = b ? lmad_expand(j, Poly(0), i, lj) : std::nullopt;
+      auto hi = b ? lmad_expand(j, i + Poly(1), *b - i - Poly(1), lj) : std::nullopt;
+      if (!lo || !hi) {
+        if (!out.undet) out.undet = a.what + " is not affine in " + iter;
+        continue;
+      }
+      out.accs.push_back({*lo, a.what + " by threads " + iter + "' < " + iter});
+      out.accs.push_back({*hi, a.what + " by threads " + iter + "' > " + iter});
+    }
+    return out;
+  }
+
+  /// Every write must be disjoint from every use; the prover decides.
+  void check(const std::vector<Acc>& W, const Summary& U, Solver& solver, const std::string& rule,
+             ScAttempt& a) {
+    if (W.empty()) return;
+    if (U.undet)
+      throw Refused{"6.4.3 non-overlap", "the uses of " + a.dest_mem + " cannot be summarised: " +
+                                             *U.undet + " (undeterminable summary)"};
+    for (const Acc& w : W)
+      for (const Acc& u : U.accs) {
+        ProveResult r = prove_disjoint(w.l, u.l, solver, opt_.prover);
+        ScProof pr{rule, w.what + " " + w.l.to_string(), u.what + " " + u.l.to_string(),
+                   summary(r)};
+        a.proofs.push_back(pr);
+        if (r.answer != Answer::Disjoint)
+          throw Refused{rule == "6.4.3" ? "6.4.3 non-overlap" : rule + " non-overlap",
+                        w.what + " " + w.l.to_string() + " may overlap the " +
+                            (rule == "6.4.3" ? "later " : "") + u.what + " " + u.l.to_string() +
+                            ": " + summary(r)};
+      }
+  }
+
+  // ------------------------------------------------------------ the sweep
+
+  bool sweep(Body& b, std::vector<Frame>& fr) {
+    for (size_t p = b.stmts.size(); p-- > 0;) {
+      fr.back().idx = p;
+      Stmt& s = b.stmts[p];
+      auto* l = std::get_if<SLet>(&s.node);
+      if (!l) continue;
+      if (points(b, p, fr, *l, s.pos)) return true;
+      bool changed = false;
+      std::visit(
+          Overloaded{[&](EKernel& x) {
+                       fr.push_back(Frame{&x.body, 0, Frame::Kind::Kernel, x.iter.s, x.bound});
+                       changed = sweep(x.body, fr);
+                       fr.pop_back();
+                     },
+                     [&](ELoop& x) {
+                       fr.push_back(Frame{&x.body, 0, Frame::Kind::Loop, x.iter.s, x.bound});
+                       changed = sweep(x.body, fr);
+                       fr.pop_back();
+                     },
+                     [&](EIf& x) {
+                       fr.push_back(Frame{&x.then_body, 0, Frame::Kind::Branch, "", {}});
+                       changed = sweep(x.then_body, fr);
+                       fr.back().body = &x.else_body;
+                       if (!changed) changed = sweep(x.else_body, fr);
+                       fr.pop_back();
+                     },
+                     [](auto&) {}},
+          l->exp.node);
+      if (changed) return true;
+    }
+    return false;
+  }
+
+  /// The points of one statement; true when one succeeded (the program changed).
+  bool points(Body& b, size_t p, std::vector<Frame>& fr, SLet& l, Pos pos) {
+    if (l.pats.size() != 1) return false;
+    auto dst = arr(l.pats[0].name.s);
+    if (!dst) return false;
+    auto base = [&](ScKind k, const std::string& x, Pos where) {
+      Point pt;
+      pt.kind = k;
+      pt.pos = where;
+      pt.B = &b;
+      pt.P = p;
+      pt.x = x;
+      pt.dest = l.pats[0].name.s;
+      pt.ysm = dst->mem;
+      pt.frames = fr;
+      return pt;
+    };
+    try {
+      if (auto* x = std::get_if<EUpdate>(&l.exp.node)) {
+        const auto* v = std::get_if<Name>(&x->value.v);
+        if (!v || !arr(v->s)) return false;
+        Point pt = base(ScKind::Update, v->s, pos);
+        pt.dest = x->arr.s;
+        pt.entries = sym_entries(x->entries);
+        pt.lnew = lmad_index(dst->lay, *pt.entries);
+        pt.dest_dims = dst->dims;
+        return attempt(pt);
+      }
+      if (auto* x = std::get_if<EUpdateLmad>(&l.exp.node)) {
+        Point pt = base(ScKind::Update, x->value.s, pos);
+        pt.dest = x->arr.s;
+        pt.inner = sym_lmad(x->lmad);
+        pt.lnew = lmad_compose(dst->lay, *pt.inner);
+        pt.dest_dims = dst->dims;
+        return attempt(pt);
+      }
+      if (auto* x = std::get_if<EConcat>(&l.exp.node)) {
+        auto ta = arr(x->a.s);
+        if (!ta || ta->dims.empty()) return false;
+        Poly na = ta->dims[0];
+        Poly nb = dst->dims[0] - na;
+        Point pb = base(ScKind::Concat, x->b.s, pos);
+        pb.other = x->a.s;
+        pb.lnew = lmad_index(dst->lay, {SymEntry{na, nb, Poly(1)}});
+        if (attempt(pb)) return true;
+        Point pa = base(ScKind::Concat, x->a.s, pos);
+        pa.other = x->b.s;
+        pa.lnew = lmad_index(dst->lay, {SymEntry{Poly(0), na, Poly(1)}});
+        return attempt(pa);
+      }
+      if (auto* x = std::get_if<EKernel>(&l.exp.node)) {
+        if (x->body.results.size() != 1) return false;
+        const Name& r = x->body.results[0];
+        if (!arr(r.s)) return scalar_map(b, p, fr, l, *x, pos);
+        Point pt = base(ScKind::KernelResult, r.s, r.pos);
+        pt.B = &x->body;
+        pt.P = x->body.stmts.size();
+        pt.frames.push_back(Frame{&x->body, pt.P, Frame::Kind::Kernel, x->iter.s, x->bound});
+        pt.lnew = lmad_fix(dst->lay, Poly::var(x->iter.s));
+        return attempt(pt);
+      }
+    } catch (const Untranslatable&) {
+      return false; // indices that are not polynomials: not a point we can describe
+    }
+    return false;
+  }
+
+  static std::string key(const Point& pt) {
+    return at(pt.pos) + " " + sc_kind_name(pt.kind) + " " + pt.x;
+  }
+
+  bool attempt(Point& pt) {
+    if (decided_.count(key(pt))) return false;
+    auto src = arr(pt.x);
+    if (!src) return false;
+    if (same_block(src->mem, pt.ysm) && src->mem == pt.ysm && src->lay == pt.lnew)
+      return false; // already built in place
+    decided_.insert(key(pt));
+    ScAttempt a;
+    a.kind = pt.kind;
+    a.pos = pt.pos;
+    a.source = pt.x;
+    a.dest = pt.dest;
+    a.dest_mem = pt.ysm;
+    a.projected = pt.lnew.to_string();
+    try {
+      analyse(pt, a);
+      a.proved = true;
+    } catch (const Refused& r) {
+      a.property = r.property;
+      a.reason = r.reason;
+    } catch (const Untranslatable& u) {
+      a.property = "summary";
+      a.reason = u.what();
+    }
+    rep_.attempts.push_back(a);
+    return a.proved;
+  }
+
+  // ------------------------------------------------------------ one attempt
+
+  void analyse(Point& pt, ScAttempt& a) {
+    Body& B = *pt.B;
+    const std::string& x = pt.x;
+    // 1. Back from the point to the creation of x, reversing transpositions.
+    std::string cur = x;
+    SymLmad L = pt.lnew;
+    size_t c = 0;
+    for (;;) {
+      auto it = ix_.site.find(cur);
+      if (it == ix_.site.end() || it->second.first != &B || it->second.second >= pt.P)
+        throw Refused{"creation point",
+                      cur + " is " +
+                          (it == ix_.site.end() ? std::string("a parameter")
+                                                : "defined outside the body of the point") +
+                          "; only arrays created there by kernel, iota, replicate, copy, "
+                          "scratch or concat can be built in place"};
+      size_t d = it->second.second;
+      const Stmt& st = B.stmts[d];
+      const SLet& l = std::get<SLet>(st.node);
+      std::optional<std::string> next;
+      bool created = false;
+      std::visit(
+          Overloaded{
+              [&](const ETranspose& t) {
+                L = lmad_transpose(L);
+                next = t.arr.s;
+              },
+              [&](const EUpdate& u) { next = u.arr.s; },
+              [&](const EUpdateLmad& u) { next = u.arr.s; },
+              [&](const EIndex& v) {
+                throw Refused{"6.4.1 change of layout",
+                              cur + " is a slice of " + v.arr.s + " (at " + at(st.pos) +
+                                  "): only transpositions can be reversed"};
+              },
+              [&](const ELmadSlice& v) {
+                throw Refused{"6.4.1 change of layout",
+                              cur + " is an LMAD slice of " + v.arr.s + " (at " + at(st.pos) +
+                                  "): only transpositions can be reversed"};
+              },
+              [&](const ELoop&) {
+                throw Refused{"creation point", cur + " is a result of the loop at " + at(st.pos) +
+                                                    ", not an array creation point"};
+              },
+              [&](const EIf&) {
+                throw Refused{"creation point", cur + " is a result of the if at " + at(st.pos) +
+                                                    ", not an array creation point"};
+              },
+              [&](const auto&) { created = true; }},
+          l.exp.node);
+      if (created) {
+        c = d;
+        break;
+      }
+      cur = *next;
+    }
+    const std::string root = cur;
+    const SLet& cl = std::get<SLet>(B.stmts[c].node);
+    a.creation = root + " by " + creation_text(cl, B.stmts[c].pos);
+
+    // 2. Forward: the aliases of the root up to the point, with projected LMADs.
+    std::map<std::string, SymLmad> fam{{root, L}};
+    std::vector<std::pair<size_t, Acc>> fam_writes;
+    for (size_t d = c + 1; d < pt.P; ++d)
+      family(B.stmts[d], fam, false, d, fam_writes);
+    if (!fam.count(x) || !(fam.at(x) == pt.lnew))
+      throw Refused{"6.4.1 change of layout", "the aliases of " + root + " do not lead to " + x};
+
+    // 3. Last use: no alias of x after the point.
+    {
+      std::set<std::string> after, mems;
+      for (size_t d = pt.P + 1; d < B.stmts.size(); ++d)
+        stmt_mentions(B.stmts[d], after, mems);
+      if (pt.kind != ScKind::KernelResult)
+        for (const Name& r : B.results)
+          after.insert(r.s);
+      if (!pt.other.empty()) after.insert(pt.other);
+      for (const auto& [n, _] : fam)
+        if (after.count(n))
+          throw Refused{"last use", (n == x ? x : n + " (an alias of " + x + ")") +
+                                        " is used after the point, so its memory is still live"};
+    }
+
+    // 4. 6.2 (1) and 6.4.2: the destination's memory and the names of the projected
+    //    LMAD must exist at the creation; later definitions are lifted when they can be.
+    std::set<size_t> lift;
+    need(B, c, pt.P, fam, pt.ysm, "6.2 (1) destination memory", lift);
+    for (const std::string& v : lmad_free_vars(pt.lnew))
+      need(B, c, pt.P, fam, v, "6.4.2 index-function projection", lift);
+
+    std::vector<Formula> facts = facts_at(pt.frames, pt.P);
+    Solver solver(facts, opt_.prover.timeout_ms);
+
+    // 5. Bounds: the place must lie inside the destination.
+    if (auto goal = bounds(pt, solver)) {
+      if (!solver.proves(*goal))
+        throw Refused{"bounds", "the updated place of " + pt.dest + " is not provably inside it (" +
+                                    goal->to_string() +
+                                    "); the copy's run-time check must stay where it is"};
+      a.proofs.push_back({"bounds", "place " + pt.lnew.to_string(), "shape of " + pt.dest,
+                          "inside: " + goal->to_string()});
+    }
+
+    // 6. 6.4.3: bottom-up from the point to the creation.
+    const bool scratch = std::holds_alternative<EScratch>(cl.exp.node);
+    Summary U;
+    for (size_t d = pt.P; d-- > c + 1;) {
+      std::vector<Acc> W;
+      for (const auto& [dd, w] : fam_writes)
+        if (dd == d) W.push_back(w);
+      check(W, U, solver, "6.4.3", a);
+      uses(B.stmts[d], pt.ysm, fam, U);
+    }
+    Acc whole{L, "creation of " + root + " (" + creation_text(cl, B.stmts[c].pos) + ")"};
+    if (const auto* k = std::get_if<EKernel>(&cl.exp.node)) {
+      // 6.6.2: thread i writes fix(L, i) at its end; no other thread may use it.
+      Summary Uk;
+      std::vector<Formula> kf = facts;
+      range_facts(k->iter.s, k->bound, kf);
+      for (const Stmt& st : k->body.stmts) {
+        uses(st, pt.ysm, fam, Uk);
+        for (Formula& f : stmt_facts(st))
+          kf.push_back(std::move(f));
+      }
+      Solver ks(kf, opt_.prover.timeout_ms);
+      Acc wi{lmad_fix(L, Poly::var(k->iter.s)),
+             "write of thread " + k->iter.s + " of the kernel creating " + root};
+      check({wi}, others(Uk, k->iter.s, k->bound), ks, "6.6.2 other threads", a);
+      check({whole}, U, solver, "6.4.3", a);
+    } else if (!scratch) {
+      Summary Uc = U;
+      uses(B.stmts[c], pt.ysm, fam, Uc);
+      check({whole}, Uc, solver, "6.4.3", a);
+    }
+
+    // 7. A point inside a kernel whose threads share the destination: the writes of
+    //    thread i against the uses of every other thread.
+    const Frame& bf = pt.frames.back();
+    auto ms = ix_.site.find(pt.ysm);
+    bool local = ms != ix_.site.end() && ms->second.first == &B;
+    if (bf.kind == Frame::Kind::Kernel && !local) {
+      Summary Ub;
+      for (const Stmt& st : B.stmts)
+        uses(st, pt.ysm, fam, Ub);
+      std::vector<Acc> Wb;
+      if (!scratch) Wb.push_back(whole);
+      for (const auto& [dd, w] : fam_writes)
+        Wb.push_back(w);
+      check(Wb, others(Ub, bf.iter, bf.bound), solver, "6.6.2 threads of the enclosing kernel", a);
+    }
+
+    // 8. Transform: new annotations, lifted definitions, dead allocations removed.
+    std::map<std::string, LmadSyn> syn;
+    std::set<std::string> old_mems;
+    for (const auto& [n, l] : fam) {
+      syn[n] = explicit_syn(l);
+      old_mems.insert(ix_.binding.at(n)->type->ann->mem.s);
+    }
+    for (auto& [n, s] : syn) {
+      Binding* b = ix_.binding.at(n);
+      b->type->ann->mem.s = pt.ysm;
+      b->type->ann->lmad = s;
+      a.rewritten.push_back(n);
+    }
+    if (!lift.empty()) {
+      std::vector<Stmt> moved;
+      for (size_t d : lift) {
+        const SLet& l = std::get<SLet>(B.stmts[d].node);
+        a.lifted.push_back(l.pats[0].name.s + " (line " + std::to_string(B.stmts[d].pos.line) +
+                           ")");
+        moved.push_back(B.stmts[d]);
+      }
+      for (auto it = lift.rbegin(); it != lift.rend(); ++it)
+        B.stmts.erase(B.stmts.begin() + static_cast<long>(*it));
+      B.stmts.insert(B.stmts.begin() + static_cast<long>(c), moved.begin(), moved.end());
+    }
+    for (const std::string& m : old_mems)
+      if (m != pt.ysm && remove_alloc_if_dead(m)) a.removed.push_back(m);
+  }
+
+  /// The aliases of the family created by statement `s` (views and updates; nested
+  /// bodies add views only) and the writes of updates at top level.
+  void family(const Stmt& s, std::map<std::string, SymLmad>& fam, bool nested, size_t d,
+              std::vector<std::pair<size_t, Acc>>& writes) {
+    const auto* l = std::get_if<SLet>(&s.node);
+    if (!l) return;
+    auto in = [&](const Name& n) { return fam.count(n.s) > 0; };
+    auto pat = [&]() -> const std::string& { return l->pats.at(0).name.s; };
+    std::visit(
+        Overloaded{[&](const EIndex& x) {
+                     if (!in(x.arr)) return;
+                     auto t = arr(pat());
+                     if (t) fam[pat()] = lmad_index(fam.at(x.arr.s), sym_entries(x.entries));
+                   },
+                   [&](const ELmadSlice& x) {
+                     if (in(x.arr)) fam[pat()] = lmad_compose(fam.at(x.arr.s), sym_lmad(x.lmad));
+                   },
+                   [&](const ETranspose& x) {
+                     if (in(x.arr)) fam[pat()] = lmad_transpose(fam.at(x.arr.s));
+                   },
+                   [&](const EUpdate& x) {
+                     if (!in(x.arr)) return;
+                     if (nested)
+                       throw Refused{"last use",
+                                     x.arr.s + " is updated inside a nested body at " + at(s.pos)};
+                     SymLmad w = lmad_index(fam.at(x.arr.s), sym_entries(x.entries));
+                     writes.push_back({d, {w, "update of " + x.arr.s + " at " + at(s.pos)}});
+                     fam[pat()] = fam.at(x.arr.s);
+                   },
+                   [&](const EUpdateLmad& x) {
+                     if (!in(x.arr)) return;
+                     if (nested)
+                       throw Refused{"last use",
+                                     x.arr.s + " is updated inside a nested body at " + at(s.pos)};
+                     SymLmad w = lmad_compose(fam.at(x.arr.s), sym_lmad(x.lmad));
+                     writes.push_back({d, {w, "update of " + x.arr.s + " at " + at(s.pos)}});
+                     fam[pat()] = fam.at(x.arr.s);
+                   },
+                   [&](const ELoop& x) {
+                     for (const Name& n : x.inits)
+                       if (in(n))
+                         throw Refused{"creation point",
+                                       n.s + " flows into the loop at " + at(s.pos) +
+                                           "; sources carried by loops are not supported"};
+                     for (const Stmt& st : x.body.stmts)
+                       family(st, fam, true, d, writes);
+                   },
+                   [&](const EIf& x) {
+                     for (const Body* b : {&x.then_body, &x.else_body}) {
+                       for (const Stmt& st : b->stmts)
+                         family(st, fam, true, d, writes);
+                       for (const Name& n : b->results)
+                         if (in(n))
+                           throw Refused{"last use", n.s +
+                                                         " is returned by a branch of the if at " +
+                                                         at(s.pos)};
+                     }
+                   },
+                   [&](const EKernel& x) {
+                     for (const Stmt& st : x.body.stmts)
+                       family(st, fam, true, d, writes);
+                   },
+                   [](const auto&) {}},
+        l->exp.node);
+  }
+
+  /// Makes `n` available at the creation (index c of B): nothing to do when it is
+  /// defined before; a scalar definition or allocation between creation and point is
+  /// lifted (with what it needs) unless it depends on the source.
+  void need(Body& B, size_t c, size_t P, const std::map<std::string, SymLmad>& fam,
+            const std::string& n, const std::string& property, std::set<size_t>& lift) {
+    auto it = ix_.site.find(n);
+    if (it == ix_.site.end() || it->second.first != &B) return;
+    size_t d = it->second.second;
+    if (d < c || d >= P || lift.count(d)) return;
+    const Stmt& st = B.stmts[d];
+    const SLet& l = std::get<SLet>(st.node);
+    std::string where =
+        n + " (defined at " + at(st.pos) + ", after the creation at " + at(B.stmts[c].pos) + ")";
+    if (l.pats.size() != 1)
+      throw Refused{property, where + " is computed by a loop or if and cannot be lifted"};
+    std::set<std::string> deps;
+    std::visit(Overloaded{[&](const EScalar& x) { sexp_vars(*x.e, deps); },
+                          [&](const EAlloc& x) { sexp_vars(*x.size, deps); },
+                          [&](const EIndex& x) {
+                            if (fam.count(x.arr.s))
+                              throw Refused{property, where + " is read from " + x.arr.s +
+                                                          ", an alias of the source: it depends "
+                                                          "on the source and cannot be lifted"};
+                            auto t = arr(x.arr.s);
+                            if (!t || x.entries.size() != t->dims.size())
+                              throw Refused{property, where + " cannot be lifted"};
+                            auto as = ix_.site.find(x.arr.s);
+                            if (as != ix_.site.end() && as->second.first == &B &&
+                                as->second.second > c)
+                              throw Refused{property, where + " reads " + x.arr.s +
+                                                          ", which is defined after the creation"};
+                            for (const Entry& e : x.entries)
+                              sexp_vars(*e.start, deps);
+                          },
+                          [&](const auto&) {
+                            throw Refused{property, where + " is not a scalar definition or "
+                                                            "allocation and cannot be lifted"};
+                          }},
+               l.exp.node);
+    for (const std::string& v : deps)
+      need(B, c, P, fam, v, property, lift);
+    lift.insert(d);
+  }
+
+  /// The bounds condition of an update's place, or nullopt when there is nothing to show.
+  std::optional<Formula> bounds(const Point& pt, Solver& solver) {
+    if (pt.entries) {
+      std::vector<Formula> parts;
+      for (size_t k = 0; k < pt.entries->size() && k < pt.dest_dims.size(); ++k) {
+        const SymEntry& e = (*pt.entries)[k];
+        const Poly& dim = pt.dest_dims[k];
+        if (!e.count) {
+          parts.push_back(Formula::conj({ge(e.start, Poly(0)), lt(e.start, dim)}));
+          continue;
+        }
+        Poly last = e.start + (*e.count - Poly(1)) * e.stride;
+        parts.push_back(Formula::disj(
+            {le(*e.count, Poly(0)), Formula::conj({ge(e.start, Poly(0)), lt(e.start, dim),
+                                                   ge(last, Poly(0)), lt(last, dim)})}));
+      }
+      return Formula::conj(parts);
+    }
+    if (pt.inner && !pt.dest_dims.empty()) {
+      Poly lo = pt.inner->offset, hi = pt.inner->offset;
+      std::vector<Formula> empty;
+      for (const auto& [cnt, st] : pt.inner->dims) {
+        empty.push_back(le(cnt, Poly(0)));
+        Poly span = (cnt - Poly(1)) * st;
+        if (solver.proves(ge(st, Poly(0))))
+          hi = hi + span;
+        else if (solver.proves(le(st, Poly(0))))
+          lo = lo + span;
+        else
+          throw Refused{"bounds", "the sign of the stride " + st.to_string() +
+                                      " of the updated LMAD slice is unknown"};
+      }
+      empty.push_back(Formula::conj({ge(lo, Poly(0)), lt(hi, pt.dest_dims[0])}));
+      return Formula::disj(empty);
+    }
+    return std::nullopt;
+  }
+
+  bool mentioned_anywhere(const std::string& m) {
+    std::set<std::string> names, mems;
+    body_mentions(p_.def.body, names, mems);
+    return names.count(m) || mems.count(m);
+  }
+
+  bool remove_alloc_if_dead(const std::string& m) {
+    if (mentioned_anywhere(m)) return false;
+    std::function<bool(Body&)> go = [&](Body& b) {
+      for (size_t k = 0; k < b.stmts.size(); ++k) {
+        auto* l = std::get_if<SLet>(&b.stmts[k].node);
+        if (!l) continue;
+        if (l->pats.size() == 1 && l->pats[0].name.s == m &&
+            std::holds_alternative<EAlloc>(l->exp.node)) {
+          b.stmts.erase(b.stmts.begin() + static_cast<long>(k));
+          return true;
+        }
+        bool done = false;
+        each_body(b.stmts[k], [&](Body& in) { done = done || go(in); });
+        if (done) return true;
+      }
+      return false;
+    };
+    return go(p_.def.body);
+  }
+
+  // ------------------------------------------------------------ 6.9
+
+  bool scalar_map(Body& B, size_t p, std::vector<Frame>& fr, SLet& l, EKernel& k, Pos pos) {
+    auto ys = arr(l.pats[0].name.s);
+    if (!ys || ys->dims.size() != 1) return false;
+    // The candidate: an array of B read as xs[i] in the kernel body.
+    for (const Stmt& st : k.body.stmts) {
+      const auto* rl = std::get_if<SLet>(&st.node);
+      if (!rl) continue;
+      const auto* ix = std::get_if<EIndex>(&rl->exp.node);
+      if (!ix || ix->entries.size() != 1 || !ix->entries[0].is_index()) continue;
+      const auto* v = std::get_if<SVar>(&ix->entries[0].start->node);
+      if (!v || v->name != k.iter.s) continue;
+      auto xs = arr(ix->arr.s);
+      if (!xs || xs->dims.size() != 1) continue;
+      Point pt;
+      pt.kind = ScKind::ScalarMap;
+      pt.pos = pos;
+      pt.x = ix->arr.s;
+      if (decided_.count(key(pt))) continue;
+      decided_.insert(key(pt));
+      ScAttempt a;
+      a.kind = ScKind::ScalarMap;
+      a.pos = pos;
+      a.source = ix->arr.s;
+      a.dest = l.pats[0].name.s;
+      a.dest_mem = xs->mem;
+      a.projected = xs->lay.to_string();
+      a.creation = a.dest + " by kernel at " + at(pos);
+      try {
+        in_place_map(B, p, fr, l, k, ix->arr.s, *xs, *ys, a);
+        a.proved = true;
+      } catch (const Refused& r) {
+        a.property = r.property;
+        a.reason = r.reason;
+      } catch (const Untranslatable& u) {
+        a.property = "summary";
+        a.reason = u.what();
+      }
+      rep_.attempts.push_back(a);
+      if (a.proved) return true;
+    }
+    return false;
+  }
+
+  void in_place_map(Body& B, size_t p, std::vector<Frame>& fr, SLet& l, EKernel& k,
+                    const std::string& xs, const ArrT& xt, const ArrT& yt, ScAttempt& a) {
+    const std::string& ys = l.pats[0].name.s;
+    if (xt.elem != yt.elem)
+      throw Refused{"6.9 element type", xs + " holds " + scalar_type_name(xt.elem) + ", " + ys +
+                                            " " + scalar_type_name(yt.elem)};
+    if (!(xt.lay == yt.lay))
+      throw Refused{"6.9 index function", xs + " has layout " + xt.lay.to_string() + " but " + ys +
+                                              " has " + yt.lay.to_string()};
+    // Unique: xs is defined in this body (or is a parameter of the definition at the
+    // top level) and nothing in its memory is used after the kernel.
+    auto xsite = ix_.site.find(xs);
+    bool here = xsite != ix_.site.end() ? xsite->second.first == &B : &B == &p_.def.body;
+    if (!here)
+      throw Refused{"6.9 uniqueness", xs + " is defined outside the body of the kernel's "
+                                           "statement, which may run again"};
+    std::set<std::string> after, mems;
+    for (size_t d = p + 1; d < B.stmts.size(); ++d)
+      stmt_mentions(B.stmts[d], after, mems);
+    for (const Name& r : B.results)
+      after.insert(r.s);
+    after.insert(mems.begin(), mems.end());
+    for (const std::string& n : after) {
+      auto t = arr(n);
+      if ((t && same_block(t->mem, xt.mem)) ||
+          (!t && same_block(n, xt.mem) && ix_.binding.count(n) && ix_.binding.at(n)->type &&
+           ix_.binding.at(n)->type->kind == Type::Kind::Mem))
+        throw Refused{"6.9 uniqueness",
+                      n + " (in the memory of " + xs + ") is used after the kernel"};
+    }
+    // xs is used in the body only by the one indexing.
+    int uses_of_xs = 0;
+    for (const Stmt& st : k.body.stmts) {
+      std::set<std::string> ns, ms;
+      stmt_mentions(st, ns, ms);
+      uses_of_xs += static_cast<int>(ns.count(xs));
+    }
+    for (const Name& r : k.body.results)
+      uses_of_xs += r.s == xs;
+    if (uses_of_xs != 1)
+      throw Refused{"6.9 last use", xs + " is used " + std::to_string(uses_of_xs) +
+                                        " times in the kernel body, not once"};
+    // The result's block must hold only ys, so that it can disappear.
+    auto ysite = ix_.site.find(yt.mem);
+    if (ysite == ix_.site.end() ||
+        !std::holds_alternative<EAlloc>(
+            std::get<SLet>(ysite->second.first->stmts[ysite->second.second].node).exp.node))
+      throw Refused{"6.9 destination",
+                    "the memory " + yt.mem + " of " + ys + " is not an allocation of its own"};
+    int in_block = 0;
+    for (const auto& [n, b] : ix_.binding)
+      if (b->type && b->type->ann && b->type->ann->mem.s == yt.mem) ++in_block;
+    if (in_block != 1)
+      throw Refused{"6.9 destination", "the memory " + yt.mem + " holds other arrays than " + ys};
+    // Other threads must not use the cells thread i writes.
+    std::vector<Frame> f2 = fr;
+    f2.back().idx = p;
+    f2.push_back(Frame{&k.body, k.body.stmts.size(), Frame::Kind::Kernel, k.iter.s, k.bound});
+    Solver solver(facts_at(f2, k.body.stmts.size()), opt_.prover.timeout_ms);
+    Summary Uk;
+    for (const Stmt& st : k.body.stmts)
+      uses(st, xt.mem, {}, Uk);
+    Acc wi{lmad_fix(yt.lay, Poly::var(k.iter.s)), "write of " + ys + " by thread " + k.iter.s};
+    a.dest_mem = xt.mem;
+    check({wi}, others(Uk, k.iter.s, k.bound), solver, "6.6.2 other threads", a);
+    // Transform: ys lives in xs's memory; its own block goes.
+    std::string old = yt.mem;
+    std::function<void(Body&)> rename = [&](Body& b) {
+      for (Stmt& st : b.stmts) {
+        if (auto* sl = std::get_if<SLet>(&st.node)) {
+          for (Binding& pb : sl->pats)
+            if (pb.type && pb.type->ann && pb.type->ann->mem.s == old) pb.type->ann->mem.s = xt.mem;
+          if (auto* lp = std::get_if<ELoop>(&sl->exp.node))
+            for (Name& n : lp->inits)
+              if (n.s == old) n.s = xt.mem;
+        }
+        each_body(st, [&](Body& in) { rename(in); });
+      }
+      for (Name& n : b.results)
+        if (n.s == old) n.s = xt.mem;
+    };
+    rename(p_.def.body);
+    a.rewritten.push_back(ys);
+    if (remove_alloc_if_dead(old)) a.removed.push_back(old);
+  }
+};
+
+} // namespace
+
+Program short_circuit(const Program& p, ScReport* report, const ScOptions& opt) {
+  auto t0 = std::chrono::steady_clock::now();
+  Program out = p;
+  ScReport local;
+  ScReport& rep = report ? *report : local;
+  rep = ScReport{};
+  if (p.lang == Lang::FunMem) Pass(out, rep, opt).run();
+  std::sort(rep.attempts.begin(), rep.attempts.end(), [](const ScAttempt& a, const ScAttempt& b) {
+    return std::tie(a.pos.line, a.pos.col) < std::tie(b.pos.line, b.pos.col);
+  });
+  rep.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+std::string sc_report_text(const ScReport& r) {
+  std::string s;
+  for (const ScAttempt& a : r.attempts) {
+    s += at(a.pos) + ": " + sc_kind_name(a.kind) + ": " + a.source + " into " + a.dest + " (@" +
+         a.dest_mem + " -> " + a.projected +
+         "): " + (a.proved ? "proved" : "refused (" + a.property + ")") + "\n";
+    if (!a.creation.empty()) s += "    creation: " + a.creation + "\n";
+    if (!a.proved) s += "    why: " + a.reason + "\n";
+    for (const std::string& l : a.lifted)
+      s += "    lifted above the creation: " + l + "\n";
+    for (const ScProof& p : a.proofs)
+      s += "    " + p.check + ": " + p.write + "  vs  " + p.use + ": " + p.answer + "\n";
+    if (!a.rewritten.empty()) {
+      s += "    now in " + a.dest_mem + ":";
+      for (const std::string& n : a.rewritten)
+        s += " " + n;
+      s += "\n";
+    }
+    for (const std::string& m : a.removed)
+      s += "    removed: alloc of " + m + "\n";
+  }
+  s += "sc: " + std::to_string(r.proved_points()) + " points short-circuited, " +
+       std::to_string(r.scalar_maps()) + " in-place scalar maps, " + std::to_string(r.refused()) +
+       " refused (" + std::to_string(static_cast<int>(r.ms + 0.5)) + " ms)\n";
+  return s;
+}
+
+} // namespace funmem
