@@ -20,8 +20,6 @@ void sexp_vars(const SExp& e, std::set<std::string>& out) {
              e.node);
 }
 
-namespace {
-
 void bound_in(const Body& b, std::set<std::string>& out) {
   for (const Stmt& s : b.stmts)
     if (const auto* l = std::get_if<SLet>(&s.node)) {
@@ -45,8 +43,6 @@ void bound_in(const Body& b, std::set<std::string>& out) {
                  l->exp.node);
     }
 }
-
-} // namespace
 
 std::set<std::string> bound_names(const Def& d) {
   std::set<std::string> out;

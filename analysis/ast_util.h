@@ -15,6 +15,9 @@ namespace funmem {
 /// The variables of a scalar expression.
 void sexp_vars(const SExp& e, std::set<std::string>& out);
 
+/// Every name bound in a body at any depth (patterns, loop parameters, iterators).
+void bound_in(const Body& b, std::set<std::string>& out);
+
 /// Every name bound in a definition: parameters, patterns, loop parameters and
 /// kernel / loop iterators, at any depth.
 std::set<std::string> bound_names(const Def& d);

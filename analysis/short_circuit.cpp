@@ -10,6 +10,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 
 namespace funmem {
@@ -54,6 +55,27 @@ namespace {
 std::string at(Pos p) {
   return std::to_string(p.line) + ":" + std::to_string(p.col);
 }
+
+/// Adds a solver's counts to an attempt when it goes out of scope (also on refusal).
+struct Account {
+  Account(const Solver& s, ScAttempt& at)
+      : solver(s), a(at), queries0(s.stats().queries), z3_0(s.stats().z3_calls) {}
+  Account(const Account&) = delete;
+  Account& operator=(const Account&) = delete;
+  ~Account() {
+    a.queries += solver.stats().queries - queries0;
+    a.z3_calls += solver.stats().z3_calls - z3_0;
+  }
+  const Solver& solver;
+  ScAttempt& a;
+  int queries0, z3_0;
+};
+
+/// Thrown when a kernel's array is not a candidate for an in-place scalar map (6.9's
+/// conditions 1-6); such candidates are not attempts and are not reported.
+struct NotCandidate {
+  std::string why;
+};
 
 /// Thrown inside an attempt: the safety property that failed and why.
 struct Refused {
@@ -163,6 +185,23 @@ void range_facts(const std::string& iter, const SExpP& bound, std::vector<Formul
   out.push_back(lt(Poly::var(iter), *b));
 }
 
+Formula substitute(Formula f, const std::map<std::string, Poly>& s) {
+  f.lhs = f.lhs.substitute(s);
+  f.rhs = f.rhs.substitute(s);
+  for (Formula& k : f.kids)
+    k = substitute(std::move(k), s);
+  return f;
+}
+
+/// Integer `let` definitions of a body that are polynomials, with earlier ones inlined.
+void poly_defs(const Body& b, size_t upto, std::map<std::string, Poly>& defs) {
+  for (size_t k = 0; k < upto && k < b.stmts.size(); ++k)
+    if (const auto* l = std::get_if<SLet>(&b.stmts[k].node))
+      if (l->pats.size() == 1)
+        if (const auto* e = std::get_if<EScalar>(&l->exp.node))
+          if (auto p = to_poly(*e->e)) defs[l->pats[0].name.s] = p->substitute(defs);
+}
+
 bool mentions(const SymLmad& l, const std::string& v) {
   auto fv = lmad_free_vars(l);
   return std::find(fv.begin(), fv.end(), v) != fv.end();
@@ -207,6 +246,24 @@ private:
   Index ix_;
   std::set<std::string> decided_;
   std::set<std::string> names_;
+  std::map<std::string, std::unique_ptr<Solver>> solvers_;
+
+  /// One solver per set of facts, shared by the attempts (its cache too): the attempts
+  /// of a chain ask many of the same side conditions.
+  Solver& solver_for(std::vector<Formula> facts) {
+    std::map<std::string, Formula> uniq;
+    for (Formula& f : facts)
+      uniq.emplace(f.to_string(), std::move(f));
+    std::string key;
+    std::vector<Formula> sorted;
+    for (auto& [k, f] : uniq) {
+      key += k + ";";
+      sorted.push_back(std::move(f));
+    }
+    auto& slot = solvers_[key];
+    if (!slot) slot = std::make_unique<Solver>(std::move(sorted), opt_.prover.timeout_ms);
+    return *slot;
+  }
 
   // ------------------------------------------------------------ lookups
 
@@ -281,9 +338,10 @@ private:
     auto atom = [&](const AtomArg& a) {
       if (const auto* n = std::get_if<Name>(&a.v)) read(n->s);
     };
-    auto aggregate = [&](const Summary& in, const std::string& iter, const SExpP& bound,
+    auto aggregate = [&](Summary in, const Body& body, const std::string& iter, const SExpP& bound,
                          Pos where) {
-      if (in.undet) U.undet = in.undet;
+      localize(in, body);
+      if (in.undet && !U.undet) U.undet = in.undet;
       auto b = bound ? to_poly(*bound) : std::nullopt;
       for (const Acc& a : in.accs) {
         if (!mentions(a.l, iter)) {
@@ -342,14 +400,14 @@ private:
               for (const Name& r : x.body.results)
                 if (auto t = place(r.s))
                   in.accs.push_back({t->lay, "read of " + r.s + " (kernel result) at " + at(pos)});
-              aggregate(in, x.iter.s, x.bound, pos);
+              aggregate(in, x.body, x.iter.s, x.bound, pos);
               write_pat("kernel");
             },
             [&](const ELoop& x) {
               Summary in;
               for (const Stmt& st : x.body.stmts)
                 uses(st, dest, fam, in);
-              aggregate(in, x.iter.s, x.bound, pos);
+              aggregate(in, x.body, x.iter.s, x.bound, pos);
             },
             [&](const EIf& x) {
               for (const Stmt& st : x.then_body.stmts)
@@ -359,6 +417,40 @@ private:
             },
             [](const auto&) {}},
         l->exp.node);
+  }
+
+  /// Uses inside a body of a kernel or loop, seen from outside it: names the body
+  /// computes differ between iterations, so integer definitions are substituted and an
+  /// access still naming a local is undeterminable.
+  static void localize(Summary& s, const Body& body) {
+    std::set<std::string> locals;
+    bound_in(body, locals);
+    std::map<std::string, Poly> defs;
+    for (const Stmt& st : body.stmts)
+      if (const auto* l = std::get_if<SLet>(&st.node))
+        if (l->pats.size() == 1)
+          if (const auto* e = std::get_if<EScalar>(&l->exp.node))
+            if (auto p = to_poly(*e->e)) defs[l->pats[0].name.s] = *p;
+    std::vector<Acc> kept;
+    for (Acc a : s.accs) {
+      for (int round = 0; round < 16; ++round) {
+        std::map<std::string, Poly> sub;
+        for (const std::string& v : lmad_free_vars(a.l))
+          if (defs.count(v)) sub[v] = defs.at(v);
+        if (sub.empty()) break;
+        a.l = lmad_substitute(a.l, sub);
+      }
+      std::optional<std::string> local;
+      for (const std::string& v : lmad_free_vars(a.l))
+        if (locals.count(v)) local = v;
+      if (local) {
+        if (!s.undet)
+          s.undet = a.what + " depends on " + *local + ", which each iteration computes itself";
+        continue;
+      }
+      kept.push_back(std::move(a));
+    }
+    s.accs = std::move(kept);
   }
 
   /// U^{!=i}: the uses of the other iterations j != i of `iter < bound`.
@@ -392,8 +484,9 @@ private:
              ScAttempt& a) {
     if (W.empty()) return;
     if (U.undet)
-      throw Refused{"6.4.3 non-overlap", "the uses of " + a.dest_mem + " cannot be summarised: " +
-                                             *U.undet + " (undeterminable summary)"};
+      throw Refused{rule == "6.4.3" ? "6.4.3 non-overlap" : rule + " non-overlap",
+                    "the uses of " + a.dest_mem + " cannot be summarised: " + *U.undet +
+                        " (undeterminable summary)"};
     for (const Acc& w : W)
       for (const Acc& u : U.accs) {
         ProveResult r = prove_disjoint(w.l, u.l, solver, opt_.prover);
@@ -521,6 +614,7 @@ private:
     if (same_block(src->mem, pt.ysm) && src->mem == pt.ysm && src->lay == pt.lnew)
       return false; // already built in place
     decided_.insert(key(pt));
+    auto t0 = std::chrono::steady_clock::now();
     ScAttempt a;
     a.kind = pt.kind;
     a.pos = pt.pos;
@@ -538,6 +632,7 @@ private:
       a.property = "summary";
       a.reason = u.what();
     }
+    a.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     rep_.attempts.push_back(a);
     return a.proved;
   }
@@ -634,16 +729,24 @@ private:
       need(B, c, pt.P, fam, v, "6.4.2 index-function projection", lift);
 
     std::vector<Formula> facts = facts_at(pt.frames, pt.P);
-    Solver solver(facts, opt_.prover.timeout_ms);
+    Solver& solver = solver_for(facts);
+    Account acc1{solver, a};
 
     // 5. Bounds: the place must lie inside the destination.
-    if (auto goal = bounds(pt, solver)) {
-      if (!solver.proves(*goal))
+    if (auto bd = bounds(pt, solver)) {
+      // Definitions inlined: Z3's nonlinear arithmetic does better with fewer names.
+      std::map<std::string, Poly> defs;
+      for (size_t f = 0; f < pt.frames.size(); ++f)
+        poly_defs(*pt.frames[f].body, f + 1 == pt.frames.size() ? pt.P : pt.frames[f].idx, defs);
+      bool ok = !bd->positive.empty();
+      for (const Poly& d : bd->positive)
+        ok = ok && prove_positive(d.substitute(defs), pt.frames, solver);
+      if (!ok && !solver.proves(substitute(bd->whole, defs)))
         throw Refused{"bounds", "the updated place of " + pt.dest + " is not provably inside it (" +
-                                    goal->to_string() +
+                                    bd->whole.to_string() +
                                     "); the copy's run-time check must stay where it is"};
       a.proofs.push_back({"bounds", "place " + pt.lnew.to_string(), "shape of " + pt.dest,
-                          "inside: " + goal->to_string()});
+                          "inside: " + bd->whole.to_string()});
     }
 
     // 6. 6.4.3: bottom-up from the point to the creation.
@@ -667,7 +770,9 @@ private:
         for (Formula& f : stmt_facts(st))
           kf.push_back(std::move(f));
       }
-      Solver ks(kf, opt_.prover.timeout_ms);
+      localize(Uk, k->body);
+      Solver& ks = solver_for(kf);
+      Account acc2{ks, a};
       Acc wi{lmad_fix(L, Poly::var(k->iter.s)),
              "write of thread " + k->iter.s + " of the kernel creating " + root};
       check({wi}, others(Uk, k->iter.s, k->bound), ks, "6.6.2 other threads", a);
@@ -687,6 +792,7 @@ private:
       Summary Ub;
       for (const Stmt& st : B.stmts)
         uses(st, pt.ysm, fam, Ub);
+      localize(Ub, B);
       std::vector<Acc> Wb;
       if (!scratch) Wb.push_back(whole);
       for (const auto& [dd, w] : fam_writes)
@@ -833,29 +939,41 @@ private:
     lift.insert(d);
   }
 
-  /// The bounds condition of an update's place, or nullopt when there is nothing to show.
-  std::optional<Formula> bounds(const Point& pt, Solver& solver) {
+  /// The bounds condition of an update's place: the whole formula, and when the facts
+  /// show the place is not empty, the same as polynomials that must be positive.
+  struct Bounds {
+    Formula whole;
+    std::vector<Poly> positive;
+  };
+  std::optional<Bounds> bounds(const Point& pt, Solver& solver) {
+    Bounds out;
+    std::vector<Formula> parts;
+    bool nonempty = true;
+    auto inside = [&](const Poly& lo, const Poly& hi, const Poly& dim) {
+      out.positive.push_back(lo + Poly(1)); // lo >= 0
+      out.positive.push_back(dim - hi);     // hi < dim
+      return Formula::conj({ge(lo, Poly(0)), lt(hi, dim)});
+    };
     if (pt.entries) {
-      std::vector<Formula> parts;
       for (size_t k = 0; k < pt.entries->size() && k < pt.dest_dims.size(); ++k) {
         const SymEntry& e = (*pt.entries)[k];
         const Poly& dim = pt.dest_dims[k];
         if (!e.count) {
-          parts.push_back(Formula::conj({ge(e.start, Poly(0)), lt(e.start, dim)}));
+          parts.push_back(inside(e.start, e.start, dim));
           continue;
         }
         Poly last = e.start + (*e.count - Poly(1)) * e.stride;
-        parts.push_back(Formula::disj(
-            {le(*e.count, Poly(0)), Formula::conj({ge(e.start, Poly(0)), lt(e.start, dim),
-                                                   ge(last, Poly(0)), lt(last, dim)})}));
+        nonempty = nonempty && solver.proves(ge(*e.count, Poly(1)));
+        Formula in = Formula::conj({inside(e.start, e.start, dim), inside(last, last, dim)});
+        parts.push_back(Formula::disj({le(*e.count, Poly(0)), in}));
       }
-      return Formula::conj(parts);
-    }
-    if (pt.inner && !pt.dest_dims.empty()) {
+      out.whole = Formula::conj(parts);
+    } else if (pt.inner && !pt.dest_dims.empty()) {
       Poly lo = pt.inner->offset, hi = pt.inner->offset;
       std::vector<Formula> empty;
       for (const auto& [cnt, st] : pt.inner->dims) {
         empty.push_back(le(cnt, Poly(0)));
+        nonempty = nonempty && solver.proves(ge(cnt, Poly(1)));
         Poly span = (cnt - Poly(1)) * st;
         if (solver.proves(ge(st, Poly(0))))
           hi = hi + span;
@@ -865,10 +983,36 @@ private:
           throw Refused{"bounds", "the sign of the stride " + st.to_string() +
                                       " of the updated LMAD slice is unknown"};
       }
-      empty.push_back(Formula::conj({ge(lo, Poly(0)), lt(hi, pt.dest_dims[0])}));
-      return Formula::disj(empty);
+      empty.push_back(inside(lo, hi, pt.dest_dims[0]));
+      out.whole = Formula::disj(empty);
+    } else {
+      return std::nullopt;
     }
-    return std::nullopt;
+    if (!nonempty) out.positive.clear();
+    return out;
+  }
+
+  /// d > 0, first with each kernel / loop counter the polynomial is affine in replaced
+  /// by the end of its range that minimises d (the sign of its coefficient decides):
+  /// Z3's nonlinear arithmetic answers the counter-free question far faster.
+  bool prove_positive(Poly d, const std::vector<Frame>& frames, Solver& solver) {
+    for (const Frame& f : frames) {
+      if (f.kind != Frame::Kind::Kernel && f.kind != Frame::Kind::Loop) continue;
+      auto fv = d.free_vars();
+      if (std::find(fv.begin(), fv.end(), f.iter) == fv.end()) continue;
+      auto b = f.bound ? to_poly(*f.bound) : std::nullopt;
+      if (!b) break;
+      Poly d0 = d.substitute({{f.iter, Poly(0)}});
+      Poly coef = d.substitute({{f.iter, Poly(1)}}) - d0;
+      if (!(d0 + coef * Poly::var(f.iter) == d)) break; // not affine
+      if (solver.proves(ge(coef, Poly(0))))
+        d = d0;
+      else if (solver.proves(le(coef, Poly(0))))
+        d = d.substitute({{f.iter, *b - Poly(1)}});
+      else
+        break;
+    }
+    return solver.proves(gt(d, Poly(0)));
   }
 
   bool mentioned_anywhere(const std::string& m) {
@@ -918,6 +1062,7 @@ private:
       pt.x = ix->arr.s;
       if (decided_.count(key(pt))) continue;
       decided_.insert(key(pt));
+      auto t0 = std::chrono::steady_clock::now();
       ScAttempt a;
       a.kind = ScKind::ScalarMap;
       a.pos = pos;
@@ -929,6 +1074,8 @@ private:
       try {
         in_place_map(B, p, fr, l, k, ix->arr.s, *xs, *ys, a);
         a.proved = true;
+      } catch (const NotCandidate&) {
+        continue;
       } catch (const Refused& r) {
         a.property = r.property;
         a.reason = r.reason;
@@ -936,6 +1083,8 @@ private:
         a.property = "summary";
         a.reason = u.what();
       }
+      a.ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       rep_.attempts.push_back(a);
       if (a.proved) return true;
     }
@@ -946,18 +1095,18 @@ private:
                     const std::string& xs, const ArrT& xt, const ArrT& yt, ScAttempt& a) {
     const std::string& ys = l.pats[0].name.s;
     if (xt.elem != yt.elem)
-      throw Refused{"6.9 element type", xs + " holds " + scalar_type_name(xt.elem) + ", " + ys +
-                                            " " + scalar_type_name(yt.elem)};
+      throw NotCandidate{xs + " holds " + scalar_type_name(xt.elem) + ", " + ys + " " +
+                         scalar_type_name(yt.elem)};
     if (!(xt.lay == yt.lay))
-      throw Refused{"6.9 index function", xs + " has layout " + xt.lay.to_string() + " but " + ys +
-                                              " has " + yt.lay.to_string()};
+      throw NotCandidate{xs + " has layout " + xt.lay.to_string() + " but " + ys + " has " +
+                         yt.lay.to_string()};
     // Unique: xs is defined in this body (or is a parameter of the definition at the
     // top level) and nothing in its memory is used after the kernel.
     auto xsite = ix_.site.find(xs);
     bool here = xsite != ix_.site.end() ? xsite->second.first == &B : &B == &p_.def.body;
     if (!here)
-      throw Refused{"6.9 uniqueness", xs + " is defined outside the body of the kernel's "
-                                           "statement, which may run again"};
+      throw NotCandidate{xs + " is defined outside the body of the kernel's "
+                              "statement, which may run again"};
     std::set<std::string> after, mems;
     for (size_t d = p + 1; d < B.stmts.size(); ++d)
       stmt_mentions(B.stmts[d], after, mems);
@@ -969,8 +1118,7 @@ private:
       if ((t && same_block(t->mem, xt.mem)) ||
           (!t && same_block(n, xt.mem) && ix_.binding.count(n) && ix_.binding.at(n)->type &&
            ix_.binding.at(n)->type->kind == Type::Kind::Mem))
-        throw Refused{"6.9 uniqueness",
-                      n + " (in the memory of " + xs + ") is used after the kernel"};
+        throw NotCandidate{n + " (in the memory of " + xs + ") is used after the kernel"};
     }
     // xs is used in the body only by the one indexing.
     int uses_of_xs = 0;
@@ -982,28 +1130,29 @@ private:
     for (const Name& r : k.body.results)
       uses_of_xs += r.s == xs;
     if (uses_of_xs != 1)
-      throw Refused{"6.9 last use", xs + " is used " + std::to_string(uses_of_xs) +
-                                        " times in the kernel body, not once"};
+      throw NotCandidate{xs + " is used " + std::to_string(uses_of_xs) +
+                         " times in the kernel body, not once"};
     // The result's block must hold only ys, so that it can disappear.
     auto ysite = ix_.site.find(yt.mem);
     if (ysite == ix_.site.end() ||
         !std::holds_alternative<EAlloc>(
             std::get<SLet>(ysite->second.first->stmts[ysite->second.second].node).exp.node))
-      throw Refused{"6.9 destination",
-                    "the memory " + yt.mem + " of " + ys + " is not an allocation of its own"};
+      throw NotCandidate{"the memory " + yt.mem + " of " + ys + " is not an allocation of its own"};
     int in_block = 0;
     for (const auto& [n, b] : ix_.binding)
       if (b->type && b->type->ann && b->type->ann->mem.s == yt.mem) ++in_block;
     if (in_block != 1)
-      throw Refused{"6.9 destination", "the memory " + yt.mem + " holds other arrays than " + ys};
+      throw NotCandidate{"the memory " + yt.mem + " holds other arrays than " + ys};
     // Other threads must not use the cells thread i writes.
     std::vector<Frame> f2 = fr;
     f2.back().idx = p;
     f2.push_back(Frame{&k.body, k.body.stmts.size(), Frame::Kind::Kernel, k.iter.s, k.bound});
-    Solver solver(facts_at(f2, k.body.stmts.size()), opt_.prover.timeout_ms);
+    Solver& solver = solver_for(facts_at(f2, k.body.stmts.size()));
+    Account acc1{solver, a};
     Summary Uk;
     for (const Stmt& st : k.body.stmts)
       uses(st, xt.mem, {}, Uk);
+    localize(Uk, k.body);
     Acc wi{lmad_fix(yt.lay, Poly::var(k.iter.s)), "write of " + ys + " by thread " + k.iter.s};
     a.dest_mem = xt.mem;
     check({wi}, others(Uk, k.iter.s, k.bound), solver, "6.6.2 other threads", a);
@@ -1048,10 +1197,14 @@ Program short_circuit(const Program& p, ScReport* report, const ScOptions& opt) 
 std::string sc_report_text(const ScReport& r) {
   std::string s;
   for (const ScAttempt& a : r.attempts) {
-    s += at(a.pos) + ": " + sc_kind_name(a.kind) + ": " + a.source + " into " + a.dest + " (@" +
-         a.dest_mem + " -> " + a.projected +
-         "): " + (a.proved ? "proved" : "refused (" + a.property + ")") + "\n";
+    std::string what = a.kind == ScKind::ScalarMap ? a.dest + " built in the memory of " + a.source
+                                                   : a.source + " into " + a.dest;
+    s += at(a.pos) + ": " + sc_kind_name(a.kind) + ": " + what + " (@" + a.dest_mem + " -> " +
+         a.projected + "): " + (a.proved ? "proved" : "refused (" + a.property + ")") + "\n";
     if (!a.creation.empty()) s += "    creation: " + a.creation + "\n";
+    s += "    cost: " + std::to_string(static_cast<int>(a.ms + 0.5)) + " ms, " +
+         std::to_string(a.queries) + " solver questions, " + std::to_string(a.z3_calls) +
+         " sent to Z3\n";
     if (!a.proved) s += "    why: " + a.reason + "\n";
     for (const std::string& l : a.lifted)
       s += "    lifted above the creation: " + l + "\n";

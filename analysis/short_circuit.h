@@ -71,6 +71,8 @@ struct ScAttempt {
   std::vector<std::string> lifted;    // statements moved above the creation (6.4.2)
   std::vector<std::string> rewritten; // arrays that now live in the destination's memory
   std::vector<std::string> removed;   // allocations removed
+  double ms = 0;                      // time spent on the attempt
+  int queries = 0, z3_calls = 0;      // solver questions, and those Z3 had to answer
 };
 
 struct ScReport {

@@ -727,12 +727,19 @@ private:
               std::vector<Info> want = pattern_types(l.pats, true);
               for (size_t k = 0; k < l.pats.size(); ++k)
                 if (!l.pats[k].type) error(l.pats[k].name.pos, "the results of 'if' need types");
+              // Each branch starts from the consumptions before the if; after it, what
+              // either branch consumed is consumed.
+              const std::map<int, Pos> before = consumed_;
+              std::map<int, Pos> after;
               for (const Body* b : {&x.then_body, &x.else_body}) {
+                consumed_ = before;
                 push();
                 auto vals = body(*b);
                 match_pattern(l.pats, want, b->results, vals, b->pos, "the branch", true);
                 pop();
+                after.insert(consumed_.begin(), consumed_.end());
               }
+              consumed_ = after;
               bind_pattern(l.pats, want);
             },
             [&](const EKernel& x) {

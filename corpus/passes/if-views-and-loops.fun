@@ -32,3 +32,5 @@ def corner (n : i64) (c : bool) (xs : [n][n]i64) : ([n]i64, [n][n]i64, [n][n]i64
 -- input: n=3 c=true xs=iota
 -- input: n=4 c=false
 -- expect: valid
+-- expect: short-circuit 2
+-- refuses: last use

@@ -14,3 +14,4 @@ def listing61 (m : i64) (n : i64) (ys0 : [m][n]i64) : ([m][n]i64) =
   in (ys)
 -- input: m=3 n=4
 -- expect: valid
+-- expect: short-circuit 1

@@ -10,3 +10,4 @@ def antidiag (ys0 : [100]i64) : ([100]i64) =
   in (ys)
 -- input: ys0=iota
 -- expect: valid
+-- expect: short-circuit 1

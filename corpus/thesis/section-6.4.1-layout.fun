@@ -15,3 +15,4 @@ def layout (p : i64) (m : i64) (n : i64) (i : i64) (x : i64) (y : i64) (ys0 : [p
   in (ys, c0)
 -- input: p=2 m=3 n=4 i=1 x=1 y=2
 -- expect: valid
+-- expect: short-circuit 2
