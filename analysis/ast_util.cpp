@@ -4,6 +4,8 @@
 #include "analysis/syntax_util.h"
 #include "ir/overloaded.h"
 
+#include <map>
+
 namespace funmem {
 
 void sexp_vars(const SExp& e, std::set<std::string>& out) {
@@ -169,6 +171,185 @@ std::string FreshNames::operator()(const std::string& base) {
     n = base + std::to_string(k);
   used_.insert(n);
   return n;
+}
+
+} // namespace funmem
+
+namespace funmem {
+
+namespace {
+
+/// Alpha-renaming with a stack of scopes (see uniquify).
+class Uniquifier {
+public:
+  explicit Uniquifier(const Def& d) : fresh_(bound_names(d)) {}
+
+  void def(Def& d) {
+    scopes_.emplace_back();
+    for (Binding& b : d.params)
+      bind(b.name);
+    for (Binding& b : d.params)
+      type(b.type);
+    for (Type& t : d.rets)
+      type(t);
+    body(d.body, false);
+  }
+
+private:
+  FreshNames fresh_;
+  std::set<std::string> seen_;
+  std::vector<std::map<std::string, std::string>> scopes_;
+
+  void bind(Name& n) {
+    std::string to = n.s;
+    if (!seen_.insert(n.s).second) {
+      to = fresh_(n.s);
+      seen_.insert(to);
+    }
+    scopes_.back()[n.s] = to;
+    n.s = to;
+  }
+  void use(std::string& s) const {
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+      auto f = it->find(s);
+      if (f != it->end()) {
+        s = f->second;
+        return;
+      }
+    }
+  }
+  void use(Name& n) const { use(n.s); }
+  SExpP sexp(const SExpP& e) const {
+    if (!e) return e;
+    SExp c = *e;
+    std::visit(Overloaded{[&](SVar& v) { use(v.name); }, [](Lit&) {},
+                          [&](SUnary& u) { u.a = sexp(u.a); },
+                          [&](SBinary& b) {
+                            b.a = sexp(b.a);
+                            b.b = sexp(b.b);
+                          },
+                          [&](SCall& k) {
+                            for (auto& a : k.args)
+                              a = sexp(a);
+                          }},
+               c.node);
+    return c;
+  }
+  void lmad(LmadSyn& l) const {
+    l.offset = sexp(l.offset);
+    for (auto& [c, s] : l.dims) {
+      c = sexp(c);
+      s = sexp(s);
+    }
+    for (auto& a : l.args)
+      a = sexp(a);
+  }
+  void type(std::optional<Type>& t) const {
+    if (t) type(*t);
+  }
+  void type(Type& t) const {
+    for (auto& d : t.dims)
+      d = sexp(d);
+    if (t.ann) {
+      use(t.ann->mem);
+      lmad(t.ann->lmad);
+    }
+  }
+  void entries(std::vector<Entry>& es) const {
+    for (Entry& e : es) {
+      e.start = sexp(e.start);
+      e.count = sexp(e.count);
+      e.stride = sexp(e.stride);
+    }
+  }
+  void atom(AtomArg& a) const {
+    if (auto* n = std::get_if<Name>(&a.v)) use(*n);
+  }
+  /// A nested body gets its own scope, entered by the caller when it binds names first.
+  void body(Body& b, bool push = true) {
+    if (push) scopes_.emplace_back();
+    for (Stmt& s : b.stmts)
+      stmt(s);
+    for (Name& n : b.results)
+      use(n);
+    if (push) scopes_.pop_back();
+  }
+  void stmt(Stmt& s) {
+    if (auto* a = std::get_if<SAssume>(&s.node)) {
+      a->cond = sexp(a->cond);
+      return;
+    }
+    SLet& l = std::get<SLet>(s.node);
+    std::visit(Overloaded{[&](EScalar& x) { x.e = sexp(x.e); },
+                          [&](EIndex& x) {
+                            use(x.arr);
+                            entries(x.entries);
+                          },
+                          [&](ELmadSlice& x) {
+                            use(x.arr);
+                            lmad(x.lmad);
+                          },
+                          [&](ETranspose& x) { use(x.arr); },
+                          [&](EIf& x) {
+                            x.cond = sexp(x.cond);
+                            body(x.then_body);
+                            body(x.else_body);
+                          },
+                          [&](EKernel& x) {
+                            x.bound = sexp(x.bound);
+                            scopes_.emplace_back();
+                            bind(x.iter);
+                            body(x.body, false);
+                            scopes_.pop_back();
+                          },
+                          [&](ELoop& x) {
+                            x.bound = sexp(x.bound);
+                            for (Name& n : x.inits)
+                              use(n);
+                            scopes_.emplace_back();
+                            for (Binding& p : x.params)
+                              bind(p.name);
+                            for (Binding& p : x.params)
+                              type(p.type);
+                            bind(x.iter);
+                            body(x.body, false);
+                            scopes_.pop_back();
+                          },
+                          [&](EUpdate& x) {
+                            use(x.arr);
+                            entries(x.entries);
+                            atom(x.value);
+                          },
+                          [&](EUpdateLmad& x) {
+                            use(x.arr);
+                            lmad(x.lmad);
+                            use(x.value);
+                          },
+                          [&](EConcat& x) {
+                            use(x.a);
+                            use(x.b);
+                          },
+                          [&](EIota& x) { x.n = sexp(x.n); },
+                          [&](EReplicate& x) {
+                            x.n = sexp(x.n);
+                            atom(x.value);
+                          },
+                          [&](ECopy& x) { use(x.arr); }, [](EScratch&) {},
+                          [&](EAlloc& x) { x.size = sexp(x.size); }},
+               l.exp.node);
+    for (Binding& p : l.pats)
+      bind(p.name);
+    for (Binding& p : l.pats)
+      type(p.type);
+  }
+};
+
+} // namespace
+
+Def uniquify(const Def& d) {
+  Def out = d;
+  Uniquifier(d).def(out);
+  return out;
 }
 
 } // namespace funmem

@@ -49,6 +49,11 @@ template <class F> void each_body(Stmt& s, F f) {
 /// when an entry is not an integer polynomial).
 std::vector<SymEntry> sym_entries(const std::vector<Entry>& es);
 
+/// The definition with every binding that repeats an earlier one (in a sibling or inner
+/// scope) renamed to a fresh name, uses renamed with it: afterwards a name identifies one
+/// binding in the whole definition.
+Def uniquify(const Def& d);
+
 /// Fresh names: `base`, then `base2`, `base3`, ... avoiding every name seen so far.
 class FreshNames {
 public:

@@ -112,6 +112,10 @@ struct Index {
   std::map<std::string, Binding*> binding;
   std::map<std::string, std::pair<Body*, size_t>> site; // statement lets only
   std::map<std::string, std::string> parent;
+  /// Where a block held by a name flows within one iteration (loop initial values into
+  /// parameters, body and branch results into result patterns); the back edge from a
+  /// loop body's result to its parameter (the next iteration) is only in `parent`.
+  std::map<std::string, std::vector<std::string>> flows;
 
   std::string find(const std::string& n) {
     auto it = parent.find(n);
@@ -142,11 +146,20 @@ struct Index {
           if (j < lp->inits.size()) unite(pn, lp->inits[j].s);
           if (j < lp->body.results.size()) unite(pn, lp->body.results[j].s);
           if (j < l->pats.size()) unite(pn, l->pats[j].name.s);
+          if (j < lp->inits.size()) flows[lp->inits[j].s].push_back(pn);
+          if (j < l->pats.size()) {
+            flows[pn].push_back(l->pats[j].name.s);
+            if (j < lp->body.results.size())
+              flows[lp->body.results[j].s].push_back(l->pats[j].name.s);
+          }
         }
       } else if (auto* x = std::get_if<EIf>(&l->exp.node)) {
         for (size_t j = 0; j < l->pats.size(); ++j) {
-          if (j < x->then_body.results.size()) unite(l->pats[j].name.s, x->then_body.results[j].s);
-          if (j < x->else_body.results.size()) unite(l->pats[j].name.s, x->else_body.results[j].s);
+          for (const Body* br : {&x->then_body, &x->else_body})
+            if (j < br->results.size()) {
+              unite(l->pats[j].name.s, br->results[j].s);
+              flows[br->results[j].s].push_back(l->pats[j].name.s);
+            }
         }
       }
       each_body(b.stmts[k], [&](Body& in) { body(in); });
@@ -282,6 +295,38 @@ private:
 
   bool same_block(const std::string& a, const std::string& b) { return ix_.find(a) == ix_.find(b); }
 
+  /// The names that may hold the block of `m` while an attempt's statements run. A block
+  /// made by `alloc` is new: only names it flows into can hold it (not the parameters of
+  /// an enclosing loop, which hold the previous iteration's block). Any other block (a
+  /// parameter's) may be held by every name of its may-alias class.
+  std::set<std::string> block_names(const std::string& m) {
+    std::set<std::string> out{m};
+    auto site = ix_.site.find(m);
+    bool fresh = site != ix_.site.end() &&
+                 std::holds_alternative<EAlloc>(
+                     std::get<SLet>(site->second.first->stmts[site->second.second].node).exp.node);
+    if (fresh) {
+      std::vector<std::string> todo{m};
+      while (!todo.empty()) {
+        std::string n = todo.back();
+        todo.pop_back();
+        auto it = ix_.flows.find(n);
+        if (it == ix_.flows.end()) continue;
+        for (const std::string& t : it->second)
+          if (out.insert(t).second) todo.push_back(t);
+      }
+      return out;
+    }
+    std::set<std::string> all;
+    for (const auto& [n, _] : ix_.binding)
+      all.insert(n);
+    for (const auto& [n, _] : ix_.parent)
+      all.insert(n);
+    for (const std::string& n : all)
+      if (same_block(n, m)) out.insert(n);
+    return out;
+  }
+
   std::string creation_text(const SLet& l, Pos pos) {
     std::string k = std::visit(
         Overloaded{[](const EKernel&) { return "kernel"; }, [](const EIota&) { return "iota"; },
@@ -316,15 +361,15 @@ private:
 
   /// U: the uses of blocks that may be the destination's (`dest`), by arrays other
   /// than the members of `fam`, in one statement; nested bodies aggregated with EXPAND.
-  void uses(const Stmt& s, const std::string& dest, const std::map<std::string, SymLmad>& fam,
-            Summary& U) {
+  void uses(const Stmt& s, const std::set<std::string>& dest,
+            const std::map<std::string, SymLmad>& fam, Summary& U) {
     const auto* l = std::get_if<SLet>(&s.node);
     if (!l) return;
     Pos pos = s.pos;
     auto place = [&](const std::string& a) -> std::optional<ArrT> {
       if (fam.count(a)) return std::nullopt;
       auto t = arr(a);
-      if (!t || !same_block(t->mem, dest)) return std::nullopt;
+      if (!t || !dest.count(t->mem)) return std::nullopt;
       return t;
     };
     auto read = [&](const std::string& a) {
@@ -750,6 +795,7 @@ private:
     }
 
     // 6. 6.4.3: bottom-up from the point to the creation.
+    const std::set<std::string> dmems = block_names(pt.ysm);
     const bool scratch = std::holds_alternative<EScratch>(cl.exp.node);
     Summary U;
     for (size_t d = pt.P; d-- > c + 1;) {
@@ -757,7 +803,7 @@ private:
       for (const auto& [dd, w] : fam_writes)
         if (dd == d) W.push_back(w);
       check(W, U, solver, "6.4.3", a);
-      uses(B.stmts[d], pt.ysm, fam, U);
+      uses(B.stmts[d], dmems, fam, U);
     }
     Acc whole{L, "creation of " + root + " (" + creation_text(cl, B.stmts[c].pos) + ")"};
     if (const auto* k = std::get_if<EKernel>(&cl.exp.node)) {
@@ -766,7 +812,7 @@ private:
       std::vector<Formula> kf = facts;
       range_facts(k->iter.s, k->bound, kf);
       for (const Stmt& st : k->body.stmts) {
-        uses(st, pt.ysm, fam, Uk);
+        uses(st, dmems, fam, Uk);
         for (Formula& f : stmt_facts(st))
           kf.push_back(std::move(f));
       }
@@ -779,7 +825,7 @@ private:
       check({whole}, U, solver, "6.4.3", a);
     } else if (!scratch) {
       Summary Uc = U;
-      uses(B.stmts[c], pt.ysm, fam, Uc);
+      uses(B.stmts[c], dmems, fam, Uc);
       check({whole}, Uc, solver, "6.4.3", a);
     }
 
@@ -791,7 +837,7 @@ private:
     if (bf.kind == Frame::Kind::Kernel && !local) {
       Summary Ub;
       for (const Stmt& st : B.stmts)
-        uses(st, pt.ysm, fam, Ub);
+        uses(st, dmems, fam, Ub);
       localize(Ub, B);
       std::vector<Acc> Wb;
       if (!scratch) Wb.push_back(whole);
@@ -1151,7 +1197,7 @@ private:
     Account acc1{solver, a};
     Summary Uk;
     for (const Stmt& st : k.body.stmts)
-      uses(st, xt.mem, {}, Uk);
+      uses(st, block_names(xt.mem), {}, Uk);
     localize(Uk, k.body);
     Acc wi{lmad_fix(yt.lay, Poly::var(k.iter.s)), "write of " + ys + " by thread " + k.iter.s};
     a.dest_mem = xt.mem;
@@ -1186,7 +1232,12 @@ Program short_circuit(const Program& p, ScReport* report, const ScOptions& opt) 
   ScReport local;
   ScReport& rep = report ? *report : local;
   rep = ScReport{};
-  if (p.lang == Lang::FunMem) Pass(out, rep, opt).run();
+  if (p.lang == Lang::FunMem) {
+    // The analysis names bindings globally; sibling scopes may reuse a name.
+    out.def = uniquify(p.def);
+    Pass(out, rep, opt).run();
+    if (rep.proved_points() + rep.scalar_maps() == 0) out = p;
+  }
   std::sort(rep.attempts.begin(), rep.attempts.end(), [](const ScAttempt& a, const ScAttempt& b) {
     return std::tie(a.pos.line, a.pos.col) < std::tie(b.pos.line, b.pos.col);
   });
