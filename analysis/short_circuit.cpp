@@ -1038,25 +1038,82 @@ private:
     return out;
   }
 
-  /// d > 0, first with each kernel / loop counter the polynomial is affine in replaced
-  /// by the end of its range that minimises d (the sign of its coefficient decides):
-  /// Z3's nonlinear arithmetic answers the counter-free question far faster.
+  /// Bounds lo <= v <= hi of single names, from facts of the form `v REL e` or
+  /// `e REL v` (conjunctions flattened).
+  struct VarBounds {
+    std::map<std::string, Poly> lo, hi;
+  };
+  static void collect_bounds(const Formula& f, VarBounds& vb) {
+    if (f.kind == Formula::Kind::And) {
+      for (const Formula& k : f.kids)
+        collect_bounds(k, vb);
+      return;
+    }
+    if (f.kind != Formula::Kind::Cmp) return;
+    auto single = [](const Poly& p) -> std::optional<std::string> {
+      auto fv = p.free_vars();
+      if (fv.size() == 1 && p == Poly::var(fv[0])) return fv[0];
+      return std::nullopt;
+    };
+    auto add = [&](const std::string& v, Rel r, const Poly& e) {
+      // v r e
+      if (r == Rel::Lt) vb.hi.emplace(v, e - Poly(1));
+      if (r == Rel::Le || r == Rel::Eq) vb.hi.emplace(v, e);
+      if (r == Rel::Gt) vb.lo.emplace(v, e + Poly(1));
+      if (r == Rel::Ge || r == Rel::Eq) vb.lo.emplace(v, e);
+    };
+    auto flip = [](Rel r) {
+      switch (r) {
+      case Rel::Lt:
+        return Rel::Gt;
+      case Rel::Le:
+        return Rel::Ge;
+      case Rel::Gt:
+        return Rel::Lt;
+      case Rel::Ge:
+        return Rel::Le;
+      default:
+        return r;
+      }
+    };
+    if (auto v = single(f.lhs)) add(*v, f.rel, f.rhs);
+    if (auto v = single(f.rhs)) add(*v, flip(f.rel), f.lhs);
+  }
+
+  /// d > 0, first with each name the polynomial is affine in and that has a known range
+  /// (kernel and loop counters, `assume`d bounds) replaced by the end of its range that
+  /// minimises d (the sign of its coefficient decides): Z3's nonlinear arithmetic answers
+  /// the question without those names far faster. Sound: d >= the substituted d.
   bool prove_positive(Poly d, const std::vector<Frame>& frames, Solver& solver) {
-    for (const Frame& f : frames) {
-      if (f.kind != Frame::Kind::Kernel && f.kind != Frame::Kind::Loop) continue;
-      auto fv = d.free_vars();
-      if (std::find(fv.begin(), fv.end(), f.iter) == fv.end()) continue;
-      auto b = f.bound ? to_poly(*f.bound) : std::nullopt;
-      if (!b) break;
-      Poly d0 = d.substitute({{f.iter, Poly(0)}});
-      Poly coef = d.substitute({{f.iter, Poly(1)}}) - d0;
-      if (!(d0 + coef * Poly::var(f.iter) == d)) break; // not affine
-      if (solver.proves(ge(coef, Poly(0))))
-        d = d0;
-      else if (solver.proves(le(coef, Poly(0))))
-        d = d.substitute({{f.iter, *b - Poly(1)}});
-      else
+    VarBounds vb;
+    for (const Frame& f : frames)
+      if ((f.kind == Frame::Kind::Kernel || f.kind == Frame::Kind::Loop) && f.bound)
+        if (auto b = to_poly(*f.bound)) {
+          vb.lo.emplace(f.iter, Poly(0));
+          vb.hi.emplace(f.iter, *b - Poly(1));
+        }
+    for (const Formula& f : solver.facts())
+      collect_bounds(f, vb);
+    for (int round = 0; round < 8; ++round) {
+      bool changed = false;
+      for (const std::string& v : d.free_vars()) {
+        Poly d0 = d.substitute({{v, Poly(0)}});
+        Poly coef = d.substitute({{v, Poly(1)}}) - d0;
+        if (!(d0 + coef * Poly::var(v) == d)) continue; // not affine in v
+        auto lo = vb.lo.find(v), hi = vb.hi.find(v);
+        std::optional<Poly> to;
+        if (lo != vb.lo.end() && solver.proves(ge(coef, Poly(0))))
+          to = lo->second;
+        else if (hi != vb.hi.end() && solver.proves(le(coef, Poly(0))))
+          to = hi->second;
+        if (!to) continue;
+        auto fv = to->free_vars();
+        if (std::find(fv.begin(), fv.end(), v) != fv.end()) continue;
+        d = d.substitute({{v, *to}});
+        changed = true;
         break;
+      }
+      if (!changed) break;
     }
     return solver.proves(gt(d, Poly(0)));
   }

@@ -85,7 +85,17 @@ struct ScReport {
 };
 
 struct ScOptions {
-  ProverOptions prover;
+  /// The prover's budget per question. An attempt asks many questions and a refusal
+  /// needs no witness, so the defaults are tighter than funmem-prove's: a side condition
+  /// Z3 cannot settle in 300 ms, or a membership question in 200 ms, counts as unknown
+  /// (the attempt is refused, never wrongly proved).
+  ProverOptions prover = [] {
+    ProverOptions o;
+    o.timeout_ms = 300;
+    o.search_timeout_ms = 200;
+    o.witness_candidates = 500;
+    return o;
+  }();
 };
 
 /// Short-circuits every point it can prove safe; the result type-checks and is valid
