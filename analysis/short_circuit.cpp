@@ -260,6 +260,15 @@ private:
   std::set<std::string> decided_;
   std::set<std::string> names_;
   std::map<std::string, std::unique_ptr<Solver>> solvers_;
+  /// The integer `let` definitions in scope at the current attempt, inlined into the
+  /// prover's questions (Z3 answers the side conditions faster without them).
+  std::map<std::string, Poly> defs_;
+
+  void set_defs(const std::vector<Frame>& frames, size_t point) {
+    defs_.clear();
+    for (size_t f = 0; f < frames.size(); ++f)
+      poly_defs(*frames[f].body, f + 1 == frames.size() ? point : frames[f].idx, defs_);
+  }
 
   /// One solver per set of facts, shared by the attempts (its cache too): the attempts
   /// of a chain ask many of the same side conditions.
@@ -534,7 +543,8 @@ private:
                         " (undeterminable summary)"};
     for (const Acc& w : W)
       for (const Acc& u : U.accs) {
-        ProveResult r = prove_disjoint(w.l, u.l, solver, opt_.prover);
+        ProveResult r = prove_disjoint(lmad_substitute(w.l, defs_), lmad_substitute(u.l, defs_),
+                                       solver, opt_.prover);
         ScProof pr{rule, w.what + " " + w.l.to_string(), u.what + " " + u.l.to_string(),
                    summary(r)};
         a.proofs.push_back(pr);
@@ -774,15 +784,13 @@ private:
       need(B, c, pt.P, fam, v, "6.4.2 index-function projection", lift);
 
     std::vector<Formula> facts = facts_at(pt.frames, pt.P);
+    set_defs(pt.frames, pt.P);
     Solver& solver = solver_for(facts);
     Account acc1{solver, a};
 
     // 5. Bounds: the place must lie inside the destination.
     if (auto bd = bounds(pt, solver)) {
-      // Definitions inlined: Z3's nonlinear arithmetic does better with fewer names.
-      std::map<std::string, Poly> defs;
-      for (size_t f = 0; f < pt.frames.size(); ++f)
-        poly_defs(*pt.frames[f].body, f + 1 == pt.frames.size() ? pt.P : pt.frames[f].idx, defs);
+      const std::map<std::string, Poly>& defs = defs_;
       bool ok = !bd->positive.empty();
       for (const Poly& d : bd->positive)
         ok = ok && prove_positive(d.substitute(defs), pt.frames, solver);
@@ -1251,6 +1259,7 @@ private:
     f2.back().idx = p;
     f2.push_back(Frame{&k.body, k.body.stmts.size(), Frame::Kind::Kernel, k.iter.s, k.bound});
     Solver& solver = solver_for(facts_at(f2, k.body.stmts.size()));
+    set_defs(f2, k.body.stmts.size());
     Account acc1{solver, a};
     Summary Uk;
     for (const Stmt& st : k.body.stmts)
