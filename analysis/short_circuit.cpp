@@ -1026,7 +1026,11 @@ private:
       Poly lo = pt.inner->offset, hi = pt.inner->offset;
       std::vector<Formula> empty;
       for (const auto& [cnt, st] : pt.inner->dims) {
-        empty.push_back(le(cnt, Poly(0)));
+        Formula e = le(cnt, Poly(0));
+        bool seen = false;
+        for (const Formula& g : empty)
+          seen = seen || g.to_string() == e.to_string();
+        if (!seen) empty.push_back(e);
         nonempty = nonempty && solver.proves(ge(cnt, Poly(1)));
         Poly span = (cnt - Poly(1)) * st;
         if (solver.proves(ge(st, Poly(0))))

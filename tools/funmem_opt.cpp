@@ -1,16 +1,18 @@
 // funmem-opt [--pass P1,P2,...] [--report] FILE: parse and type-check a FUN / FUNMEM
 // file, run the passes in order (each result is type-checked again), and print the
 // program in canonical form (printing the printed form changes nothing).
-// Passes: fun-to-funmem, merge, hoist, expand, expand-cpu, to-imp. Short-circuiting
-// arrives with its issue.
+// Passes: fun-to-funmem, sc, merge, hoist, expand, expand-cpu, to-imp. --json prints one
+// JSON object instead: the program text and, per pass, its report (sc: every attempt).
 #include "analysis/passes.h"
 #include "analysis/to_imp.h"
 #include "interp/interp.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "ir/typecheck.h"
+#include "verifier/sc_json.h"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <iostream>
@@ -19,14 +21,16 @@
 int main(int argc, char** argv) {
   CLI::App app{"funmem-opt: print (and later transform) FUN / FUNMEM programs"};
   std::string file;
-  bool no_verify = false, report = false;
+  bool no_verify = false, report = false, as_json = false;
   std::vector<std::string> passes;
   app.add_option("file", file, "FUN (.fun) or FUNMEM (.funmem) file")->required();
   app.add_option("--pass", passes,
-                 "passes to run in order: fun-to-funmem, merge, hoist, expand (GPU layout), "
-                 "expand-cpu, to-imp (last)")
+                 "passes to run in order: fun-to-funmem, sc, merge, hoist, expand (GPU "
+                 "layout), expand-cpu, to-imp (last)")
       ->delimiter(',');
   app.add_flag("--report", report, "print what each pass did (to stderr)");
+  app.add_flag("--json", as_json,
+               "print one JSON object: the resulting program and each pass's report");
   app.add_flag("--no-verify", no_verify, "print even when the program does not type-check");
   try {
     app.parse(argc, argv);
@@ -66,6 +70,7 @@ int main(int argc, char** argv) {
       return "";
     }
   };
+  nlohmann::json jpasses = nlohmann::json::array();
   for (size_t k = 0; k < passes.size(); ++k) {
     const std::string& pass = passes[k];
     if (pass == "to-imp") {
@@ -80,6 +85,19 @@ int main(int argc, char** argv) {
         std::cerr << file << ": error: to-imp: " << why << "\n";
         return 1;
       }
+      if (as_json) {
+        jpasses.push_back({{"pass", "to-imp"},
+                           {"kernels", rep.kernels},
+                           {"copies", rep.copies},
+                           {"elided", rep.elided}});
+        std::cout << nlohmann::json{{"file", file},
+                                    {"passes", jpasses},
+                                    {"language", "IMP"},
+                                    {"program", funmem::imp::print(*imp)}}
+                         .dump()
+                  << "\n";
+        return 0;
+      }
       if (report)
         std::cerr << "to-imp: " << rep.kernels << " IMP kernels, " << rep.copies << " copies, "
                   << rep.elided << " copies elided (built in place)\n";
@@ -91,7 +109,12 @@ int main(int argc, char** argv) {
       std::cerr << file << ": error: " << res.error << "\n";
       return res.error.rfind("unknown pass", 0) == 0 ? 2 : 1;
     }
-    if (report) {
+    if (as_json) {
+      nlohmann::json jp = {{"pass", pass}, {"report", res.report}};
+      if (res.sc) jp["sc"] = funmem::sc_json(*res.sc);
+      jpasses.push_back(jp);
+    }
+    if (report && !as_json) {
       std::cerr << res.report << "\n";
       std::string before = peak(p), after = peak(*res.program);
       if (!after.empty())
@@ -100,6 +123,15 @@ int main(int argc, char** argv) {
                   << " bytes after (16 per element)\n";
     }
     p = *res.program;
+  }
+  if (as_json) {
+    std::cout << nlohmann::json{{"file", file},
+                                {"passes", jpasses},
+                                {"language", p.lang == funmem::Lang::Fun ? "FUN" : "FUNMEM"},
+                                {"program", funmem::print_program(p)}}
+                     .dump()
+              << "\n";
+    return 0;
   }
   std::cout << funmem::print_program(p);
   return 0;

@@ -77,3 +77,21 @@ TEST_CASE("funmem-opt runs passes and reports them", "[tools]") {
   CHECK(wrong.code == 1);
   CHECK(wrong.out.find("merge needs a FUNMEM program") != std::string::npos);
 }
+
+TEST_CASE("funmem-opt --pass sc reports every attempt, also as JSON", "[tools][sc]") {
+  std::string bin = FUNMEM_OPT_BIN;
+  Out rep = run(bin + " --report --pass sc " + corpus + "nw/nw-full.funmem");
+  CHECK(rep.code == 0);
+  CHECK(rep.out.find("26:5: update: upd into a") != std::string::npos);
+  CHECK(rep.out.find("sc: 3 points short-circuited") != std::string::npos);
+  Out j = run(bin + " --json --pass sc " + corpus + "thesis/section-6.4.2-not-liftable.funmem");
+  CHECK(j.code == 0);
+  auto r = nlohmann::json::parse(j.out);
+  REQUIRE(r["passes"].size() == 1);
+  const auto& a = r["passes"][0]["sc"]["attempts"];
+  REQUIRE(a.size() == 1);
+  CHECK(a[0]["proved"] == false);
+  CHECK(a[0]["property"] == "6.4.2 index-function projection");
+  CHECK(a[0]["point"]["line"] == 8);
+  CHECK(r["program"].get<std::string>().find("alloc n") != std::string::npos);
+}
