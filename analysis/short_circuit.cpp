@@ -891,62 +891,59 @@ private:
     if (!l) return;
     auto in = [&](const Name& n) { return fam.count(n.s) > 0; };
     auto pat = [&]() -> const std::string& { return l->pats.at(0).name.s; };
-    std::visit(
-        Overloaded{[&](const EIndex& x) {
-                     if (!in(x.arr)) return;
-                     auto t = arr(pat());
-                     if (t) fam[pat()] = lmad_index(fam.at(x.arr.s), sym_entries(x.entries));
-                   },
-                   [&](const ELmadSlice& x) {
-                     if (in(x.arr)) fam[pat()] = lmad_compose(fam.at(x.arr.s), sym_lmad(x.lmad));
-                   },
-                   [&](const ETranspose& x) {
-                     if (in(x.arr)) fam[pat()] = lmad_transpose(fam.at(x.arr.s));
-                   },
-                   [&](const EUpdate& x) {
-                     if (!in(x.arr)) return;
-                     if (nested)
-                       throw Refused{"last use",
-                                     x.arr.s + " is updated inside a nested body at " + at(s.pos)};
-                     SymLmad w = lmad_index(fam.at(x.arr.s), sym_entries(x.entries));
-                     writes.push_back({d, {w, "update of " + x.arr.s + " at " + at(s.pos)}});
-                     fam[pat()] = fam.at(x.arr.s);
-                   },
-                   [&](const EUpdateLmad& x) {
-                     if (!in(x.arr)) return;
-                     if (nested)
-                       throw Refused{"last use",
-                                     x.arr.s + " is updated inside a nested body at " + at(s.pos)};
-                     SymLmad w = lmad_compose(fam.at(x.arr.s), sym_lmad(x.lmad));
-                     writes.push_back({d, {w, "update of " + x.arr.s + " at " + at(s.pos)}});
-                     fam[pat()] = fam.at(x.arr.s);
-                   },
-                   [&](const ELoop& x) {
-                     for (const Name& n : x.inits)
-                       if (in(n))
-                         throw Refused{"creation point",
-                                       n.s + " flows into the loop at " + at(s.pos) +
-                                           "; sources carried by loops are not supported"};
-                     for (const Stmt& st : x.body.stmts)
-                       family(st, fam, true, d, writes);
-                   },
-                   [&](const EIf& x) {
-                     for (const Body* b : {&x.then_body, &x.else_body}) {
-                       for (const Stmt& st : b->stmts)
-                         family(st, fam, true, d, writes);
-                       for (const Name& n : b->results)
-                         if (in(n))
-                           throw Refused{"last use", n.s +
-                                                         " is returned by a branch of the if at " +
-                                                         at(s.pos)};
-                     }
-                   },
-                   [&](const EKernel& x) {
-                     for (const Stmt& st : x.body.stmts)
-                       family(st, fam, true, d, writes);
-                   },
-                   [](const auto&) {}},
-        l->exp.node);
+    // An update of an alias writes its place and makes the result an alias.
+    auto update = [&](const Name& arr, const SymLmad& place) {
+      if (nested)
+        throw Refused{"last use", arr.s + " is updated inside a nested body at " + at(s.pos)};
+      writes.push_back({d, {place, "update of " + arr.s + " at " + at(s.pos)}});
+      fam[pat()] = fam.at(arr.s);
+    };
+    std::visit(Overloaded{[&](const EIndex& x) {
+                            if (!in(x.arr)) return;
+                            auto t = arr(pat());
+                            if (t) fam[pat()] = lmad_index(fam.at(x.arr.s), sym_entries(x.entries));
+                          },
+                          [&](const ELmadSlice& x) {
+                            if (in(x.arr))
+                              fam[pat()] = lmad_compose(fam.at(x.arr.s), sym_lmad(x.lmad));
+                          },
+                          [&](const ETranspose& x) {
+                            if (in(x.arr)) fam[pat()] = lmad_transpose(fam.at(x.arr.s));
+                          },
+                          [&](const EUpdate& x) {
+                            if (in(x.arr))
+                              update(x.arr, lmad_index(fam.at(x.arr.s), sym_entries(x.entries)));
+                          },
+                          [&](const EUpdateLmad& x) {
+                            if (in(x.arr))
+                              update(x.arr, lmad_compose(fam.at(x.arr.s), sym_lmad(x.lmad)));
+                          },
+                          [&](const ELoop& x) {
+                            for (const Name& n : x.inits)
+                              if (in(n))
+                                throw Refused{"creation point",
+                                              n.s + " flows into the loop at " + at(s.pos) +
+                                                  "; sources carried by loops are not supported"};
+                            for (const Stmt& st : x.body.stmts)
+                              family(st, fam, true, d, writes);
+                          },
+                          [&](const EIf& x) {
+                            for (const Body* b : {&x.then_body, &x.else_body}) {
+                              for (const Stmt& st : b->stmts)
+                                family(st, fam, true, d, writes);
+                              for (const Name& n : b->results)
+                                if (in(n))
+                                  throw Refused{"last use",
+                                                n.s + " is returned by a branch of the if at " +
+                                                    at(s.pos)};
+                            }
+                          },
+                          [&](const EKernel& x) {
+                            for (const Stmt& st : x.body.stmts)
+                              family(st, fam, true, d, writes);
+                          },
+                          [](const auto&) {}},
+               l->exp.node);
   }
 
   /// Makes `n` available at the creation (index c of B): nothing to do when it is

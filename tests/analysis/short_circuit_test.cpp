@@ -44,6 +44,15 @@ std::optional<Program> funmem_of(const Program& p) {
   return r.program;
 }
 
+/// A corpus file, parsed (in the language its extension names).
+Program load(const std::string& rel) {
+  fs::path f = fs::path(FUNMEM_SOURCE_DIR) / "corpus" / rel;
+  ParseResult r = parse_program(test::slurp(f), lang_of_path(f.string()));
+  INFO(f.string());
+  REQUIRE(r.program);
+  return *r.program;
+}
+
 ScReport sc_of(const Program& mem, Program* out = nullptr) {
   PassResult r = run_pass("sc", mem);
   INFO(r.error);
@@ -78,12 +87,9 @@ TEST_CASE("sc: every refusal in the corpus is the one the file names", "[passes]
 TEST_CASE("sc: an in-place scalar map needs a unique array (6.9)", "[passes][sc]") {
   for (auto [name, maps] :
        {std::pair{"scalar-map-in-place.funmem", 1}, std::pair{"scalar-map-not-unique.funmem", 0}}) {
-    fs::path f = fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "sc" / name;
-    INFO(f.string());
-    ParseResult r = parse_program(test::slurp(f), Lang::FunMem);
-    REQUIRE(r.program);
+    INFO(name);
     Program out;
-    ScReport rep = sc_of(*r.program, &out);
+    ScReport rep = sc_of(load(std::string("sc/") + name), &out);
     CHECK(rep.scalar_maps() == maps);
     CHECK(rep.proved_points() == 0);
     std::string printed = print_program(out);
@@ -92,11 +98,8 @@ TEST_CASE("sc: an in-place scalar map needs a unique array (6.9)", "[passes][sc]
 }
 
 TEST_CASE("sc: listing 6.2 asks the thesis' question U^{!=i} against 9 + 9i", "[passes][sc]") {
-  fs::path f = fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "thesis" / "listing-6.2-antidiag.funmem";
-  ParseResult r = parse_program(test::slurp(f), Lang::FunMem);
-  REQUIRE(r.program);
   Program out;
-  ScReport rep = sc_of(*r.program, &out);
+  ScReport rep = sc_of(load("thesis/listing-6.2-antidiag.funmem"), &out);
   REQUIRE(rep.proved_points() == 1);
   std::string text = sc_report_text(rep);
   INFO(text);
@@ -110,19 +113,17 @@ TEST_CASE("sc: listing 6.2 asks the thesis' question U^{!=i} against 9 + 9i", "[
 }
 
 TEST_CASE("sc: the NW chain row -> blk -> upd -> a leaves no temporary block", "[passes][sc]") {
-  fs::path f = fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "nw" / "nw-full.funmem";
-  ParseResult r = parse_program(test::slurp(f), Lang::FunMem);
-  REQUIRE(r.program);
+  const Program p = load("nw/nw-full.funmem");
   Program out;
-  ScReport rep = sc_of(*r.program, &out);
+  ScReport rep = sc_of(p, &out);
   INFO(sc_report_text(rep));
   CHECK(rep.proved_points() == 3);
   std::string printed = print_program(out);
   INFO(printed);
   CHECK(printed.find("alloc") == std::string::npos);
-  for (const InputSet& set : r.program->inputs) {
-    Inputs in = make_inputs(r.program->def, &set, 3);
-    RunResult before = run_program(*r.program, Semantics::Heap, in);
+  for (const InputSet& set : p.inputs) {
+    Inputs in = make_inputs(p.def, &set, 3);
+    RunResult before = run_program(p, Semantics::Heap, in);
     RunResult after = run_program(out, Semantics::Heap, in);
     REQUIRE(!before.error);
     REQUIRE(!after.error);
@@ -136,17 +137,15 @@ TEST_CASE("sc: the NW chain row -> blk -> upd -> a leaves no temporary block", "
 
 TEST_CASE("sc: an update outside the destination still ends in a bounds error", "[passes][sc]") {
   for (const char* name : {"refuse-bounds.funmem", "update-out-of-bounds.fun"}) {
-    fs::path f = fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "sc" / name;
-    INFO(f.string());
-    ParseResult r = parse_program(test::slurp(f), lang_of_path(f.string()));
-    REQUIRE(r.program);
-    auto mem = funmem_of(*r.program);
+    INFO(name);
+    const Program p = load(std::string("sc/") + name);
+    auto mem = funmem_of(p);
     REQUIRE(mem);
     Program out;
     ScReport rep = sc_of(*mem, &out);
     CHECK(rep.proved_points() == 0);
-    REQUIRE(!r.program->inputs.empty());
-    Inputs in = make_inputs(r.program->def, &r.program->inputs[0], 1);
+    REQUIRE(!p.inputs.empty());
+    Inputs in = make_inputs(p.def, &p.inputs[0], 1);
     RunResult h = run_program(out, Semantics::Heap, in);
     REQUIRE(h.error);
     CHECK(h.error->kind == "bounds");
