@@ -264,6 +264,18 @@ private:
   /// prover's questions (Z3 answers the side conditions faster without them).
   std::map<std::string, Poly> defs_;
 
+  /// A loop that carries the source in place (6.6.1): `loop (pm : mem) (p : ...) =
+  /// (xm, x0) ... in (pm, q)`; its parameter and body result join the source's aliases
+  /// and keep the block name pm (which then holds the destination's block).
+  struct Carried {
+    const ELoop* loop = nullptr;
+    size_t d = 0;                               // statement of the point's body
+    size_t j = 0;                               // the array's position among the loop's parameters
+    std::vector<std::pair<size_t, Acc>> writes; // updates of aliases in the body
+  };
+  std::vector<Carried> carried_;
+  std::map<std::string, std::string> fam_mem_; // aliases that keep their block name
+
   void set_defs(const std::vector<Frame>& frames, size_t point) {
     defs_.clear();
     for (size_t f = 0; f < frames.size(); ++f)
@@ -508,7 +520,8 @@ private:
   }
 
   /// U^{!=i}: the uses of the other iterations j != i of `iter < bound`.
-  Summary others(const Summary& in, const std::string& iter, const SExpP& bound) {
+  Summary others(const Summary& in, const std::string& iter, const SExpP& bound,
+                 bool before = true) {
     Summary out;
     out.undet = in.undet;
     auto b = bound ? to_poly(*bound) : std::nullopt;
@@ -517,7 +530,8 @@ private:
     Poly i = Poly::var(iter);
     for (const Acc& a : in.accs) {
       if (!mentions(a.l, iter)) {
-        out.accs.push_back({a.l, a.what + " (in every thread)"});
+        out.accs.push_back(
+            {a.l, a.what + (before ? " (in every thread)" : " (in every iteration)")});
         continue;
       }
       SymLmad lj = lmad_substitute(a.l, {{iter, Poly::var(j)}});
@@ -527,10 +541,59 @@ private:
         if (!out.undet) out.undet = a.what + " is not affine in " + iter;
         continue;
       }
-      out.accs.push_back({*lo, a.what + " by threads " + iter + "' < " + iter});
-      out.accs.push_back({*hi, a.what + " by threads " + iter + "' > " + iter});
+      const char* who = before ? " by threads " : " in iterations ";
+      if (before) out.accs.push_back({*lo, a.what + who + iter + "' < " + iter});
+      out.accs.push_back({*hi, a.what + who + iter + "' > " + iter});
     }
     return out;
+  }
+
+  /// 6.6.1 for a loop carrying the source: within an iteration, each write of an alias
+  /// against the uses after it; the writes of iteration i against the uses of the later
+  /// iterations (U^{>i}); all its writes against the uses after the loop (U). Returns
+  /// the writes of all iterations.
+  std::vector<Acc> loop_checks(const Carried& cl, const ELoop& x,
+                               const std::set<std::string>& dmems,
+                               const std::map<std::string, SymLmad>& fam, const Summary& U,
+                               const std::vector<Formula>& facts, Solver& solver, ScAttempt& a) {
+    std::vector<Formula> lf = facts;
+    range_facts(x.iter.s, x.bound, lf);
+    for (const Stmt& st : x.body.stmts)
+      for (Formula& f : stmt_facts(st))
+        lf.push_back(std::move(f));
+    poly_defs(x.body, x.body.stmts.size(), defs_);
+    Solver& ls = solver_for(lf);
+    Account acc{ls, a};
+    Summary later;
+    for (size_t bd = x.body.stmts.size(); bd-- > 0;) {
+      std::vector<Acc> W;
+      for (const auto& [i, w] : cl.writes)
+        if (i == bd) W.push_back(w);
+      check(W, later, ls, "6.4.3", a);
+      uses(x.body.stmts[bd], dmems, fam, later);
+    }
+    localize(later, x.body);
+    Summary Wi;
+    for (const auto& [i, w] : cl.writes)
+      Wi.accs.push_back(w);
+    localize(Wi, x.body);
+    if (Wi.undet)
+      throw Refused{"6.6.1 loops", "the writes of the loop at " + at(x.body.pos) +
+                                       " cannot be summarised: " + *Wi.undet};
+    check(Wi.accs, others(later, x.iter.s, x.bound, false), ls, "6.6.1 later iterations", a);
+    std::vector<Acc> total;
+    auto b = x.bound ? to_poly(*x.bound) : std::nullopt;
+    for (const Acc& w : Wi.accs) {
+      if (!mentions(w.l, x.iter.s)) {
+        total.push_back(w);
+        continue;
+      }
+      auto e = b ? lmad_expand(x.iter.s, Poly(0), *b, w.l) : std::nullopt;
+      if (!e) throw Refused{"6.6.1 loops", w.what + " is not affine in " + x.iter.s};
+      total.push_back({*e, w.what + " over all " + x.iter.s});
+    }
+    check(total, U, solver, "6.4.3", a);
+    return total;
   }
 
   /// Every write must be disjoint from every use; the prover decides.
@@ -695,6 +758,8 @@ private:
   // ------------------------------------------------------------ one attempt
 
   void analyse(Point& pt, ScAttempt& a) {
+    carried_.clear();
+    fam_mem_.clear();
     Body& B = *pt.B;
     const std::string& x = pt.x;
     // 1. Back from the point to the creation of x, reversing transpositions.
@@ -716,32 +781,55 @@ private:
       std::optional<std::string> next;
       bool created = false;
       std::visit(
-          Overloaded{
-              [&](const ETranspose& t) {
-                L = lmad_transpose(L);
-                next = t.arr.s;
-              },
-              [&](const EUpdate& u) { next = u.arr.s; },
-              [&](const EUpdateLmad& u) { next = u.arr.s; },
-              [&](const EIndex& v) {
-                throw Refused{"6.4.1 change of layout",
-                              cur + " is a slice of " + v.arr.s + " (at " + at(st.pos) +
-                                  "): only transpositions can be reversed"};
-              },
-              [&](const ELmadSlice& v) {
-                throw Refused{"6.4.1 change of layout",
-                              cur + " is an LMAD slice of " + v.arr.s + " (at " + at(st.pos) +
-                                  "): only transpositions can be reversed"};
-              },
-              [&](const ELoop&) {
-                throw Refused{"creation point", cur + " is a result of the loop at " + at(st.pos) +
-                                                    ", not an array creation point"};
-              },
-              [&](const EIf&) {
-                throw Refused{"creation point", cur + " is a result of the if at " + at(st.pos) +
-                                                    ", not an array creation point"};
-              },
-              [&](const auto&) { created = true; }},
+          Overloaded{[&](const ETranspose& t) {
+                       L = lmad_transpose(L);
+                       next = t.arr.s;
+                     },
+                     [&](const EUpdate& u) { next = u.arr.s; },
+                     [&](const EUpdateLmad& u) { next = u.arr.s; },
+                     [&](const EIndex& v) {
+                       throw Refused{"6.4.1 change of layout",
+                                     cur + " is a slice of " + v.arr.s + " (at " + at(st.pos) +
+                                         "): only transpositions can be reversed"};
+                     },
+                     [&](const ELmadSlice& v) {
+                       throw Refused{"6.4.1 change of layout",
+                                     cur + " is an LMAD slice of " + v.arr.s + " (at " +
+                                         at(st.pos) + "): only transpositions can be reversed"};
+                     },
+                     [&](const ELoop& lp) {
+                       size_t j = 0;
+                       while (j < l.pats.size() && l.pats[j].name.s != cur)
+                         ++j;
+                       auto is_mem = [](const Binding& b) {
+                         return b.type && b.type->kind == Type::Kind::Mem;
+                       };
+                       bool in_place = j >= 1 && j < l.pats.size() && j < lp.params.size() &&
+                                       j < lp.inits.size() && j < lp.body.results.size() &&
+                                       is_mem(l.pats[j - 1]) && is_mem(lp.params[j - 1]) &&
+                                       lp.params[j].type && lp.params[j].type->ann &&
+                                       lp.params[j].type->ann->mem.s == lp.params[j - 1].name.s &&
+                                       lp.body.results[j - 1].s == lp.params[j - 1].name.s;
+                       if (in_place) {
+                         auto init = arr(lp.inits[j].s);
+                         in_place = init && init->mem == lp.inits[j - 1].s;
+                       }
+                       if (!in_place)
+                         throw Refused{"creation point",
+                                       cur + " is a result of the loop at " + at(st.pos) +
+                                           ", which does not carry it in its own block (an array "
+                                           "creation point or an in-place loop is needed)"};
+                       carried_.push_back(Carried{&lp, d, j, {}});
+                       fam_mem_[lp.params[j].name.s] = lp.params[j - 1].name.s;
+                       fam_mem_[cur] = l.pats[j - 1].name.s;
+                       next = lp.inits[j].s;
+                     },
+                     [&](const EIf&) {
+                       throw Refused{"creation point", cur + " is a result of the if at " +
+                                                           at(st.pos) +
+                                                           ", not an array creation point"};
+                     },
+                     [&](const auto&) { created = true; }},
           l.exp.node);
       if (created) {
         c = d;
@@ -803,7 +891,13 @@ private:
     }
 
     // 6. 6.4.3: bottom-up from the point to the creation.
-    const std::set<std::string> dmems = block_names(pt.ysm);
+    std::set<std::string> dmems = block_names(pt.ysm);
+    for (const Carried& cl : carried_) {
+      const SLet& ll = std::get<SLet>(B.stmts[cl.d].node);
+      dmems.insert(std::get<ELoop>(ll.exp.node).params[cl.j - 1].name.s);
+      dmems.insert(ll.pats[cl.j - 1].name.s);
+    }
+    std::vector<Acc> loop_writes;
     const bool scratch = std::holds_alternative<EScratch>(cl.exp.node);
     Summary U;
     for (size_t d = pt.P; d-- > c + 1;) {
@@ -811,6 +905,12 @@ private:
       for (const auto& [dd, w] : fam_writes)
         if (dd == d) W.push_back(w);
       check(W, U, solver, "6.4.3", a);
+      for (const Carried& cl : carried_)
+        if (cl.d == d) {
+          const ELoop& lp = std::get<ELoop>(std::get<SLet>(B.stmts[d].node).exp.node);
+          for (Acc& w : loop_checks(cl, lp, dmems, fam, U, facts, solver, a))
+            loop_writes.push_back(std::move(w));
+        }
       uses(B.stmts[d], dmems, fam, U);
     }
     Acc whole{L, "creation of " + root + " (" + creation_text(cl, B.stmts[c].pos) + ")"};
@@ -851,6 +951,7 @@ private:
       if (!scratch) Wb.push_back(whole);
       for (const auto& [dd, w] : fam_writes)
         Wb.push_back(w);
+      Wb.insert(Wb.end(), loop_writes.begin(), loop_writes.end());
       check(Wb, others(Ub, bf.iter, bf.bound), solver, "6.6.2 threads of the enclosing kernel", a);
     }
 
@@ -861,9 +962,12 @@ private:
       syn[n] = explicit_syn(l);
       old_mems.insert(ix_.binding.at(n)->type->ann->mem.s);
     }
+    for (const Carried& cl : carried_)
+      std::get<ELoop>(std::get<SLet>(B.stmts[cl.d].node).exp.node).inits[cl.j - 1].s = pt.ysm;
     for (auto& [n, s] : syn) {
       Binding* b = ix_.binding.at(n);
-      b->type->ann->mem.s = pt.ysm;
+      auto keep = fam_mem_.find(n);
+      b->type->ann->mem.s = keep != fam_mem_.end() ? keep->second : pt.ysm;
       b->type->ann->lmad = s;
       a.rewritten.push_back(n);
     }
@@ -885,30 +989,55 @@ private:
 
   /// The aliases of the family created by statement `s` (views and updates; nested
   /// bodies add views only) and the writes of updates at top level.
+  /// The aliases of a carried loop: the parameter, what the body derives from it (its
+  /// updates are the body's writes), the body's result and the loop's result.
+  void carried(const SLet& l, const ELoop& x, Carried& cl, std::map<std::string, SymLmad>& fam) {
+    const size_t j = cl.j;
+    fam[x.params[j].name.s] = fam.at(x.inits[j].s);
+    for (size_t bd = 0; bd < x.body.stmts.size(); ++bd) {
+      std::vector<std::pair<size_t, Acc>> w;
+      family(x.body.stmts[bd], fam, false, bd, w);
+      for (auto& e : w)
+        cl.writes.push_back(std::move(e));
+    }
+    const std::string& q = x.body.results[j].s;
+    if (!fam.count(q))
+      throw Refused{"creation point", "the loop at " + at(x.body.pos) + " returns " + q +
+                                          ", which is not built from " + x.params[j].name.s};
+    fam[l.pats[j].name.s] = fam.at(q);
+  }
+
   void family(const Stmt& s, std::map<std::string, SymLmad>& fam, bool nested, size_t d,
               std::vector<std::pair<size_t, Acc>>& writes) {
     const auto* l = std::get_if<SLet>(&s.node);
     if (!l) return;
     auto in = [&](const Name& n) { return fam.count(n.s) > 0; };
     auto pat = [&]() -> const std::string& { return l->pats.at(0).name.s; };
+    // The pattern becomes an alias in the block its source is in.
+    auto derive = [&](const Name& src, const SymLmad& lay) {
+      fam[pat()] = lay;
+      auto m = fam_mem_.find(src.s);
+      if (m != fam_mem_.end()) fam_mem_[pat()] = m->second;
+    };
     // An update of an alias writes its place and makes the result an alias.
     auto update = [&](const Name& arr, const SymLmad& place) {
       if (nested)
         throw Refused{"last use", arr.s + " is updated inside a nested body at " + at(s.pos)};
       writes.push_back({d, {place, "update of " + arr.s + " at " + at(s.pos)}});
-      fam[pat()] = fam.at(arr.s);
+      derive(arr, fam.at(arr.s));
     };
     std::visit(Overloaded{[&](const EIndex& x) {
                             if (!in(x.arr)) return;
                             auto t = arr(pat());
-                            if (t) fam[pat()] = lmad_index(fam.at(x.arr.s), sym_entries(x.entries));
+                            if (t)
+                              derive(x.arr, lmad_index(fam.at(x.arr.s), sym_entries(x.entries)));
                           },
                           [&](const ELmadSlice& x) {
                             if (in(x.arr))
-                              fam[pat()] = lmad_compose(fam.at(x.arr.s), sym_lmad(x.lmad));
+                              derive(x.arr, lmad_compose(fam.at(x.arr.s), sym_lmad(x.lmad)));
                           },
                           [&](const ETranspose& x) {
-                            if (in(x.arr)) fam[pat()] = lmad_transpose(fam.at(x.arr.s));
+                            if (in(x.arr)) derive(x.arr, lmad_transpose(fam.at(x.arr.s)));
                           },
                           [&](const EUpdate& x) {
                             if (in(x.arr))
@@ -919,11 +1048,19 @@ private:
                               update(x.arr, lmad_compose(fam.at(x.arr.s), sym_lmad(x.lmad)));
                           },
                           [&](const ELoop& x) {
-                            for (const Name& n : x.inits)
-                              if (in(n))
+                            Carried* cl = nullptr;
+                            for (Carried& c : carried_)
+                              if (!nested && c.loop == &x) cl = &c;
+                            for (size_t j = 0; j < x.inits.size(); ++j)
+                              if (in(x.inits[j]) && !(cl && cl->j == j))
                                 throw Refused{"creation point",
-                                              n.s + " flows into the loop at " + at(s.pos) +
-                                                  "; sources carried by loops are not supported"};
+                                              x.inits[j].s + " flows into the loop at " +
+                                                  at(s.pos) +
+                                                  ", which does not carry it in its own block"};
+                            if (cl) {
+                              carried(*l, x, *cl, fam);
+                              return;
+                            }
                             for (const Stmt& st : x.body.stmts)
                               family(st, fam, true, d, writes);
                           },
