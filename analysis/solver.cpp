@@ -116,6 +116,8 @@ struct Solver::Impl {
   /// Divisions by symbolic divisors are only meaningful where the divisor is non-zero;
   /// Z3 leaves x/0 unconstrained, which can only make a proof harder, never unsound,
   /// because every proof obligation must hold for all interpretations of x/0.
+    static constexpr uint64_t kRlimitPerMs = 2000;
+
   SatResult run(const std::vector<Formula>& extra, unsigned timeout, z3::model* out) {
     auto t0 = std::chrono::steady_clock::now();
     z3::check_result r = z3::unknown;
@@ -125,8 +127,15 @@ struct Solver::Impl {
         for (const Formula& f : facts)
           base->add(formula(f));
       }
+            // The budget is Z3's resource count (about 2,000 units per ms on the machine of
+      // docs/prover.md), so that an answer does not depend on the machine's load; the
+      // wall-clock limit, twice the budget, stops checks whose work Z3 does not count
+      // (some nonlinear ones) and checks on a machine far slower than that one.
       z3::params p(ctx_ref());
-      p.set("timeout", timeout ? timeout : 4294967295u);
+      const uint64_t units = static_cast<uint64_t>(timeout) * kRlimitPerMs;
+      p.set("rlimit", timeout && units < 4294967295u ? static_cast<unsigned>(units) : 0u);
+      const uint64_t wall = static_cast<uint64_t>(timeout) * 2;
+      p.set("timeout", timeout && wall < 4294967295u ? static_cast<unsigned>(wall) : 4294967295u);
       base->set(p);
       base->push();
       for (const Formula& f : extra)
