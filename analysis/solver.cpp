@@ -13,10 +13,12 @@ namespace funmem {
 struct Solver::Impl {
   std::vector<Formula> facts;
   unsigned timeout_ms;
-  std::optional<z3::context> ctx_; // created on the first query that needs Z3
-  z3::context& ctx_ref() {
-    if (!ctx_) ctx_.emplace();
-    return *ctx_;
+  /// One Z3 context per thread, shared by every Solver: creating a context costs more
+  /// than most queries (~10-25 ms), and an analysis makes many Solvers. Each Solver
+  /// keeps its own z3::solver, so facts never mix.
+  static z3::context& ctx_ref() {
+    thread_local z3::context ctx;
+    return ctx;
   }
   std::map<std::string, bool> cache;
   SolverStats stats;
@@ -116,7 +118,7 @@ struct Solver::Impl {
   /// Divisions by symbolic divisors are only meaningful where the divisor is non-zero;
   /// Z3 leaves x/0 unconstrained, which can only make a proof harder, never unsound,
   /// because every proof obligation must hold for all interpretations of x/0.
-    static constexpr uint64_t kRlimitPerMs = 2000;
+  static constexpr uint64_t kRlimitPerMs = 2000;
 
   SatResult run(const std::vector<Formula>& extra, unsigned timeout, z3::model* out) {
     auto t0 = std::chrono::steady_clock::now();
@@ -127,7 +129,7 @@ struct Solver::Impl {
         for (const Formula& f : facts)
           base->add(formula(f));
       }
-            // The budget is Z3's resource count (about 2,000 units per ms on the machine of
+      // The budget is Z3's resource count (about 2,000 units per ms on the machine of
       // docs/prover.md), so that an answer does not depend on the machine's load; the
       // wall-clock limit, twice the budget, stops checks whose work Z3 does not count
       // (some nonlinear ones) and checks on a machine far slower than that one.
