@@ -671,23 +671,26 @@ private:
       pt.frames = fr;
       return pt;
     };
+    // An update of `dest` with `x`: the place's bounds are checked against dest's shape.
+    auto update = [&](const std::string& x, const std::string& dest) {
+      Point pt = base(ScKind::Update, x, pos);
+      pt.dest = dest;
+      pt.dest_dims = dst->dims;
+      return pt;
+    };
     try {
       if (auto* x = std::get_if<EUpdate>(&l.exp.node)) {
         const auto* v = std::get_if<Name>(&x->value.v);
         if (!v || !arr(v->s)) return false;
-        Point pt = base(ScKind::Update, v->s, pos);
-        pt.dest = x->arr.s;
+        Point pt = update(v->s, x->arr.s);
         pt.entries = sym_entries(x->entries);
         pt.lnew = lmad_index(dst->lay, *pt.entries);
-        pt.dest_dims = dst->dims;
         return attempt(pt);
       }
       if (auto* x = std::get_if<EUpdateLmad>(&l.exp.node)) {
-        Point pt = base(ScKind::Update, x->value.s, pos);
-        pt.dest = x->arr.s;
+        Point pt = update(x->value.s, x->arr.s);
         pt.inner = sym_lmad(x->lmad);
         pt.lnew = lmad_compose(dst->lay, *pt.inner);
-        pt.dest_dims = dst->dims;
         return attempt(pt);
       }
       if (auto* x = std::get_if<EConcat>(&l.exp.node)) {
@@ -740,8 +743,15 @@ private:
     a.dest = pt.dest;
     a.dest_mem = pt.ysm;
     a.projected = pt.lnew.to_string();
+    return record(std::move(a), t0, [&](ScAttempt& at) { analyse(pt, at); });
+  }
+
+  /// Runs an attempt's analysis and records its outcome and time (a NotCandidate
+  /// passes through unrecorded); true when it was proved and applied.
+  template <class F>
+  bool record(ScAttempt a, std::chrono::steady_clock::time_point t0, F analysis) {
     try {
-      analyse(pt, a);
+      analysis(a);
       a.proved = true;
     } catch (const Refused& r) {
       a.property = r.property;
@@ -1321,21 +1331,12 @@ private:
       a.projected = xs->lay.to_string();
       a.creation = a.dest + " by kernel at " + at(pos);
       try {
-        in_place_map(B, p, fr, l, k, ix->arr.s, *xs, *ys, a);
-        a.proved = true;
+        if (record(std::move(a), t0,
+                   [&](ScAttempt& at) { in_place_map(B, p, fr, l, k, ix->arr.s, *xs, *ys, at); }))
+          return true;
       } catch (const NotCandidate&) {
         continue;
-      } catch (const Refused& r) {
-        a.property = r.property;
-        a.reason = r.reason;
-      } catch (const Untranslatable& u) {
-        a.property = "summary";
-        a.reason = u.what();
       }
-      a.ms =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      rep_.attempts.push_back(a);
-      if (a.proved) return true;
     }
     return false;
   }
