@@ -108,6 +108,14 @@ std::string pair_text(const Pair& p) {
          "; I2 = " + sosi_text(nullptr, p.strides, p.b);
 }
 
+Formula substitute_formula(Formula f, const std::map<std::string, Poly>& s) {
+  f.lhs = f.lhs.substitute(s);
+  f.rhs = f.rhs.substitute(s);
+  for (Formula& k : f.kids)
+    k = substitute_formula(std::move(k), s);
+  return f;
+}
+
 class SosiProver {
 public:
   SosiProver(Solver& s, const ProverOptions& o, ProveResult& r) : solver_(s), opt_(o), res_(r) {}
@@ -407,6 +415,69 @@ bool confirm(const SymLmad& a, const SymLmad& b, const Env& env, const ProverOpt
   return find_shared(*ca, *cb, opt.enumerate_limit, w) == Found::Yes;
 }
 
+/// SOSI with case splits on small counts (see run); nullopt when a case is not proved.
+std::optional<ProofNode> split_prove(const SymLmad& l1, const SymLmad& l2,
+                                     const std::vector<Formula>& facts, Solver& solver,
+                                     const ProverOptions& opt, int depth) {
+  // The count to split on: names first (they can be substituted), then expressions.
+  std::optional<Poly> count;
+  bool maybe_empty = false;
+  for (int pass = 0; pass < 2 && !count; ++pass)
+    for (const SymLmad* l : {&l1, &l2})
+      for (const auto& [c, d] : l->dims) {
+        auto fv = c.free_vars();
+        bool is_name = fv.size() == 1 && c == Poly::var(fv[0]);
+        if (count || fv.empty() || (pass == 0) != is_name) continue;
+        if (solver.proves(ge(c, Poly(2)))) continue;
+        count = c;
+        maybe_empty = !solver.proves(ge(c, Poly(1)));
+      }
+  if (!count) return std::nullopt;
+  const Poly v = *count;
+  auto fv = v.free_vars();
+  const bool is_name = fv.size() == 1 && v == Poly::var(fv[0]);
+  const std::string shown = v.to_string();
+  const std::string* name = &shown;
+  ProofNode node;
+  node.step = "case split on " + *name + (maybe_empty ? " <= 0, " : " ") + "== 1, >= 2";
+  if (maybe_empty) {
+    ProofNode empty;
+    empty.step = "when " + *name + " <= 0: a count " + *name + " is <= 0, the set is empty";
+    node.children.push_back(empty);
+  }
+  for (int k = 0; k < 2; ++k) {
+    std::map<std::string, Poly> one;
+    if (is_name) one[fv[0]] = Poly(1);
+    std::vector<Formula> f2;
+    SymLmad a = l1, b = l2;
+    if (k == 0 && !is_name) {
+      f2 = facts;
+      f2.push_back(eq(v, Poly(1)));
+    } else if (k == 0) {
+      for (const Formula& f : facts)
+        f2.push_back(substitute_formula(f, one));
+      a = lmad_substitute(l1, one);
+      b = lmad_substitute(l2, one);
+    } else {
+      f2 = facts;
+      f2.push_back(ge(v, Poly(2)));
+    }
+    Solver s2(f2, opt.timeout_ms);
+    ProveResult sub;
+    SosiProver sp(s2, opt, sub);
+    std::optional<ProofNode> child;
+    if (sp.run(a, b) && sub.proof)
+      child = std::move(*sub.proof);
+    else if (depth > 1)
+      child = split_prove(a, b, f2, s2, opt, depth - 1);
+    if (!child) return std::nullopt;
+    child->step =
+        (k == 0 ? "when " + *name + " == 1: " : "when " + *name + " >= 2: ") + child->step;
+    node.children.push_back(std::move(*child));
+  }
+  return node;
+}
+
 ProveResult run(const SymLmad& l1, const SymLmad& l2, Solver& solver, const ProverOptions& opt) {
   ProveResult res;
   const auto& facts = solver.facts();
@@ -468,6 +539,20 @@ ProveResult run(const SymLmad& l1, const SymLmad& l2, Solver& solver, const Prov
     }
   }
   std::string sosi_reason = res.reason;
+  // Counts that are names the facts allow to be small (a block size b > 0, a thread
+  // count k >= 0) often defeat SOSI only through the degenerate cases, where a
+  // dimension is empty or one point and the strides may order differently: split into
+  // k <= 0 (the set is empty), k == 1 (substituted) and k >= 2, up to two names deep.
+  // Sound: the cases cover every assignment the facts allow.
+  if (opt.sosi && opt.case_split) {
+    if (auto node = split_prove(l1, l2, facts, solver, opt, 2)) {
+      res.answer = Answer::Disjoint;
+      res.method = "sosi";
+      res.reason.clear();
+      res.proof = std::move(*node);
+      return res;
+    }
+  }
   // Whole membership question: unsat is a proof, a model is a witness candidate.
   if (opt.membership) {
     std::vector<std::string> idx;

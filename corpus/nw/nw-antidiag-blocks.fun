@@ -23,7 +23,4 @@ def nw_blocks (q : i64) (b : i64) (i : i64) (xs : [(q*b+1)*(q*b+1)]i64) : ([(q*b
   in (xs2)
 -- input: q=2 b=2 i=1
 -- expect: valid
--- expect: short-circuit 2
--- (sc: with only b > 0 known the prover answers unknown for the top rows of other
--- blocks against block k, so upd stays in its own block; nw-full assumes b > 1.)
--- refuses: 6.6.2 other threads non-overlap
+-- expect: short-circuit 3
