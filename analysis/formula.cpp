@@ -124,6 +124,15 @@ std::string Formula::to_string() const {
   return "";
 }
 
+Formula Formula::substitute(const std::map<std::string, Poly>& s) const {
+  Formula f = *this;
+  f.lhs = lhs.substitute(s);
+  f.rhs = rhs.substitute(s);
+  for (Formula& k : f.kids)
+    k = k.substitute(s);
+  return f;
+}
+
 std::optional<Formula> formula_of(const SExp& e, std::string* error) {
   auto fail = [&](const std::string& m) -> std::optional<Formula> {
     if (error) *error = m;

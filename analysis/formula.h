@@ -34,6 +34,8 @@ struct Formula {
   std::optional<bool> eval(const std::map<std::string, int64_t>& env,
                            std::string* error = nullptr) const;
   std::vector<std::string> free_vars() const;
+  /// The formula with names replaced by polynomials in every comparison.
+  Formula substitute(const std::map<std::string, Poly>& s) const;
   /// Text in the scalar-expression syntax, e.g. `n*b - b > 0`.
   std::string to_string() const;
 };

@@ -108,14 +108,6 @@ std::string pair_text(const Pair& p) {
          "; I2 = " + sosi_text(nullptr, p.strides, p.b);
 }
 
-Formula substitute_formula(Formula f, const std::map<std::string, Poly>& s) {
-  f.lhs = f.lhs.substitute(s);
-  f.rhs = f.rhs.substitute(s);
-  for (Formula& k : f.kids)
-    k = substitute_formula(std::move(k), s);
-  return f;
-}
-
 class SosiProver {
 public:
   SosiProver(Solver& s, const ProverOptions& o, ProveResult& r) : solver_(s), opt_(o), res_(r) {}
@@ -455,7 +447,7 @@ std::optional<ProofNode> split_prove(const SymLmad& l1, const SymLmad& l2,
       f2.push_back(eq(v, Poly(1)));
     } else if (k == 0) {
       for (const Formula& f : facts)
-        f2.push_back(substitute_formula(f, one));
+        f2.push_back(f.substitute(one));
       a = lmad_substitute(l1, one);
       b = lmad_substitute(l2, one);
     } else {

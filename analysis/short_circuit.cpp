@@ -198,14 +198,6 @@ void range_facts(const std::string& iter, const SExpP& bound, std::vector<Formul
   out.push_back(lt(Poly::var(iter), *b));
 }
 
-Formula substitute(Formula f, const std::map<std::string, Poly>& s) {
-  f.lhs = f.lhs.substitute(s);
-  f.rhs = f.rhs.substitute(s);
-  for (Formula& k : f.kids)
-    k = substitute(std::move(k), s);
-  return f;
-}
-
 /// Integer `let` definitions of a body that are polynomials, with earlier ones inlined.
 void poly_defs(const Body& b, size_t upto, std::map<std::string, Poly>& defs) {
   for (size_t k = 0; k < upto && k < b.stmts.size(); ++k)
@@ -892,7 +884,7 @@ private:
       bool ok = !bd->positive.empty();
       for (const Poly& d : bd->positive)
         ok = ok && prove_positive(d.substitute(defs), pt.frames, solver);
-      if (!ok && !solver.proves(substitute(bd->whole, defs)))
+      if (!ok && !solver.proves(bd->whole.substitute(defs)))
         throw Refused{"bounds", "the updated place of " + pt.dest + " is not provably inside it (" +
                                     bd->whole.to_string() +
                                     "); the copy's run-time check must stay where it is"};
