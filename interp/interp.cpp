@@ -8,6 +8,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <memory>
 #include <random>
@@ -444,8 +445,28 @@ struct Machine {
     throw RunError("size", pos, "'" + n + "' is not bound");
   }
 
-  Scalar scalar(const std::string& n, Pos pos) const {
-    const Val& v = lookup(n, pos);
+  /// lookup through the occurrence's slot hint: the slot where the binding was found
+  /// last time, which holds it again whenever the same scopes are live (names are never
+  /// shadowed, so a slot with the same spelling is the binding). Falls back to the scan.
+  const Val& lookup(const std::string& n, Pos pos, const SlotHint& hint) const {
+    int32_t h = hint.get();
+    if (h >= 0 && static_cast<size_t>(h) < env.size() &&
+        same(*env[static_cast<size_t>(h)].first, n)) {
+      assert(&env[static_cast<size_t>(h)].second == &lookup(n, pos));
+      return env[static_cast<size_t>(h)].second;
+    }
+    for (size_t k = env.size(); k-- > 0;)
+      if (same(*env[k].first, n)) {
+        hint.set(static_cast<int32_t>(k));
+        return env[k].second;
+      }
+    throw RunError("size", pos, "'" + n + "' is not bound");
+  }
+  const Val& lookup(const Name& n) const { return lookup(n.s, n.pos, n.hint); }
+
+  Scalar scalar(const SVar& sv, Pos pos) const {
+    const std::string& n = sv.name;
+    const Val& v = lookup(n, pos, sv.hint);
     if (const auto* s = std::get_if<Scalar>(&v)) return *s;
     if (std::holds_alternative<MemV>(v)) return Scalar::of_int(ScalarType::I64, 0);
     throw RunError("elemtype", pos, "'" + n + "' is an array where a scalar is expected");
@@ -453,20 +474,20 @@ struct Machine {
 
   /// The array bound to `n`; the reference is valid until the environment changes.
   const ArrV& array_ref(const Name& n) const {
-    const Val& v = lookup(n.s, n.pos);
+    const Val& v = lookup(n);
     if (const auto* a = std::get_if<ArrV>(&v)) return *a;
     throw RunError("elemtype", n.pos, "'" + n.s + "' is not an array");
   }
   ArrV array(const Name& n) const { return array_ref(n); }
 
   BlockP mem(const Name& n) const {
-    const Val& v = lookup(n.s, n.pos);
+    const Val& v = lookup(n);
     if (const auto* a = std::get_if<MemV>(&v)) return a->block;
     throw RunError("elemtype", n.pos, "'" + n.s + "' is not a memory block");
   }
 
   Scalar eval(const SExp& e) {
-    auto look = [this](const std::string& n, Pos p) { return scalar(n, p); };
+    auto look = [this](const SVar& v, Pos p) { return scalar(v, p); };
     return eval_sexp_with(e, look);
   }
   int64_t eval_int(const SExp& e, const char* what) { return as_int(eval(e), e.pos, what); }
@@ -742,9 +763,30 @@ struct Machine {
       exec(s);
     Vals out;
     for (const Name& n : b.results)
-      out.push_back(lookup(n.s, n.pos));
+      out.push_back(lookup(n));
     env.resize(mark);
     return out;
+  }
+
+  static bool is_element(const EIndex& x, const ArrV& a) {
+    return x.entries.size() == a.lay.dims.size() && all_indices(x.entries);
+  }
+
+  /// The hot path of indexing: an element read, without building a layout.
+  Scalar element(const EIndex& x, const ArrV& a, Pos pos) {
+    int64_t off = a.lay.offset;
+    for (size_t k = 0; k < x.entries.size(); ++k) {
+      const Entry& e = x.entries[k];
+      int64_t i = eval_int(*e.start, "an index");
+      auto [n, s] = a.lay.dims[k];
+      if (i < 0 || i >= n)
+        throw RunError("bounds", e.start->pos,
+                       "index " + std::to_string(i) + " out of bounds for dimension " +
+                           std::to_string(k) + " of '" + x.arr.s + "' (size " + std::to_string(n) +
+                           ")");
+      off += i * s;
+    }
+    return read(*a.block, off, a.elem, pos);
   }
 
   void exec(const Stmt& s) {
@@ -755,6 +797,20 @@ struct Machine {
       return;
     }
     const SLet& l = std::get<SLet>(s.node);
+    if (l.pats.size() == 1) { // scalar statements bind their value directly
+      if (const auto* x = std::get_if<EScalar>(&l.exp.node)) {
+        bind(l.pats[0].name.s, eval(*x->e));
+        return;
+      }
+      if (const auto* x = std::get_if<EIndex>(&l.exp.node)) {
+        const ArrV& a = array_ref(x->arr);
+        if (is_element(*x, a)) {
+          Scalar v = element(*x, a, l.exp.pos);
+          bind(l.pats[0].name.s, v);
+          return;
+        }
+      }
+    }
     Vals vs = eval_exp(l.pats, l.exp);
     for (size_t k = 0; k < l.pats.size(); ++k)
       bind(l.pats[k].name.s, std::move(vs[k]));
@@ -763,7 +819,7 @@ struct Machine {
   Val from_atom(const AtomArg& a) {
     if (const auto* lit = std::get_if<Lit>(&a.v)) return lit_value(*lit);
     const Name& n = std::get<Name>(a.v);
-    return lookup(n.s, n.pos);
+    return lookup(n);
   }
 
   /// Copy-on-update for value semantics: the updated array is a fresh copy.
@@ -821,22 +877,7 @@ struct Machine {
             [&](const EScalar& x) -> Vals { return {eval(*x.e)}; },
             [&](const EIndex& x) -> Vals {
               const ArrV& a = array_ref(x.arr);
-              if (x.entries.size() == a.lay.dims.size() && all_indices(x.entries)) {
-                // The hot path: an element read, without building a layout.
-                int64_t off = a.lay.offset;
-                for (size_t k = 0; k < x.entries.size(); ++k) {
-                  const Entry& e = x.entries[k];
-                  int64_t i = eval_int(*e.start, "an index");
-                  auto [n, s] = a.lay.dims[k];
-                  if (i < 0 || i >= n)
-                    throw RunError("bounds", e.start->pos,
-                                   "index " + std::to_string(i) + " out of bounds for dimension " +
-                                       std::to_string(k) + " of '" + x.arr.s + "' (size " +
-                                       std::to_string(n) + ")");
-                  off += i * s;
-                }
-                return {read(*a.block, off, a.elem, pos)};
-              }
+              if (is_element(x, a)) return {element(x, a, pos)};
               bool full = false;
               ConcreteLmad l = apply_entries(a, x.entries, x.arr, full);
               if (full && !l.dims.empty()) full = false;
@@ -862,7 +903,7 @@ struct Machine {
             [&](const ELoop& x) -> Vals {
               Vals vals;
               for (const Name& n : x.inits)
-                vals.push_back(lookup(n.s, n.pos));
+                vals.push_back(lookup(n));
               int64_t n = eval_int(*x.bound, "a loop bound");
               for (int64_t i = 0; i < n; ++i) {
                 step(pos);
@@ -886,7 +927,7 @@ struct Machine {
             [&](const EUpdateLmad& x) -> Vals {
               ArrV a = updatable(array(x.arr), x.arr, pos);
               ConcreteLmad place = apply_lmad(a, x.lmad, x.arr);
-              store(lookup(x.value.s, x.value.pos), a.block, place, a.elem, x.value.pos);
+              store(lookup(x.value), a.block, place, a.elem, x.value.pos);
               return {a};
             },
             [&](const EConcat& x) -> Vals {
@@ -1169,7 +1210,7 @@ RunResult run_imp(const imp::Program& p, const Inputs& in, const Limits& lim) {
     }
     im.run(p.body);
     for (const Name& r : p.results) {
-      const Val& v = m.lookup(r.s, r.pos);
+      const Val& v = m.lookup(r);
       Data d;
       if (const auto* s = std::get_if<Scalar>(&v)) {
         d.scalar = *s;

@@ -10,6 +10,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -55,8 +56,13 @@ template <class Lookup> Scalar eval_sexp_with(const SExp& e, Lookup& lookup) {
   switch (e.node.index()) {
   case 0:
     return lit_value(std::get<Lit>(e.node));
-  case 1:
-    return lookup(std::get<SVar>(e.node).name, e.pos);
+  case 1: {
+    const SVar& v = std::get<SVar>(e.node);
+    if constexpr (std::is_invocable_v<Lookup&, const SVar&, Pos>)
+      return lookup(v, e.pos); // a lookup that uses the variable's slot hint
+    else
+      return lookup(v.name, e.pos);
+  }
   case 2: {
     const SUnary& u = std::get<SUnary>(e.node);
     return scalar_unop(u.op, eval_sexp_with(*u.a, lookup), e.pos);

@@ -5,6 +5,7 @@
 // so a printed and re-parsed program compares equal to the original.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -39,10 +40,32 @@ private:
   std::shared_ptr<const T> p_;
 };
 
+/// Where the interpreters found a name's binding the last time they looked it up: an
+/// index into their environment stack, checked before use (names are never shadowed, so
+/// a slot holding a binding of the same spelling is the binding). Not part of the
+/// syntax: ignored by ==, reset by copies. Relaxed atomic: a tree may be run by several
+/// threads at once.
+class SlotHint {
+public:
+  SlotHint() = default;
+  SlotHint(const SlotHint&) {}
+  SlotHint& operator=(const SlotHint&) {
+    set(-1);
+    return *this;
+  }
+  int32_t get() const { return slot_.load(std::memory_order_relaxed); }
+  void set(int32_t s) const { slot_.store(s, std::memory_order_relaxed); }
+  friend bool operator==(const SlotHint&, const SlotHint&) { return true; }
+
+private:
+  mutable std::atomic<int32_t> slot_{-1};
+};
+
 /// A name occurrence with its position; compared by spelling only.
 struct Name {
   std::string s;
   Pos pos;
+  SlotHint hint = {};
   friend bool operator==(const Name& a, const Name& b) { return a.s == b.s; }
 };
 
@@ -74,6 +97,7 @@ using SExpP = Box<SExp>;
 
 struct SVar {
   std::string name;
+  SlotHint hint = {};
   friend bool operator==(const SVar&, const SVar&) = default;
 };
 struct SUnary {
