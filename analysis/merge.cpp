@@ -1,6 +1,8 @@
 // Memory block merging (see merge.h).
 #include "analysis/merge.h"
 
+#include "analysis/broken.h"
+
 #include "analysis/ast_util.h"
 
 #include "ir/overloaded.h"
@@ -149,6 +151,7 @@ private:
     auto interferes = [&](const Cand& a, const Cand& c) {
       if (a.first == SIZE_MAX || c.first == SIZE_MAX) return false; // unused blocks
       if (a.elems.size() > 1 || c.elems.size() > 1 || a.elems != c.elems) return true;
+      if (broken_variants().merge_no_interference) return false; // deliberately broken
       return !(a.last < c.first || c.last < a.first);
     };
     std::vector<std::vector<std::string>> colours;

@@ -1,6 +1,8 @@
 // The pass registry (see passes.h).
 #include "analysis/passes.h"
 
+#include "analysis/broken.h"
+
 #include "analysis/expand.h"
 #include "analysis/fun_to_funmem.h"
 #include "analysis/merge.h"
@@ -82,6 +84,11 @@ PassResult run_pass(const std::string& name, const Program& p) {
     r.program.reset();
   }
   return r;
+}
+
+BrokenVariants& broken_variants() {
+  static BrokenVariants b;
+  return b;
 }
 
 } // namespace funmem

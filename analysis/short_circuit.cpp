@@ -1,6 +1,8 @@
 // Array short-circuiting (see short_circuit.h).
 #include "analysis/short_circuit.h"
 
+#include "analysis/broken.h"
+
 #include "analysis/ast_util.h"
 #include "analysis/solver.h"
 #include "analysis/syntax_util.h"
@@ -592,6 +594,7 @@ private:
   void check(const std::vector<Acc>& W, const Summary& U, Solver& solver, const std::string& rule,
              ScAttempt& a) {
     if (W.empty()) return;
+    if (rule == "6.4.3" && broken_variants().sc_no_overlap) return; // deliberately broken
     if (U.undet)
       throw Refused{rule == "6.4.3" ? "6.4.3 non-overlap" : rule + " non-overlap",
                     "the uses of " + a.dest_mem + " cannot be summarised: " + *U.undet +
@@ -1349,6 +1352,18 @@ private:
     if (!here)
       throw NotCandidate{xs + " is defined outside the body of the kernel's "
                               "statement, which may run again"};
+    // Its memory must live and die in this body (an allocation here, or a parameter's
+    // block at the top level): otherwise statements after the enclosing `if`, loop or
+    // kernel (or later iterations) may still read it, beyond what is checked below.
+    auto msite = ix_.site.find(xt.mem);
+    bool own_block = msite != ix_.site.end()
+                         ? msite->second.first == &B &&
+                               std::holds_alternative<EAlloc>(
+                                   std::get<SLet>(B.stmts[msite->second.second].node).exp.node)
+                         : &B == &p_.def.body;
+    if (!own_block)
+      throw NotCandidate{"the memory " + xt.mem + " of " + xs +
+                         " is not allocated in the body of the kernel's statement"};
     std::set<std::string> after, mems;
     for (size_t d = p + 1; d < B.stmts.size(); ++d)
       stmt_mentions(B.stmts[d], after, mems);

@@ -520,6 +520,8 @@ private:
       const Info* i = find(n.s);
       if (!i) {
         error(n.pos, "'" + n.s + "' is not defined");
+        static const Info poisoned; // callers read every result: never a null one
+        i = &poisoned;
       } else if (i->kind == Info::Kind::Array) {
         check_live(n, *i);
       }

@@ -1,0 +1,85 @@
+// The program generator and the per-program checks of funmem-fuzz.
+#include "verifier/fuzz.h"
+#include "verifier/gen.h"
+
+#include <catch2/catch.hpp>
+
+#include <set>
+
+using namespace funmem;
+
+TEST_CASE("the generator is deterministic per seed and varies across seeds", "[verifier][fuzz]") {
+  std::set<std::string> texts;
+  for (uint64_t k = 0; k < 20; ++k) {
+    std::string a = generate_fun(program_seed(5, k));
+    CHECK(a == generate_fun(program_seed(5, k)));
+    texts.insert(a);
+  }
+  CHECK(texts.size() == 20);
+  CHECK(program_seed(5, 0) != program_seed(6, 0));
+}
+
+TEST_CASE("generated programs pass every check", "[verifier][fuzz]") {
+  GenOptions small;
+  small.max_stmts = 3;
+  for (uint64_t k = 0; k < 25; ++k) {
+    std::string text = generate_fun(program_seed(11, k), small);
+    FuzzOutcome o = fuzz_program(text);
+    INFO(text);
+    INFO(o.check + ": " + o.detail);
+    REQUIRE(o.ok);
+    CHECK(o.checks >= 5); // parse, round trip, typecheck, two data sets
+  }
+}
+
+TEST_CASE("the checks catch a broken program", "[verifier][fuzz]") {
+  const std::string good = "def f (n : i64) (xs : [n]i64) : ([n]i64) =\n"
+                           "  let (ys : [n]i64) = kernel i < n do\n"
+                           "    let v = xs[i]\n"
+                           "    in (v)\n"
+                           "  in (ys)\n"
+                           "-- input: n=3\n"
+                           "-- expect: valid\n";
+  CHECK(fuzz_program(good).ok);
+  // An index one past the end: the value semantics fails on every data set.
+  std::string oob = good;
+  oob.replace(oob.find("xs[i]"), 5, "xs[n]");
+  FuzzOutcome o = fuzz_program(oob);
+  CHECK_FALSE(o.ok);
+  CHECK(o.check == "validity");
+  CHECK(o.detail.find("out of bounds") != std::string::npos);
+  // A type error.
+  std::string bad_type = good;
+  bad_type.replace(bad_type.find("([n]i64) ="), 10, "([n]f64) =");
+  FuzzOutcome t = fuzz_program(bad_type);
+  CHECK_FALSE(t.ok);
+  CHECK(t.check == "typecheck");
+  // A parse error.
+  FuzzOutcome p = fuzz_program("def f (n : i64) : (i64) = in (");
+  CHECK_FALSE(p.ok);
+  CHECK(p.check == "parse");
+}
+
+TEST_CASE("shrinking drops what the failure does not need", "[verifier][fuzz]") {
+  const std::string text = "def f (n : i64) (m : i64) (xs : [n]i64) : ([n]i64) =\n"
+                           "  let (zs : [m]i64) = iota m\n"
+                           "  let (ys : [n]i64) = kernel i < n do\n"
+                           "    let w = zs[0]\n"
+                           "    let v = xs[n]\n"
+                           "    in (v)\n"
+                           "  let (us : [m]i64) = copy zs\n"
+                           "  in (ys)\n"
+                           "-- input: n=3 m=2\n"
+                           "-- input: n=4 m=3\n"
+                           "-- expect: valid\n";
+  FuzzOutcome o = fuzz_program(text);
+  REQUIRE_FALSE(o.ok);
+  int steps = 0;
+  std::string small = shrink(text, o, &steps);
+  CHECK(steps > 0);
+  CHECK(fuzz_program(small).check == "validity");
+  CHECK(small.find("copy zs") == std::string::npos);
+  CHECK(small.find("let w") == std::string::npos);
+  CHECK(small.find("-- input: n=1 m=1\n") != std::string::npos);
+  CHECK(small.find("n=4") == std::string::npos);
+}

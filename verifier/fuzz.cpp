@@ -1,0 +1,178 @@
+#include "verifier/fuzz.h"
+
+#include "analysis/passes.h"
+#include "ir/parser.h"
+#include "ir/printer.h"
+#include "ir/typecheck.h"
+#include "verifier/check.h"
+
+#include <algorithm>
+#include <regex>
+#include <sstream>
+#include <vector>
+
+namespace funmem {
+
+uint64_t program_seed(uint64_t campaign_seed, uint64_t index) {
+  // splitmix64 of the pair: neighbouring indices give unrelated programs.
+  uint64_t z = campaign_seed * 0x9E3779B97F4A7C15ULL + index + 1;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+FuzzOutcome fuzz_program(const std::string& text) {
+  FuzzOutcome o;
+  auto fail = [&](const char* check, std::string detail) {
+    o.ok = false;
+    o.check = check;
+    o.detail = std::move(detail);
+    return o;
+  };
+  ParseResult r = parse_program(text, Lang::Fun);
+  if (!r.program)
+    return fail("parse", r.error ? format_diagnostic(*r.error, "fuzz.fun", text) : "no program");
+  ++o.checks;
+  const std::string printed = print_program(*r.program);
+  ParseResult again = parse_program(printed, Lang::Fun);
+  if (!again.program || !(again.program->def == r.program->def))
+    return fail("round trip", "print then parse differs:\n" + printed);
+  ++o.checks;
+  std::vector<Diagnostic> ds = typecheck(*r.program);
+  if (!ds.empty()) return fail("typecheck", format_diagnostic(ds.front(), "fuzz.fun", text));
+  ++o.checks;
+  CheckReport rep = check_source("fuzz.fun", text);
+  if (!rep.pipeline_error.empty()) return fail("pipeline", rep.pipeline_error);
+  for (const DataSetRun& run : rep.runs) {
+    if (run.valid()) {
+      ++o.checks;
+      continue;
+    }
+    std::string why = run.input_error   ? std::string(run.input_error->what())
+                      : run.value_error ? "value semantics: " + std::string(run.value_error->what())
+                      : run.heap_error  ? "heap semantics: " + std::string(run.heap_error->what())
+                      : !run.races.empty() ? "a data race: " + run.races.front().to_string()
+                                           : "results differ: " + run.mismatch.value_or("");
+    return fail("validity", run.name + ": " + why);
+  }
+  for (const ExpectResult& e : rep.expectations)
+    if (e.status == ExpectStatus::Fails) return fail("expectation", e.detail);
+  return o;
+}
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> ls;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);)
+    ls.push_back(l);
+  return ls;
+}
+
+std::string join(const std::vector<std::string>& ls) {
+  std::string s;
+  for (const std::string& l : ls)
+    s += l + "\n";
+  return s;
+}
+
+size_t indent_of(const std::string& l) {
+  size_t k = 0;
+  while (k < l.size() && l[k] == ' ')
+    ++k;
+  return k;
+}
+
+/// The lines [i, end) of the statement starting at line i: it and the lines nested deeper.
+size_t extent(const std::vector<std::string>& ls, size_t i) {
+  size_t end = i + 1;
+  while (end < ls.size() && !ls[end].empty() && ls[end].rfind("--", 0) != 0 &&
+         indent_of(ls[end]) > indent_of(ls[i]))
+    ++end;
+  return end;
+}
+
+int count_inputs(const std::vector<std::string>& ls) {
+  int n = 0;
+  for (const std::string& l : ls)
+    n += l.rfind("-- input:", 0) == 0 ? 1 : 0;
+  return n;
+}
+
+} // namespace
+
+std::string shrink(const std::string& text, const FuzzOutcome& failure, int* steps) {
+  auto still_fails = [&](const std::vector<std::string>& ls) {
+    if (steps) ++*steps;
+    FuzzOutcome o = fuzz_program(join(ls));
+    return !o.ok && o.check == failure.check;
+  };
+  std::vector<std::string> ls = lines_of(text);
+  for (bool progress = true; progress;) {
+    progress = false;
+    // Drop statements (a nested statement with its body), last first.
+    for (size_t i = ls.size(); i-- > 0;) {
+      if (i >= ls.size() || ls[i].substr(indent_of(ls[i])).rfind("let ", 0) != 0) continue;
+      std::vector<std::string> cand = ls;
+      cand.erase(cand.begin() + static_cast<std::ptrdiff_t>(i),
+                 cand.begin() + static_cast<std::ptrdiff_t>(extent(ls, i)));
+      if (still_fails(cand)) {
+        ls = std::move(cand);
+        progress = true;
+      }
+    }
+    // Drop data sets (keeping one), then lower the sizes of the rest.
+    static const std::regex size_re("([nm])=([0-9]+)");
+    for (size_t i = ls.size(); i-- > 0;) {
+      if (ls[i].rfind("-- input:", 0) != 0) continue;
+      if (count_inputs(ls) > 1) {
+        std::vector<std::string> cand = ls;
+        cand.erase(cand.begin() + static_cast<std::ptrdiff_t>(i));
+        if (still_fails(cand)) {
+          ls = std::move(cand);
+          progress = true;
+          continue;
+        }
+      }
+      for (bool lowered = true; lowered;) {
+        lowered = false;
+        std::smatch mt;
+        std::string rest = ls[i];
+        size_t base = 0;
+        while (std::regex_search(rest, mt, size_re)) {
+          int v = std::stoi(mt[2]);
+          size_t at = base + static_cast<size_t>(mt.position(2));
+          if (v > 1) {
+            std::vector<std::string> cand = ls;
+            cand[i].replace(at, static_cast<size_t>(mt.length(2)), std::to_string(v - 1));
+            if (still_fails(cand)) {
+              ls = std::move(cand);
+              progress = lowered = true;
+              break;
+            }
+          }
+          base += static_cast<size_t>(mt.position(0) + mt.length(0));
+          rest = mt.suffix();
+        }
+      }
+    }
+  }
+  return join(ls);
+}
+
+std::vector<std::string> sc_refusals(const std::string& text) {
+  std::vector<std::string> out;
+  ParseResult r = parse_program(text, Lang::Fun);
+  if (!r.program) return out;
+  PassResult mem = run_pass("fun-to-funmem", *r.program);
+  if (!mem.program) return out;
+  PassResult sc = run_pass("sc", *mem.program);
+  if (!sc.sc) return out;
+  for (const ScAttempt& a : sc.sc->attempts)
+    if (!a.proved) out.push_back(a.property);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+} // namespace funmem

@@ -1,0 +1,38 @@
+// Property-based fuzzing of the whole toolkit (issue 7): one generated FUN program goes
+// through every check, and the first failing check is reported.
+#pragma once
+
+#include "verifier/gen.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace funmem {
+
+struct FuzzOutcome {
+  bool ok = true;
+  std::string check;  // the failing check: parse, round trip, typecheck, pipeline, ...
+  std::string detail; // what it said
+  int checks = 0;     // checks that passed
+};
+
+/// The checks of one program text: it parses; printing and re-parsing gives the same
+/// tree; it type-checks; and funmem-check's checks hold on every data set (the FUN
+/// value semantics runs, and after every pipeline stage the program type-checks, is
+/// valid against the value semantics and race-free).
+FuzzOutcome fuzz_program(const std::string& text);
+
+/// A smaller program that still fails the same check: statements (with their nested
+/// bodies) dropped, data sets dropped, sizes lowered, while the check keeps failing.
+/// `steps` (optional) counts the candidate programs tried.
+std::string shrink(const std::string& text, const FuzzOutcome& failure, int* steps = nullptr);
+
+/// The safety properties sc refuses on the FUN program `text` after fun-to-funmem,
+/// sorted: the `-- refuses:` lines a corpus file must carry (docs/syntax.md).
+std::vector<std::string> sc_refusals(const std::string& text);
+
+/// The program for `seed` (the campaign's seed mixed with the program's number).
+uint64_t program_seed(uint64_t campaign_seed, uint64_t index);
+
+} // namespace funmem
