@@ -35,7 +35,7 @@ struct ProverOptions {
   bool sosi = true;                  // run the SOSI procedure
   bool membership = true;            // ask Z3 the whole membership question
   bool witness_search = true;        // try small assignments when Z3 finds no model
-    bool enumerate_concrete = true;    // decide small concrete pairs by enumeration first
+  bool enumerate_concrete = true;    // decide small concrete pairs by enumeration first
   bool case_split = true;            // when SOSI fails: split a count name on == 1 / >= 2
 };
 

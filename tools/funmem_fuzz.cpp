@@ -20,14 +20,6 @@ using namespace funmem;
 
 namespace {
 
-std::vector<std::string> split_lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string l; std::getline(in, l);)
-    out.push_back(l);
-  return out;
-}
-
 size_t lines(const std::string& s) {
   return split_lines(s).size();
 }

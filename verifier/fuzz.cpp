@@ -60,15 +60,15 @@ FuzzOutcome fuzz_program(const std::string& text) {
   return o;
 }
 
-namespace {
-
-std::vector<std::string> lines_of(const std::string& text) {
+std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> ls;
   std::istringstream in(text);
   for (std::string l; std::getline(in, l);)
     ls.push_back(l);
   return ls;
 }
+
+namespace {
 
 std::string join(const std::vector<std::string>& ls) {
   std::string s;
@@ -108,7 +108,7 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
     FuzzOutcome o = fuzz_program(join(ls));
     return !o.ok && o.check == failure.check;
   };
-  std::vector<std::string> ls = lines_of(text);
+  std::vector<std::string> ls = split_lines(text);
   for (bool progress = true; progress;) {
     progress = false;
     // Drop statements (a nested statement with its body), last first.

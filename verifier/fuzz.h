@@ -32,6 +32,9 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
 /// sorted: the `-- refuses:` lines a corpus file must carry (docs/syntax.md).
 std::vector<std::string> sc_refusals(const std::string& text);
 
+/// The lines of a text, without their line ends.
+std::vector<std::string> split_lines(const std::string& text);
+
 /// The program for `seed` (the campaign's seed mixed with the program's number).
 uint64_t program_seed(uint64_t campaign_seed, uint64_t index);
 
