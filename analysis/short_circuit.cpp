@@ -310,17 +310,22 @@ private:
 
   bool same_block(const std::string& a, const std::string& b) { return ix_.find(a) == ix_.find(b); }
 
+  /// The body whose `alloc` statement binds the memory `mem`; null when `mem` is not
+  /// bound by an alloc (a parameter, an if's or a loop's result).
+  const Body* alloc_body(const std::string& mem) const {
+    auto site = ix_.site.find(mem);
+    if (site == ix_.site.end()) return nullptr;
+    const auto* l = std::get_if<SLet>(&site->second.first->stmts[site->second.second].node);
+    return l && std::holds_alternative<EAlloc>(l->exp.node) ? site->second.first : nullptr;
+  }
+
   /// The names that may hold the block of `m` while an attempt's statements run. A block
   /// made by `alloc` is new: only names it flows into can hold it (not the parameters of
   /// an enclosing loop, which hold the previous iteration's block). Any other block (a
   /// parameter's) may be held by every name of its may-alias class.
   std::set<std::string> block_names(const std::string& m) {
     std::set<std::string> out{m};
-    auto site = ix_.site.find(m);
-    bool fresh = site != ix_.site.end() &&
-                 std::holds_alternative<EAlloc>(
-                     std::get<SLet>(site->second.first->stmts[site->second.second].node).exp.node);
-    if (fresh) {
+    if (alloc_body(m)) { // a fresh block
       std::vector<std::string> todo{m};
       while (!todo.empty()) {
         std::string n = todo.back();
@@ -1355,12 +1360,8 @@ private:
     // Its memory must live and die in this body (an allocation here, or a parameter's
     // block at the top level): otherwise statements after the enclosing `if`, loop or
     // kernel (or later iterations) may still read it, beyond what is checked below.
-    auto msite = ix_.site.find(xt.mem);
-    bool own_block = msite != ix_.site.end()
-                         ? msite->second.first == &B &&
-                               std::holds_alternative<EAlloc>(
-                                   std::get<SLet>(B.stmts[msite->second.second].node).exp.node)
-                         : &B == &p_.def.body;
+    const Body* xmem_at = alloc_body(xt.mem);
+    bool own_block = ix_.site.count(xt.mem) ? xmem_at == &B : &B == &p_.def.body;
     if (!own_block)
       throw NotCandidate{"the memory " + xt.mem + " of " + xs +
                          " is not allocated in the body of the kernel's statement"};
@@ -1390,10 +1391,7 @@ private:
       throw NotCandidate{xs + " is used " + std::to_string(uses_of_xs) +
                          " times in the kernel body, not once"};
     // The result's block must hold only ys, so that it can disappear.
-    auto ysite = ix_.site.find(yt.mem);
-    if (ysite == ix_.site.end() ||
-        !std::holds_alternative<EAlloc>(
-            std::get<SLet>(ysite->second.first->stmts[ysite->second.second].node).exp.node))
+    if (!alloc_body(yt.mem))
       throw NotCandidate{"the memory " + yt.mem + " of " + ys + " is not an allocation of its own"};
     int in_block = 0;
     for (const auto& [n, b] : ix_.binding)

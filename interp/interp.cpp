@@ -439,28 +439,27 @@ struct Machine {
     return true;
   }
 
-  const Val& lookup(const std::string& n, Pos pos) const {
+  /// The slot of the innermost binding of `n` (names are never shadowed: the only one).
+  size_t slot_of(const std::string& n, Pos pos) const {
     for (size_t k = env.size(); k-- > 0;)
-      if (same(*env[k].first, n)) return env[k].second;
+      if (same(*env[k].first, n)) return k;
     throw RunError("size", pos, "'" + n + "' is not bound");
   }
+
+  const Val& lookup(const std::string& n, Pos pos) const { return env[slot_of(n, pos)].second; }
 
   /// lookup through the occurrence's slot hint: the slot where the binding was found
   /// last time, which holds it again whenever the same scopes are live (names are never
   /// shadowed, so a slot with the same spelling is the binding). Falls back to the scan.
   const Val& lookup(const std::string& n, Pos pos, const SlotHint& hint) const {
-    int32_t h = hint.get();
-    if (h >= 0 && static_cast<size_t>(h) < env.size() &&
-        same(*env[static_cast<size_t>(h)].first, n)) {
-      assert(&env[static_cast<size_t>(h)].second == &lookup(n, pos));
-      return env[static_cast<size_t>(h)].second;
+    auto h = static_cast<size_t>(hint.get()); // -1 becomes too large
+    if (h < env.size() && same(*env[h].first, n)) {
+      assert(h == slot_of(n, pos));
+      return env[h].second;
     }
-    for (size_t k = env.size(); k-- > 0;)
-      if (same(*env[k].first, n)) {
-        hint.set(static_cast<int32_t>(k));
-        return env[k].second;
-      }
-    throw RunError("size", pos, "'" + n + "' is not bound");
+    h = slot_of(n, pos);
+    hint.set(static_cast<int32_t>(h));
+    return env[h].second;
   }
   const Val& lookup(const Name& n) const { return lookup(n.s, n.pos, n.hint); }
 

@@ -92,6 +92,9 @@ private:
 
   int rnd(int n) { return n <= 1 ? 0 : static_cast<int>(rng_() % static_cast<uint64_t>(n)); }
   bool chance(int percent) { return rnd(100) < percent; }
+  template <class T> const T& pick(const std::vector<T>& v) {
+    return v[static_cast<size_t>(rnd(static_cast<int>(v.size())))];
+  }
   std::string fresh(const char* base) { return base + std::to_string(++next_name_); }
   static std::string pad(int indent) { return std::string(static_cast<size_t>(2 * indent), ' '); }
 
@@ -114,7 +117,7 @@ private:
     for (const Counter& c : counters_)
       if (c.bound == dim) cands.push_back(c.name);
     if (cands.empty() || chance(15)) return "0";
-    return cands[static_cast<size_t>(rnd(static_cast<int>(cands.size())))];
+    return pick(cands);
   }
 
   std::vector<const Var*> vars_of(const Ty& t) {
@@ -136,15 +139,14 @@ private:
     if (elem == "bool") {
       if (chance(20)) {
         auto bs = vars_of(Ty{"bool", {}});
-        if (!bs.empty()) return bs[static_cast<size_t>(rnd(static_cast<int>(bs.size())))]->name;
+        if (!bs.empty()) return pick(bs)->name;
       }
       static const char* cmp[] = {"<", "<=", "==", "!=", ">"};
       return sexp("i64", depth + 1) + " " + cmp[rnd(5)] + " " + sexp("i64", depth + 1);
     }
     if (depth >= 2 || chance(40)) {
       auto vs = vars_of(Ty{elem, {}});
-      if (!vs.empty() && chance(75))
-        return vs[static_cast<size_t>(rnd(static_cast<int>(vs.size())))]->name;
+      if (!vs.empty() && chance(75)) return pick(vs)->name;
       return literal(elem);
     }
     std::string a = sexp(elem, depth + 1), b = sexp(elem, depth + 1);
@@ -167,8 +169,7 @@ private:
   /// An existing variable of type `t` (sometimes) or a new one.
   Var find_or_produce(std::vector<std::string>& out, int indent, int depth, const Ty& t) {
     auto vs = vars_of(t);
-    if (!vs.empty() && chance(50))
-      return *vs[static_cast<size_t>(rnd(static_cast<int>(vs.size())))];
+    if (!vs.empty() && chance(50)) return *pick(vs);
     return produce(out, indent, depth, t);
   }
 
@@ -237,7 +238,7 @@ private:
       for (const Var& v : vars_)
         if (v.ty.elem == t.elem && !v.ty.dims.empty()) arrs.push_back(&v);
       if (!arrs.empty() && chance(50)) {
-        const Var a = *arrs[static_cast<size_t>(rnd(static_cast<int>(arrs.size())))];
+        const Var a = *pick(arrs);
         return bind(out, indent, t, a.name + "[" + indices(a.ty, a.ty.dims.size()) + "]");
       }
       return bind(out, indent, t, sexp(t.elem, 0));
@@ -280,9 +281,7 @@ private:
       case 3: // replicate
         if (t.dims.size() == 1) {
           auto vs = vars_of(t.row());
-          std::string atom = !vs.empty() && chance(60)
-                                 ? vs[static_cast<size_t>(rnd(static_cast<int>(vs.size())))]->name
-                                 : literal(t.elem);
+          std::string atom = !vs.empty() && chance(60) ? pick(vs)->name : literal(t.elem);
           return bind(out, indent, t, "replicate " + t.dims[0] + " " + atom);
         } else {
           Var r = find_or_produce(out, indent, depth, t.row());
@@ -294,8 +293,7 @@ private:
       case 5: { // copy
         auto vs = vars_of(t);
         if (vs.empty()) break;
-        return bind(out, indent, t,
-                    "copy " + vs[static_cast<size_t>(rnd(static_cast<int>(vs.size())))]->name);
+        return bind(out, indent, t, "copy " + pick(vs)->name);
       }
       case 6: { // an in-place update of a fresh copy
         Var src = find_or_produce(out, indent, depth, t);
@@ -314,8 +312,7 @@ private:
         Ty s{t.elem, {t.dims[1], t.dims[0]}};
         auto vs = vars_of(s);
         if (vs.empty()) break;
-        return bind(out, indent, t,
-                    "transpose " + vs[static_cast<size_t>(rnd(static_cast<int>(vs.size())))]->name);
+        return bind(out, indent, t, "transpose " + pick(vs)->name);
       }
       case 8: { // a row (or an element row) of a bigger array
         for (const Var& v : vars_)
@@ -330,7 +327,7 @@ private:
         if (t.dims[0].find(' ') != std::string::npos) break;
         auto vs = vars_of(t);
         if (vs.empty()) break;
-        const std::string src = vs[static_cast<size_t>(rnd(static_cast<int>(vs.size())))]->name;
+        const std::string src = pick(vs)->name;
         const std::string& d = t.dims[0];
         return bind(out, indent, t,
                     chance(50) ? src + "[" + d + " - 1 : " + d + " : -1]"
