@@ -2,6 +2,8 @@
 // (see prover.h and docs/prover.md).
 #include "analysis/prover.h"
 
+#include "analysis/broken.h"
+
 #include <algorithm>
 #include <chrono>
 #include <set>
@@ -304,7 +306,7 @@ private:
           proves(lt(p.a[at].hi, p.b[at].lo), &log) || proves(lt(p.b[at].hi, p.a[at].lo), &log);
       if (!sep) continue;
       bool ok = true;
-      for (size_t q = 0; q <= at && ok; ++q) {
+      for (size_t q = 0; q <= at && ok && !broken_variants().sosi_no_cross; ++q) {
         ok = proves(cross(p, q, p.b, p.a), &log) && proves(cross(p, q, p.a, p.b), &log);
         if (!ok && (!fail_q || q < *fail_q)) fail_q = q;
       }

@@ -8,12 +8,14 @@
 #include <boost/fusion/include/at_c.hpp>
 #include <boost/spirit/home/x3.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <set>
 #include <sstream>
+#include <vector>
 
 namespace funmem {
 
@@ -34,7 +36,12 @@ struct ActionError {
 
 /// Source information reachable from semantic actions through x3::with.
 struct Source {
+  Source(It b, It e) : begin(b), end(e) {
+    for (It i = b; i != e; ++i)
+      if (*i == '\n') line_starts.push_back(static_cast<size_t>(i - b) + 1);
+  }
   It begin, end;
+  std::vector<size_t> line_starts{0}; // offsets at which lines begin
   Pos at(It it) const {
     // Skip the whitespace and comments that X3 skips before the matched text.
     while (it != end) {
@@ -47,16 +54,10 @@ struct Source {
         break;
       }
     }
-    Pos p{1, 1};
-    for (It i = begin; i != it; ++i) {
-      if (*i == '\n') {
-        ++p.line;
-        p.col = 1;
-      } else {
-        ++p.col;
-      }
-    }
-    return p;
+    size_t off = static_cast<size_t>(it - begin);
+    size_t line = static_cast<size_t>(
+        std::upper_bound(line_starts.begin(), line_starts.end(), off) - line_starts.begin());
+    return Pos{static_cast<int>(line), static_cast<int>(off - line_starts[line - 1]) + 1};
   }
 };
 struct source_tag;

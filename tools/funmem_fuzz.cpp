@@ -3,6 +3,7 @@
 // program_seed(seed, k), whatever the number of jobs. Exit 1 when a check failed.
 #include "analysis/broken.h"
 #include "verifier/fuzz.h"
+#include "verifier/prover_check.h"
 
 #include <CLI/CLI.hpp>
 
@@ -38,7 +39,10 @@ int main(int argc, char** argv) {
   app.add_option("--count", count, "stop after this many programs (instead of --seconds)");
   app.add_option("--seed", seed, "campaign seed");
   app.add_option("--jobs", jobs, "worker threads")->check(CLI::Range(1, 64));
-  app.add_option("--mode", mode, "programs")->check(CLI::IsMember({"programs"}));
+  app.add_option("--mode", mode,
+                 "programs: random FUN programs through the pipeline; lmads: random LMAD "
+                 "pairs, the prover's answers against enumeration")
+      ->check(CLI::IsMember({"programs", "lmads"}));
   app.add_option("--max-stmts", gen.max_stmts, "statements per body")->check(CLI::Range(1, 50));
   app.add_option("--max-depth", gen.max_depth, "nesting depth")->check(CLI::Range(0, 6));
   app.add_option("--max-size", gen.max_size, "largest size in data sets")->check(CLI::Range(1, 64));
@@ -46,7 +50,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> broken;
   app.add_option("--broken", broken,
                  "switch on a deliberately broken pass variant (to show the fuzzer finds it)")
-      ->check(CLI::IsMember({"sc-no-overlap", "merge-no-interference"}));
+      ->check(CLI::IsMember({"sc-no-overlap", "merge-no-interference", "sosi-no-cross"}));
   std::string regress_dir;
   app.add_option("--regress-dir", regress_dir,
                  "write the shrunk failing program here (corpus/regress keeps it as a test)");
@@ -58,6 +62,7 @@ int main(int argc, char** argv) {
   for (const std::string& b : broken) {
     if (b == "sc-no-overlap") broken_variants().sc_no_overlap = true;
     if (b == "merge-no-interference") broken_variants().merge_no_interference = true;
+    if (b == "sosi-no-cross") broken_variants().sosi_no_cross = true;
   }
   std::string broken_text;
   for (const std::string& b : broken)
@@ -81,6 +86,29 @@ int main(int argc, char** argv) {
       if (count >= 0 ? k >= count : elapsed() >= seconds) return;
       if (failures.load() > 0) return;
       uint64_t s = program_seed(seed, static_cast<uint64_t>(k));
+      if (mode == "lmads") {
+        LmadQuestion q = lmad_fuzz_question(s);
+        LmadFuzzOutcome o = fuzz_lmad(q);
+        checks += o.checks;
+        ++done;
+        if (o.ok) continue;
+        ++failures;
+        std::lock_guard<std::mutex> lock(mu);
+        if (reported) return;
+        reported = true;
+        std::printf("\nFAILURE in question %lld (seed %llu):\n%s", static_cast<long long>(k),
+                    static_cast<unsigned long long>(s), o.detail.c_str());
+        if (!no_shrink) {
+          int steps = 0;
+          q = shrink_lmad(q, &steps);
+          std::printf("\nshrunk in %d steps to:\n%s", steps, fuzz_lmad(q).detail.c_str());
+        }
+        found_text = "# found by funmem-fuzz --mode lmads --seed " + std::to_string(seed) +
+                     " (question " + std::to_string(k) + ")" + broken_text + "\n" +
+                     prove_corpus_entry(q);
+        found_index = k;
+        return;
+      }
       std::string text = generate_fun(s, gen);
       FuzzOutcome o = fuzz_program(text);
       checks += o.checks;
@@ -122,8 +150,9 @@ int main(int argc, char** argv) {
       std::this_thread::sleep_for(std::chrono::milliseconds(500));
       bool finished =
           failures.load() > 0 || (count >= 0 ? done.load() >= count : elapsed() >= seconds);
-      std::fprintf(stderr, "\r%.1f s: %lld programs (%.0f/s), %lld checks passed, %lld failures",
+      std::fprintf(stderr, "\r%.1f s: %lld %s (%.0f/s), %lld checks passed, %lld failures",
                    elapsed(), static_cast<long long>(done.load()),
+                   mode == "lmads" ? "questions" : "programs",
                    static_cast<double>(done.load()) / std::max(elapsed(), 1e-9),
                    static_cast<long long>(checks.load()), static_cast<long long>(failures.load()));
       if (finished) break;
@@ -138,18 +167,19 @@ int main(int argc, char** argv) {
       // The regression test runs the correct passes: name what their sc refuses.
       broken_variants() = BrokenVariants{};
       std::string text = found_text;
-      for (const std::string& p : sc_refusals(found_text))
-        text += "-- refuses: " + p + "\n";
+      if (mode == "programs")
+        for (const std::string& p : sc_refusals(found_text))
+          text += "-- refuses: " + p + "\n";
       std::string path = regress_dir + "/fuzz-" + std::to_string(seed) + "-" +
-                         std::to_string(found_index) + ".fun";
+                         std::to_string(found_index) + (mode == "lmads" ? ".prove" : ".fun");
       std::ofstream(path) << text;
       std::printf("written to %s\n", path.c_str());
     }
   }
   std::fprintf(stderr, "\n");
-  std::printf("%lld programs in %.1f s (%.0f/s), %lld checks passed, %lld failures\n",
-              static_cast<long long>(done.load()), elapsed(),
-              static_cast<double>(done.load()) / std::max(elapsed(), 1e-9),
+  std::printf("%lld %s in %.1f s (%.0f/s), %lld checks passed, %lld failures\n",
+              static_cast<long long>(done.load()), mode == "lmads" ? "questions" : "programs",
+              elapsed(), static_cast<double>(done.load()) / std::max(elapsed(), 1e-9),
               static_cast<long long>(checks.load()), static_cast<long long>(failures.load()));
   return failures.load() > 0 ? 1 : 0;
 }

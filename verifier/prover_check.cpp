@@ -142,4 +142,128 @@ void check_answer(const LmadQuestion& q, const ProveResult& r, bool require_deci
   }
 }
 
+LmadQuestion lmad_fuzz_question(uint64_t seed) {
+  return seed % 2 == 0 ? random_concrete_question(seed) : random_symbolic_question(seed);
+}
+
+LmadFuzzOutcome fuzz_lmad(const LmadQuestion& q) {
+  LmadFuzzOutcome out;
+  bool concrete = q.assignments.size() == 1 && q.assignments[0].empty();
+  ProverOptions full;
+  full.timeout_ms = 500;
+  full.search_timeout_ms = 500;
+  ProverOptions sosi_only = full;
+  sosi_only.enumerate_concrete = false;
+  sosi_only.membership = false;
+  sosi_only.witness_search = false;
+  ProverOptions z3_only = full;
+  z3_only.enumerate_concrete = false;
+  z3_only.sosi = false;
+  struct Config {
+    const char* name;
+    const ProverOptions* opt;
+    bool decided;
+  };
+  std::vector<Config> configs = {{"full prover", &full, concrete},
+                                 {"SOSI alone", &sosi_only, false}};
+  if (concrete) configs.push_back({"Z3 alone", &z3_only, true});
+  for (const Config& c : configs) {
+    SoundnessReport rep;
+    check_answer(q, prove_disjoint(q.l1, q.l2, q.facts, *c.opt), c.decided, rep);
+    for (const std::string& f : rep.failures)
+      out.detail += std::string(c.name) + ": " + f + "\n";
+    if (rep.failures.empty()) ++out.checks;
+  }
+  out.ok = out.detail.empty();
+  return out;
+}
+
+namespace {
+
+// Assignments of a shrunk question: those of the symbolic generator's ranges that
+// satisfy its facts (a concrete question keeps its single empty assignment).
+void recompute_assignments(LmadQuestion& q) {
+  if (q.assignments.size() == 1 && q.assignments[0].empty()) return;
+  q.assignments.clear();
+  for (int64_t a = -2; a <= 8; ++a)
+    for (int64_t b = -2; b <= 8; ++b) {
+      Env env = {{"n", a}, {"m", b}};
+      bool ok = true;
+      for (const Formula& f : q.facts) {
+        auto v = f.eval(env);
+        ok = ok && v && *v;
+      }
+      if (ok) q.assignments.push_back(env);
+    }
+}
+
+// Smaller polynomials to try in place of p: zero, its constant term, its symbolic part,
+// and constants moved towards zero.
+std::vector<Poly> smaller(const Poly& p) {
+  std::vector<Poly> out;
+  if (auto k = p.constant()) {
+    if (*k == 0) return out;
+    out = {0, *k / 2, *k - (*k > 0 ? 1 : -1)};
+    return out;
+  }
+  Poly constant_part = 0;
+  for (const auto& [mono, c] : p.terms())
+    if (mono.empty()) constant_part = c;
+  out = {0, constant_part, p - constant_part};
+  return out;
+}
+
+} // namespace
+
+LmadQuestion shrink_lmad(const LmadQuestion& q, int* steps) {
+  LmadQuestion cur = q;
+  int n = 0;
+  auto fails = [](const LmadQuestion& c) { return !fuzz_lmad(c).ok; };
+  bool progress = true;
+  while (progress && n < 200) {
+    progress = false;
+    std::vector<LmadQuestion> candidates;
+    for (SymLmad* l : {&cur.l1, &cur.l2}) {
+      for (size_t k = 0; k < l->dims.size(); ++k) {
+        LmadQuestion c = cur;
+        SymLmad& cl = l == &cur.l1 ? c.l1 : c.l2;
+        cl.dims.erase(cl.dims.begin() + static_cast<std::ptrdiff_t>(k));
+        candidates.push_back(c);
+      }
+      auto vary = [&](auto get) {
+        for (const Poly& p : smaller(get(*l))) {
+          LmadQuestion c = cur;
+          get(l == &cur.l1 ? c.l1 : c.l2) = p;
+          candidates.push_back(c);
+        }
+      };
+      vary([](SymLmad& x) -> Poly& { return x.offset; });
+      for (size_t k = 0; k < l->dims.size(); ++k) {
+        vary([k](SymLmad& x) -> Poly& { return x.dims[k].first; });
+        vary([k](SymLmad& x) -> Poly& { return x.dims[k].second; });
+      }
+    }
+    for (size_t k = 0; k < cur.facts.size(); ++k) {
+      LmadQuestion c = cur;
+      c.facts.erase(c.facts.begin() + static_cast<std::ptrdiff_t>(k));
+      recompute_assignments(c);
+      candidates.push_back(c);
+    }
+    for (const LmadQuestion& c : candidates)
+      if (!(c.l1 == cur.l1 && c.l2 == cur.l2 && c.facts.size() == cur.facts.size()) && fails(c)) {
+        cur = c;
+        ++n;
+        progress = true;
+        break;
+      }
+  }
+  if (steps) *steps = n;
+  return cur;
+}
+
+std::string prove_corpus_entry(const LmadQuestion& q) {
+  return std::string("# expect: ") + (brute_force_overlap(q) ? "overlap" : "disjoint") + "\n" +
+         q.to_string() + "\n";
+}
+
 } // namespace funmem

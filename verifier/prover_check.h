@@ -43,3 +43,30 @@ void check_answer(const LmadQuestion& q, const ProveResult& r, bool require_deci
                   SoundnessReport& rep);
 
 } // namespace funmem
+
+namespace funmem {
+
+/// Question SEED of `funmem-fuzz --mode lmads`: concrete for even seeds, symbolic for
+/// odd ones.
+LmadQuestion lmad_fuzz_question(uint64_t seed);
+
+struct LmadFuzzOutcome {
+  bool ok = true;
+  std::string detail; // the failures, one per line
+  int checks = 0;     // prover configurations whose answer checked
+};
+
+/// Answers the question with the full prover, with the SOSI procedure alone and (concrete
+/// questions) with Z3 alone, and checks each answer against enumeration. Concrete
+/// questions must be decided by the full prover and by Z3 alone.
+LmadFuzzOutcome fuzz_lmad(const LmadQuestion& q);
+
+/// Reduces a failing question while it still fails: drops dimensions, lowers counts,
+/// strides and offsets towards zero, drops facts that are not bounds.
+LmadQuestion shrink_lmad(const LmadQuestion& q, int* steps = nullptr);
+
+/// The question as a corpus/prove entry: `# expect: overlap|disjoint` (by enumeration)
+/// and its batch line.
+std::string prove_corpus_entry(const LmadQuestion& q);
+
+} // namespace funmem

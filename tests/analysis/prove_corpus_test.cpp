@@ -57,9 +57,12 @@ bool overlaps_somewhere_small(const ProveQuery& q, int& satisfying) {
 
 TEST_CASE("corpus/prove obligations have their expected answers", "[prover][corpus]") {
   int queries = 0, disjoint = 0;
-  for (const auto& e : fs::directory_iterator(fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "prove")) {
-    if (e.path().extension() != ".prove") continue;
-    std::istringstream in(funmem::test::slurp(e.path().string()));
+  std::vector<fs::path> files;
+  for (const char* dir : {"prove", "regress"}) // regress: questions funmem-fuzz --mode lmads shrank
+    for (const auto& e : fs::directory_iterator(fs::path(FUNMEM_SOURCE_DIR) / "corpus" / dir))
+      if (e.path().extension() == ".prove") files.push_back(e.path());
+  for (const fs::path& path : files) {
+    std::istringstream in(funmem::test::slurp(path.string()));
     std::string line, expect;
     int lineno = 0;
     while (std::getline(in, line)) {
@@ -69,7 +72,7 @@ TEST_CASE("corpus/prove obligations have their expected answers", "[prover][corp
         continue;
       }
       if (line.empty() || line[0] == '#') continue;
-      INFO(e.path().filename().string() << ":" << lineno << ": " << line);
+      INFO(path.filename().string() << ":" << lineno << ": " << line);
       REQUIRE_FALSE(expect.empty());
       Diagnostic d;
       auto q = parse_prove_line(line, &d);

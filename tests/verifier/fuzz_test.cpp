@@ -1,6 +1,8 @@
 // The program generator and the per-program checks of funmem-fuzz.
+#include "analysis/broken.h"
 #include "verifier/fuzz.h"
 #include "verifier/gen.h"
+#include "verifier/prover_check.h"
 
 #include <catch2/catch.hpp>
 
@@ -82,4 +84,35 @@ TEST_CASE("shrinking drops what the failure does not need", "[verifier][fuzz]") 
   CHECK(small.find("let w") == std::string::npos);
   CHECK(small.find("-- input: n=1 m=1\n") != std::string::npos);
   CHECK(small.find("n=4") == std::string::npos);
+}
+
+TEST_CASE("lmads mode: correct prover answers pass, a broken SOSI step is caught and shrunk",
+          "[verifier][fuzz][prover]") {
+  for (uint64_t k = 0; k < 30; ++k) {
+    LmadQuestion q = lmad_fuzz_question(program_seed(3, k));
+    LmadFuzzOutcome o = fuzz_lmad(q);
+    INFO(q.to_string() << "\n" << o.detail);
+    CHECK(o.ok);
+    CHECK(o.checks >= 2);
+  }
+  // -1 + {0, -3} + {0, 2, 4} contains 0, but no single stride separates the sets.
+  LmadQuestion q;
+  q.l1.offset = 7;
+  q.l1.dims = {{2, 3}};
+  q.l2.offset = -6;
+  q.l2.dims = {{2, 1}, {4, -6}, {4, 4}};
+  q.assignments.push_back({});
+  CHECK(fuzz_lmad(q).ok);
+  broken_variants().sosi_no_cross = true;
+  LmadFuzzOutcome bad = fuzz_lmad(q);
+  int steps = 0;
+  LmadQuestion small = shrink_lmad(q, &steps);
+  LmadFuzzOutcome still = fuzz_lmad(small);
+  broken_variants() = BrokenVariants{};
+  CHECK_FALSE(bad.ok);
+  CHECK(bad.detail.find("SOSI alone") != std::string::npos);
+  CHECK_FALSE(still.ok);
+  CHECK(steps > 0);
+  CHECK(small.l1.dims.size() + small.l2.dims.size() < q.l1.dims.size() + q.l2.dims.size());
+  CHECK(prove_corpus_entry(small).rfind("# expect: overlap\n", 0) == 0);
 }
