@@ -1,0 +1,557 @@
+// IMP to CUDA C++ (see cuda.h and docs/cuda.md).
+#include "codegen/cuda.h"
+
+#include "ir/overloaded.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace funmem {
+
+namespace {
+
+struct Unsupported : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct VarInfo {
+  bool is_mem = false;
+  ScalarType t = ScalarType::I64;
+};
+
+std::string where(Pos p) {
+  return std::to_string(p.line) + ":" + std::to_string(p.col);
+}
+
+/// IMP names as C identifiers: `v_` + the name with `_` doubled and `'` as `_p`, so
+/// that distinct IMP names stay distinct and never meet the generator's own `fm_` names.
+std::string cname(const std::string& n) {
+  std::string s = "v_";
+  for (char c : n) {
+    if (c == '_')
+      s += "__";
+    else if (c == '\'')
+      s += "_p";
+    else
+      s += c;
+  }
+  return s;
+}
+
+std::string type_word(ScalarType t) {
+  return scalar_type_name(t);
+}
+
+std::string float_literal(double v, bool single) {
+  if (std::isnan(v)) return single ? "((float)NAN)" : "((double)NAN)";
+  if (std::isinf(v))
+    return std::string(v < 0 ? "(-" : "(") + (single ? "(float)INFINITY)" : "(double)INFINITY)");
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%a", v);
+  return single ? std::string("((float)") + buf + ")" : std::string("(") + buf + ")";
+}
+
+std::string int_literal(int64_t v) {
+  if (v == INT64_MIN) return "(-INT64_C(9223372036854775807) - 1)";
+  return "INT64_C(" + std::to_string(v) + ")";
+}
+
+/// The names a block uses but does not declare (its free names), in order of first use.
+class FreeNames {
+public:
+  std::vector<std::string> order;
+
+  void block(const imp::Block& b) {
+    frames_.emplace_back();
+    for (const imp::Stmt& s : b)
+      stmt(s);
+    frames_.pop_back();
+  }
+  /// The free names of a loop's body (its iterator is bound).
+  void loop_body(const imp::Loop& l) {
+    frames_.emplace_back();
+    frames_.back().insert(l.iter.s);
+    block(l.body);
+    frames_.pop_back();
+  }
+
+private:
+  std::vector<std::set<std::string>> frames_;
+  std::set<std::string> seen_;
+
+  void use(const std::string& n) {
+    for (const auto& f : frames_)
+      if (f.count(n)) return;
+    if (seen_.insert(n).second) order.push_back(n);
+  }
+  void exp(const SExp& e) {
+    std::visit(Overloaded{[](const Lit&) {}, [&](const SVar& v) { use(v.name); },
+                          [&](const SUnary& u) { exp(*u.a); },
+                          [&](const SBinary& b) {
+                            exp(*b.a);
+                            exp(*b.b);
+                          },
+                          [&](const SCall& c) {
+                            for (const SExpP& a : c.args)
+                              exp(*a);
+                          }},
+               e.node);
+  }
+  void stmt(const imp::Stmt& s) {
+    std::visit(Overloaded{[](const imp::Skip&) {},
+                          [&](const imp::Decl& d) { frames_.back().insert(d.name.s); },
+                          [&](const imp::Assign& a) {
+                            exp(*a.value);
+                            use(a.name.s);
+                          },
+                          [&](const imp::Alloc& a) {
+                            exp(*a.size);
+                            use(a.mem.s);
+                          },
+                          [&](const imp::Read& r) {
+                            exp(*r.index);
+                            use(r.mem.s);
+                            use(r.dst.s);
+                          },
+                          [&](const imp::Write& w) {
+                            exp(*w.index);
+                            exp(*w.value);
+                            use(w.mem.s);
+                          },
+                          [&](const imp::If& i) {
+                            exp(*i.cond);
+                            block(i.then_block);
+                            block(i.else_block);
+                          },
+                          [&](const imp::Loop& l) {
+                            exp(*l.bound);
+                            loop_body(l);
+                          }},
+               s.node);
+  }
+};
+
+class Gen {
+public:
+  explicit Gen(const CudaOptions& o) : opt_(o) {}
+
+  CudaCode program(const imp::Program& p, const std::vector<ScalarType>& result_types) {
+    std::string host;
+    frames_.emplace_back();
+    for (const imp::Param& prm : p.params) {
+      declare(prm.name.s, VarInfo{prm.is_mem, prm.type});
+      if (prm.is_mem)
+        host += "  fm_mem " + cname(prm.name.s) + " = fm_h.mem(\"" + prm.name.s + "\");\n";
+      else
+        host += "  " + std::string(c_type(prm.type)) + " " + cname(prm.name.s) + " = fm_h.scalar<" +
+                c_type(prm.type) + ">(\"" + prm.name.s + "\", \"" + type_word(prm.type) + "\");\n";
+    }
+    for (const imp::Stmt& s : p.body)
+      stmt(s, host, 1);
+    if (result_types.size() != p.results.size())
+      throw Unsupported("the program has " + std::to_string(p.results.size()) + " results but " +
+                        std::to_string(result_types.size()) + " result types were given");
+    for (size_t k = 0; k < p.results.size(); ++k) {
+      const Name& r = p.results[k];
+      VarInfo v = lookup(r.s, r.pos);
+      if (v.is_mem)
+        host += "  fm_h.result_mem(\"" + r.s + "\", \"" + type_word(result_types[k]) + "\", " +
+                cname(r.s) + ");\n";
+      else
+        host += "  fm_h.result_scalar(\"" + r.s + "\", \"" + type_word(v.t) + "\", " + cname(r.s) +
+                ");\n";
+    }
+    frames_.pop_back();
+
+    CudaCode out;
+    std::string& t = out.text;
+    t += "// Generated by funmem-cuda from " + opt_.source_file + " (def " + p.name.s +
+         "): do not edit.\n";
+    t += "// Builds with nvcc (GPU) or as C++20 with the CPU emulation of funmem_cuda_rt.h.\n";
+    t += "#include \"funmem_cuda_rt.h\"\n\n";
+    t += "#ifndef FM_BLOCK\n#define FM_BLOCK " + std::to_string(opt_.block_size) + "\n#endif\n\n";
+    t += "const char* const fm_file = \"" + escape(opt_.source_file) + "\";\n";
+    t += "const fm_site fm_sites[] = {\n";
+    for (const Site& s : sites_)
+      t += "    {\"" + s.kind + "\", " + std::to_string(s.pos.line) + ", " +
+           std::to_string(s.pos.col) + ", \"" + escape(s.what) + "\"},\n";
+    t += "    {\"none\", 0, 0, \"\"}};\n\n";
+    t += kernels_text_;
+    t += "int main(int argc, char** argv) {\n  fm_harness fm_h(argc, argv);\n";
+    t += host;
+    t += "  fm_h.finish();\n  return 0;\n}\n";
+    out.kernels = kernels_;
+    out.checked_sites = static_cast<int>(sites_.size());
+    return out;
+  }
+
+private:
+  struct Site {
+    std::string kind;
+    Pos pos;
+    std::string what;
+  };
+  const CudaOptions& opt_;
+  std::vector<Site> sites_;
+  std::vector<CudaKernelInfo> kernels_;
+  std::string kernels_text_;
+  std::vector<std::map<std::string, VarInfo>> frames_;
+  bool device_ = false;
+  int temps_ = 0;
+
+  static std::string escape(const std::string& s) {
+    std::string o;
+    for (char c : s) {
+      if (c == '"' || c == '\\') o += '\\';
+      o += c;
+    }
+    return o;
+  }
+
+  /// A checked operation's site number (0 when checks are off).
+  std::string site(const char* kind, Pos pos, std::string what) {
+    if (!opt_.checks) return "0";
+    sites_.push_back(Site{kind, pos, std::move(what)});
+    return std::to_string(sites_.size());
+  }
+
+  void declare(const std::string& n, VarInfo v) { frames_.back()[n] = v; }
+  VarInfo lookup(const std::string& n, Pos pos) const {
+    for (size_t k = frames_.size(); k-- > 0;)
+      if (auto it = frames_[k].find(n); it != frames_[k].end()) return it->second;
+    throw Unsupported(where(pos) + ": '" + n + "' is not declared");
+  }
+
+  static std::string pad(int indent) { return std::string(static_cast<size_t>(indent) * 2, ' '); }
+
+  // ------------------------------------------------------------ expressions
+
+  using Code = std::pair<std::string, ScalarType>;
+
+  Code exp(const SExp& e) {
+    return std::visit(Overloaded{[&](const Lit& l) -> Code {
+                                   switch (l.type) {
+                                   case ScalarType::I64:
+                                     return {int_literal(l.i), l.type};
+                                   case ScalarType::I32:
+                                     return {"((int32_t)" + std::to_string(l.i) + ")", l.type};
+                                   case ScalarType::F64:
+                                     return {float_literal(l.f, false), l.type};
+                                   case ScalarType::F32:
+                                     return {float_literal(l.f, true), l.type};
+                                   case ScalarType::Bool:
+                                     return {l.i ? "true" : "false", l.type};
+                                   }
+                                   return {"0", l.type};
+                                 },
+                                 [&](const SVar& v) -> Code {
+                                   VarInfo i = lookup(v.name, e.pos);
+                                   if (i.is_mem)
+                                     throw Unsupported(where(e.pos) + ": memory '" + v.name +
+                                                       "' used as a scalar");
+                                   return {cname(v.name), i.t};
+                                 },
+                                 [&](const SUnary& u) -> Code {
+                                   Code a = exp(*u.a);
+                                   if (u.op == UnOp::Not)
+                                     return {"(!" + a.first + ")", ScalarType::Bool};
+                                   if (is_float_type(a.second))
+                                     return {"(-" + a.first + ")", a.second};
+                                   return narrow(
+                                       "fm_neg(" + a.first + ", " +
+                                           site("overflow", e.pos, "overflow in negation") + ")",
+                                       a.second, e.pos);
+                                 },
+                                 [&](const SBinary& b) -> Code { return binary(b, e.pos); },
+                                 [&](const SCall& c) -> Code { return call(c, e.pos); }},
+                      e.node);
+  }
+
+  static bool is_float_type(ScalarType t) { return t == ScalarType::F32 || t == ScalarType::F64; }
+
+  /// An integer result computed in i64: an i32 one must fit.
+  Code narrow(std::string code, ScalarType t, Pos pos) {
+    if (t == ScalarType::I32)
+      return {"fm_i32(" + code + ", " + site("overflow", pos, "i32 overflow") + ")", t};
+    return {std::move(code), t};
+  }
+
+  Code binary(const SBinary& b, Pos pos) {
+    Code x = exp(*b.a), y = exp(*b.b);
+    const std::string op = binop_text(b.op);
+    switch (b.op) {
+    case BinOp::Or:
+    case BinOp::And:
+    case BinOp::Eq:
+    case BinOp::Ne:
+    case BinOp::Lt:
+    case BinOp::Le:
+    case BinOp::Gt:
+    case BinOp::Ge:
+      return {"(" + x.first + " " + op + " " + y.first + ")", ScalarType::Bool};
+    default:
+      break;
+    }
+    if (is_float_type(x.second)) {
+      if (b.op == BinOp::Mod)
+        return {std::string(x.second == ScalarType::F32 ? "fmodf(" : "fmod(") + x.first + ", " +
+                    y.first + ")",
+                x.second};
+      return {"(" + x.first + " " + op + " " + y.first + ")", x.second};
+    }
+    std::string ovf = "overflow in " + op;
+    switch (b.op) {
+    case BinOp::Add:
+      return narrow("fm_add(" + x.first + ", " + y.first + ", " + site("overflow", pos, ovf) + ")",
+                    x.second, pos);
+    case BinOp::Sub:
+      return narrow("fm_sub(" + x.first + ", " + y.first + ", " + site("overflow", pos, ovf) + ")",
+                    x.second, pos);
+    case BinOp::Mul:
+      return narrow("fm_mul(" + x.first + ", " + y.first + ", " + site("overflow", pos, ovf) + ")",
+                    x.second, pos);
+    default: {
+      std::string d = site("division", pos, "division by zero in " + op);
+      std::string o = d == "0" ? "0" : site("overflow", pos, ovf);
+      return narrow(std::string(b.op == BinOp::Div ? "fm_div(" : "fm_mod(") + x.first + ", " +
+                        y.first + ", " + d + ", " + o + ")",
+                    x.second, pos);
+    }
+    }
+  }
+
+  Code call(const SCall& c, Pos pos) {
+    std::vector<Code> a;
+    for (const SExpP& x : c.args)
+      a.push_back(exp(*x));
+    auto T = [](ScalarType t) { return std::string(c_type(t)); };
+    switch (c.fn) {
+    case Fn::Min:
+    case Fn::Max:
+      return {std::string(c.fn == Fn::Min ? "fm_min<" : "fm_max<") + T(a[0].second) + ">(" +
+                  a[0].first + ", " + a[1].first + ")",
+              a[0].second};
+    case Fn::Abs:
+      if (is_float_type(a[0].second))
+        return {std::string(a[0].second == ScalarType::F32 ? "fabsf(" : "fabs(") + a[0].first + ")",
+                a[0].second};
+      return narrow("fm_abs(" + a[0].first + ", " + site("overflow", pos, "overflow in abs") + ")",
+                    a[0].second, pos);
+    case Fn::Select:
+      return {"fm_select<" + T(a[1].second) + ">(" + a[0].first + ", " + a[1].first + ", " +
+                  a[2].first + ")",
+              a[1].second};
+    case Fn::ToI64:
+    case Fn::ToI32: {
+      ScalarType to = c.fn == Fn::ToI64 ? ScalarType::I64 : ScalarType::I32;
+      std::string v = a[0].first;
+      if (is_float_type(a[0].second))
+        v = "fm_f2i((double)" + v + ", " +
+            (to == ScalarType::I32 ? "2147483648.0" : "9223372036854775808.0") + ", " +
+            site("overflow", pos, std::string("float does not fit in ") + scalar_type_name(to)) +
+            ")";
+      else
+        v = "((int64_t)" + v + ")";
+      return narrow(v, to, pos);
+    }
+    case Fn::ToF32:
+      // Through double, as the interpreter converts (an i64 rounds once to double, then
+      // to float).
+      return {"((float)(double)" + a[0].first + ")", ScalarType::F32};
+    case Fn::ToF64:
+      return {"((double)" + a[0].first + ")", ScalarType::F64};
+    }
+    return {"0", ScalarType::I64};
+  }
+
+  // ------------------------------------------------------------ statements
+
+  void block(const imp::Block& b, std::string& out, int indent) {
+    frames_.emplace_back();
+    for (const imp::Stmt& s : b)
+      stmt(s, out, indent);
+    frames_.pop_back();
+  }
+
+  void stmt(const imp::Stmt& s, std::string& out, int indent) {
+    const std::string p = pad(indent);
+    std::visit(
+        Overloaded{
+            [&](const imp::Skip&) {},
+            [&](const imp::Decl& d) {
+              bool again = frames_.back().count(d.name.s) > 0;
+              declare(d.name.s, VarInfo{d.is_mem, d.type});
+              std::string init =
+                  d.is_mem ? "fm_mem{nullptr, 0}" : std::string(c_type(d.type)) + "{}";
+              if (again)
+                out += p + cname(d.name.s) + " = " + init + ";\n";
+              else
+                out += p + (d.is_mem ? std::string("fm_mem") : std::string(c_type(d.type))) + " " +
+                       cname(d.name.s) + " = " + init + ";\n";
+            },
+            [&](const imp::Assign& a) {
+              VarInfo dst = lookup(a.name.s, s.pos);
+              if (dst.is_mem) {
+                const auto* sv = std::get_if<SVar>(&a.value->node);
+                if (!sv || !lookup(sv->name, a.value->pos).is_mem)
+                  throw Unsupported(where(s.pos) + ": memory '" + a.name.s + "' assigned a scalar");
+                out += p + cname(a.name.s) + " = " + cname(sv->name) + ";\n";
+                return;
+              }
+              Code v = exp(*a.value);
+              out += p + cname(a.name.s) + " = " + v.first + ";\n";
+            },
+            [&](const imp::Alloc& a) {
+              if (device_)
+                throw Unsupported(where(s.pos) + ": an allocation inside a kernel ('" + a.mem.s +
+                                  "'); memory expansion did not hoist it");
+              lookup(a.mem.s, s.pos);
+              Code n = exp(*a.size);
+              out += p + cname(a.mem.s) + " = fm_h.alloc(" + n.first + ", " +
+                     site("size", s.pos, "allocation of a negative size") + ");\n";
+            },
+            [&](const imp::Read& r) {
+              VarInfo dst = lookup(r.dst.s, s.pos);
+              mem(r.mem, s.pos);
+              Code i = exp(*r.index);
+              out += p + cname(r.dst.s) + " = " + (device_ ? "fm_ld<" : "fm_host_ld<") +
+                     c_type(dst.t) + ">(" + cname(r.mem.s) + ", " + i.first + ", " +
+                     site("bounds", s.pos, "read of '" + r.mem.s + "' out of bounds") + ");\n";
+            },
+            [&](const imp::Write& w) {
+              mem(w.mem, s.pos);
+              Code i = exp(*w.index);
+              Code v = exp(*w.value);
+              out += p + (device_ ? "fm_st<" : "fm_host_st<") + c_type(v.second) + ">(" +
+                     cname(w.mem.s) + ", " + i.first + ", " + v.first + ", " +
+                     site("bounds", s.pos, "write of '" + w.mem.s + "' out of bounds") + ");\n";
+            },
+            [&](const imp::If& i) {
+              Code c = exp(*i.cond);
+              out += p + "if (" + c.first + ") {\n";
+              block(i.then_block, out, indent + 1);
+              if (!i.else_block.empty()) {
+                out += p + "} else {\n";
+                block(i.else_block, out, indent + 1);
+              }
+              out += p + "}\n";
+            },
+            [&](const imp::Loop& l) {
+              if (l.parallel && !device_) {
+                launch(l, s.pos, out, indent);
+                return;
+              }
+              Code n = exp(*l.bound);
+              std::string t = "fm_n" + std::to_string(temps_++);
+              out += p + "for (int64_t " + cname(l.iter.s) + " = 0, " + t + " = fm_bound(" +
+                     n.first + ", " +
+                     site("resource", l.bound->pos, "a loop of more than 2^31 - 1 iterations") +
+                     "); " + cname(l.iter.s) + " < " + t + "; ++" + cname(l.iter.s) + ") {\n";
+              frames_.emplace_back();
+              declare(l.iter.s, VarInfo{false, ScalarType::I64});
+              block(l.body, out, indent + 1);
+              frames_.pop_back();
+              out += p + "}\n";
+            }},
+        s.node);
+  }
+
+  void mem(const Name& n, Pos pos) {
+    if (!lookup(n.s, pos).is_mem)
+      throw Unsupported(where(pos) + ": '" + n.s + "' is not a memory block");
+  }
+
+  /// An outermost IMP kernel: a __global__ function over the grid and its launch.
+  void launch(const imp::Loop& l, Pos pos, std::string& out, int indent) {
+    const std::string p = pad(indent);
+    FreeNames fn;
+    fn.loop_body(l);
+    CudaKernelInfo k;
+    k.name = "fm_kernel_" + std::to_string(kernels_.size());
+    k.pos = pos;
+    std::vector<std::pair<std::string, VarInfo>> captured;
+    for (const std::string& n : fn.order) {
+      captured.emplace_back(n, lookup(n, pos));
+      k.params.push_back(n);
+    }
+    std::string sig = "int64_t fm_n";
+    std::string args = "fm_n";
+    std::string copies;
+    for (const auto& [n, v] : captured) {
+      std::string ty = v.is_mem ? "fm_mem" : c_type(v.t);
+      sig += ", " + ty + " p_" + cname(n);
+      args += ", " + cname(n);
+      copies += "    " + ty + " " + cname(n) + " = p_" + cname(n) + ";\n";
+    }
+    // The kernel body, generated on the device with the captured names in scope.
+    std::string body;
+    bool was_device = device_;
+    device_ = true;
+    frames_.emplace_back();
+    for (const auto& [n, v] : captured)
+      declare(n, v);
+    declare(l.iter.s, VarInfo{false, ScalarType::I64});
+    block(l.body, body, 3);
+    frames_.pop_back();
+    device_ = was_device;
+    std::string kt = "// The kernel at " + opt_.source_file + ":" + where(pos) + ".\n";
+    kt += "__global__ void " + k.name + "(" + sig + ") {\n";
+    kt += "  for (int64_t fm_i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_i < fm_n;\n"
+          "       fm_i += (int64_t)blockDim.x * gridDim.x) {\n";
+    kt += "    // Each iteration starts from the values before the kernel.\n";
+    kt += copies;
+    kt += "    const int64_t " + cname(l.iter.s) + " = fm_i;\n";
+    kt += "    {\n" + body + "    }\n";
+    kt += "  }\n}\n\n";
+    kernels_text_ += kt;
+
+    Code n = exp(*l.bound);
+    out += p + "{\n";
+    out += p + "  const int64_t fm_n = fm_bound(" + n.first + ", " +
+           site("resource", l.bound->pos, "a kernel of more than 2^31 - 1 iterations") + ");\n";
+    out += p + "  if (fm_n > 0) {\n";
+    out += p + "    auto fm_t0 = fm_h.launch_start();\n";
+    out += p + "    FM_LAUNCH(" + k.name +
+           ", fm_harness::grid_for(fm_n, FM_BLOCK), dim3(FM_BLOCK), " + args + ");\n";
+    out += p + "    fm_h.launch_end(\"" + k.name + "\", \"" + escape(opt_.source_file) + ":" +
+           where(pos) + "\", fm_t0);\n";
+    out += p + "  }\n";
+    out += p + "}\n";
+    kernels_.push_back(std::move(k));
+  }
+};
+
+} // namespace
+
+const char* c_type(ScalarType t) {
+  switch (t) {
+  case ScalarType::I64:
+    return "int64_t";
+  case ScalarType::I32:
+    return "int32_t";
+  case ScalarType::F32:
+    return "float";
+  case ScalarType::F64:
+    return "double";
+  case ScalarType::Bool:
+    return "bool";
+  }
+  return "int64_t";
+}
+
+std::optional<CudaCode> imp_to_cuda(const imp::Program& p,
+                                    const std::vector<ScalarType>& result_types,
+                                    const CudaOptions& opt, std::string* error) {
+  try {
+    Gen g(opt);
+    return g.program(p, result_types);
+  } catch (const Unsupported& e) {
+    if (error) *error = e.what();
+    return std::nullopt;
+  }
+}
+
+} // namespace funmem

@@ -1,0 +1,498 @@
+// funmem_cuda_rt.h: the run-time support of the CUDA files funmem-cuda generates
+// (docs/cuda.md). Compiled by nvcc it is a thin layer over the CUDA runtime; compiled
+// as C++20 by g++/clang (no __CUDACC__) it is the CPU emulation: kernels run with
+// OpenMP over blocks (threads of a block in order), cudaMalloc / cudaMemcpy work on
+// host memory. Also: checked scalar operations (overflow, division, bounds, casts) that
+// report the first failure with its source position, and the harness that reads the
+// inputs, writes the results and times each launch.
+//
+// Data format (inputs on the file named by the first argument, or stdin; results on
+// stdout), one item per line:
+//   scalar NAME TYPE VALUE
+//   mem NAME COUNT TYPE VALUE TYPE VALUE ...     (inputs: a type per element)
+//   mem NAME COUNT TYPE VALUE VALUE ...          (results: one type for the block)
+// TYPE is i64, i32, f64, f32 or bool; floats are written in C's hexadecimal form (%a),
+// so that every value survives the round trip exactly. A run-time error prints
+// `FILE:LINE:COL: error: KIND: ...` on stderr and exits with status 1.
+#pragma once
+
+#include <chrono>
+#include <cinttypes>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#ifdef __CUDACC__
+#include <cuda_runtime.h>
+#define FM_HD __host__ __device__
+#else
+// ----------------------------------------------------------------- CPU emulation
+#include <atomic>
+#define __global__
+#define __device__
+#define __host__
+#define FM_HD
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+  dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+inline thread_local dim3 threadIdx, blockIdx;
+inline dim3 blockDim, gridDim;
+using cudaError_t = int;
+constexpr cudaError_t cudaSuccess = 0;
+constexpr cudaError_t cudaErrorMemoryAllocation = 2;
+enum cudaMemcpyKind { cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice };
+inline cudaError_t cudaMalloc(void** p, size_t bytes) {
+  *p = std::malloc(bytes ? bytes : 1);
+  return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+inline cudaError_t cudaFree(void* p) {
+  std::free(p);
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind) {
+  if (bytes) std::memcpy(dst, src, bytes);
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemset(void* p, int v, size_t bytes) {
+  if (bytes) std::memset(p, v, bytes);
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceSynchronize() {
+  return cudaSuccess;
+}
+inline cudaError_t cudaGetLastError() {
+  return cudaSuccess;
+}
+inline const char* cudaGetErrorString(cudaError_t e) {
+  return e == cudaSuccess ? "no error" : "out of memory";
+}
+inline thread_local bool fm_in_kernel = false;
+/// Runs `body` once per thread of the grid: blocks in parallel (OpenMP), the threads
+/// of a block one after the other (the generated kernels use no barriers).
+template <class F> void fm_emulate(dim3 grid, dim3 block, F&& body) {
+  gridDim = grid;
+  blockDim = block;
+  const long blocks = static_cast<long>(grid.x);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (long b = 0; b < blocks; ++b) {
+    fm_in_kernel = true;
+    blockIdx = dim3(static_cast<unsigned>(b));
+    for (unsigned t = 0; t < block.x; ++t) {
+      threadIdx = dim3(t);
+      body();
+    }
+    fm_in_kernel = false;
+  }
+}
+#endif
+
+// Every CUDA call goes through FM_CUDA: a failure ends the run with the call's text.
+#define FM_CUDA(call)                                                                              \
+  do {                                                                                             \
+    cudaError_t fm_e_ = (call);                                                                    \
+    if (fm_e_ != cudaSuccess) {                                                                    \
+      std::fprintf(stderr, "%s: error: resource: %s failed: %s\n", fm_file, #call,                 \
+                   cudaGetErrorString(fm_e_));                                                     \
+      std::exit(1);                                                                                \
+    }                                                                                              \
+  } while (0)
+
+// The one launch macro: a kernel launch on the GPU, the emulation otherwise.
+#ifdef __CUDACC__
+#define FM_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
+#else
+#define FM_LAUNCH(kernel, grid, block, ...)                                                        \
+  fm_emulate((grid), (block), [&] { kernel(__VA_ARGS__); })
+#endif
+
+/// A memory block: 8-byte cells, each holding one element of any scalar type.
+struct fm_cell {
+  unsigned char bytes[8];
+};
+struct fm_mem {
+  fm_cell* p;
+  int64_t n;
+};
+
+// ------------------------------------------------------------------ checks
+
+/// Where checked operations are (filled by the generated file): site k is fm_sites[k-1].
+struct fm_site {
+  const char* kind; // bounds, overflow, division
+  int line, col;
+  const char* what;
+};
+extern const char* const fm_file;
+extern const fm_site fm_sites[];
+
+#ifdef __CUDACC__
+__device__ int fm_dev_error;
+#endif
+inline int fm_host_error = 0;
+
+[[noreturn]] inline void fm_report(int site) {
+  const fm_site& s = fm_sites[site - 1];
+  std::fprintf(stderr, "%s:%d:%d: error: %s: %s\n", fm_file, s.line, s.col, s.kind, s.what);
+  std::exit(1);
+}
+
+/// Records the first failed check. In host code the run ends at once; in a kernel the
+/// first failure (by any thread) is reported when the launch has finished.
+FM_HD inline void fm_fail(int site) {
+#ifdef __CUDA_ARCH__
+  atomicCAS(&fm_dev_error, 0, site);
+#else
+#ifndef __CUDACC__
+  if (fm_in_kernel) {
+    int expected = 0;
+    __atomic_compare_exchange_n(&fm_host_error, &expected, site, false, __ATOMIC_SEQ_CST,
+                                __ATOMIC_SEQ_CST);
+    return;
+  }
+#endif
+  fm_report(site);
+#endif
+}
+
+/// After a launch: synchronise, and report a failed check of any of its threads.
+inline void fm_after_launch() {
+  FM_CUDA(cudaGetLastError());
+  FM_CUDA(cudaDeviceSynchronize());
+#ifdef __CUDACC__
+  int e = 0;
+  FM_CUDA(cudaMemcpyFromSymbol(&e, fm_dev_error, sizeof e));
+  if (e) fm_report(e);
+#else
+  if (fm_host_error) fm_report(fm_host_error);
+#endif
+}
+
+// Checked operations: site 0 means unchecked (--checks=off), where integer arithmetic
+// wraps instead of being undefined.
+FM_HD inline int64_t fm_add(int64_t a, int64_t b, int site) {
+  if (site && ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))) {
+    fm_fail(site);
+    return 0;
+  }
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+FM_HD inline int64_t fm_sub(int64_t a, int64_t b, int site) {
+  if (site && ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))) {
+    fm_fail(site);
+    return 0;
+  }
+  return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+FM_HD inline int64_t fm_mul(int64_t a, int64_t b, int site) {
+  if (!site) return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+  if (a == 0 || b == 0) return 0;
+  uint64_t ua = a < 0 ? 0 - static_cast<uint64_t>(a) : static_cast<uint64_t>(a);
+  uint64_t ub = b < 0 ? 0 - static_cast<uint64_t>(b) : static_cast<uint64_t>(b);
+  bool neg = (a < 0) != (b < 0);
+  uint64_t limit = neg ? static_cast<uint64_t>(INT64_MAX) + 1 : static_cast<uint64_t>(INT64_MAX);
+  if (ua > limit / ub) {
+    fm_fail(site);
+    return 0;
+  }
+  uint64_t r = ua * ub;
+  return neg ? static_cast<int64_t>(0 - r) : static_cast<int64_t>(r);
+}
+FM_HD inline int64_t fm_div(int64_t a, int64_t b, int div_site, int ovf_site) {
+  if (!div_site) return a / b;
+  if (b == 0) {
+    fm_fail(div_site);
+    return 0;
+  }
+  if (a == INT64_MIN && b == -1) {
+    fm_fail(ovf_site);
+    return 0;
+  }
+  return a / b;
+}
+FM_HD inline int64_t fm_mod(int64_t a, int64_t b, int div_site, int ovf_site) {
+  if (!div_site) return a % b;
+  if (b == 0) {
+    fm_fail(div_site);
+    return 0;
+  }
+  if (a == INT64_MIN && b == -1) {
+    fm_fail(ovf_site);
+    return 0;
+  }
+  return a % b;
+}
+FM_HD inline int64_t fm_neg(int64_t a, int site) {
+  return fm_sub(0, a, site);
+}
+FM_HD inline int64_t fm_abs(int64_t a, int site) {
+  return a < 0 ? fm_sub(0, a, site) : a;
+}
+/// An i64 result stored as i32 must fit.
+FM_HD inline int32_t fm_i32(int64_t a, int site) {
+  if (site && (a < INT32_MIN || a > INT32_MAX)) {
+    fm_fail(site);
+    return 0;
+  }
+  return static_cast<int32_t>(a);
+}
+/// A float converted to an integer type must fit (lim = 2^31 or 2^63).
+FM_HD inline int64_t fm_f2i(double v, double lim, int site) {
+  if (site && !(v > -lim - 1 && v < lim)) {
+    fm_fail(site);
+    return 0;
+  }
+  return static_cast<int64_t>(v);
+}
+/// A loop bound: the interpreters refuse loops of more than 2^31 - 1 iterations.
+FM_HD inline int64_t fm_bound(int64_t n, int site) {
+  if (site && n > INT32_MAX) {
+    fm_fail(site);
+    return 0;
+  }
+  return n;
+}
+template <class T> FM_HD inline T fm_min(T a, T b) {
+  return a < b ? a : b;
+}
+template <class T> FM_HD inline T fm_max(T a, T b) {
+  return a < b ? b : a;
+}
+template <class T> FM_HD inline T fm_select(bool c, T a, T b) {
+  return c ? a : b;
+}
+
+/// Element loads and stores: the element's bytes at the start of its cell.
+template <class T> FM_HD inline T fm_ld(fm_mem m, int64_t i, int site) {
+  T v{};
+  if (site && (i < 0 || i >= m.n)) {
+    fm_fail(site);
+    return v;
+  }
+  memcpy(&v, &m.p[i], sizeof v);
+  return v;
+}
+template <class T> FM_HD inline void fm_st(fm_mem m, int64_t i, T v, int site) {
+  if (site && (i < 0 || i >= m.n)) {
+    fm_fail(site);
+    return;
+  }
+  memcpy(&m.p[i], &v, sizeof v);
+}
+// Host code reads and writes device memory one element at a time.
+template <class T> inline T fm_host_ld(fm_mem m, int64_t i, int site) {
+  if (site && (i < 0 || i >= m.n)) fm_report(site);
+  T v{};
+  FM_CUDA(cudaMemcpy(&v, &m.p[i], sizeof v, cudaMemcpyDeviceToHost));
+  return v;
+}
+template <class T> inline void fm_host_st(fm_mem m, int64_t i, T v, int site) {
+  if (site && (i < 0 || i >= m.n)) fm_report(site);
+  FM_CUDA(cudaMemcpy(&m.p[i], &v, sizeof v, cudaMemcpyHostToDevice));
+}
+
+// ------------------------------------------------------------------ harness
+
+struct fm_harness {
+  struct Item {
+    bool is_mem = false;
+    std::string type;           // scalars: the value's type
+    std::string value;          // scalars
+    std::vector<fm_cell> cells; // memory blocks
+  };
+  std::map<std::string, Item> in;
+  std::vector<fm_mem> blocks; // every allocation, freed at the end
+  bool time = false;
+  int64_t bytes_allocated = 0, peak_bytes = 0, live_bytes = 0;
+  struct KernelTime {
+    std::string where;
+    int launches = 0;
+    double ms = 0;
+  };
+  std::map<std::string, KernelTime> kernel_times;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+
+  [[noreturn]] static void fail(const std::string& msg) {
+    std::fprintf(stderr, "%s: error: input: %s\n", fm_file, msg.c_str());
+    std::exit(1);
+  }
+
+  static fm_cell cell_of(const std::string& type, const std::string& text) {
+    fm_cell c{};
+    char* end = nullptr;
+    if (type == "i64") {
+      int64_t v = std::strtoll(text.c_str(), &end, 10);
+      std::memcpy(&c, &v, sizeof v);
+    } else if (type == "i32") {
+      int32_t v = static_cast<int32_t>(std::strtol(text.c_str(), &end, 10));
+      std::memcpy(&c, &v, sizeof v);
+    } else if (type == "f64") {
+      double v = std::strtod(text.c_str(), &end);
+      std::memcpy(&c, &v, sizeof v);
+    } else if (type == "f32") {
+      float v = std::strtof(text.c_str(), &end);
+      std::memcpy(&c, &v, sizeof v);
+    } else if (type == "bool") {
+      bool v = text == "true" || text == "1";
+      end = const_cast<char*>(text.c_str() + text.size());
+      std::memcpy(&c, &v, sizeof v);
+    } else {
+      fail("unknown type '" + type + "'");
+    }
+    if (!end || *end) fail("bad " + type + " value '" + text + "'");
+    return c;
+  }
+
+  fm_harness(int argc, char** argv) {
+    const char* path = nullptr;
+    for (int k = 1; k < argc; ++k) {
+      if (std::strcmp(argv[k], "--time") == 0)
+        time = true;
+      else
+        path = argv[k];
+    }
+    FILE* f = path ? std::fopen(path, "r") : stdin;
+    if (!f) fail(std::string("cannot open '") + path + "'");
+    char word[64], name[256], type[16], value[128];
+    while (std::fscanf(f, "%63s", word) == 1) {
+      if (word[0] == '#') {
+        int ch;
+        while ((ch = std::fgetc(f)) != EOF && ch != '\n') {
+        }
+        continue;
+      }
+      Item it;
+      if (std::strcmp(word, "scalar") == 0) {
+        if (std::fscanf(f, "%255s %15s %127s", name, type, value) != 3) fail("bad scalar line");
+        it.type = type;
+        it.value = value;
+      } else if (std::strcmp(word, "mem") == 0) {
+        long long count = 0;
+        if (std::fscanf(f, "%255s %lld", name, &count) != 2 || count < 0) fail("bad mem line");
+        it.is_mem = true;
+        for (long long k = 0; k < count; ++k) {
+          if (std::fscanf(f, "%15s %127s", type, value) != 2) fail("too few elements");
+          it.cells.push_back(cell_of(type, value));
+        }
+      } else {
+        fail(std::string("unknown item '") + word + "'");
+      }
+      in[name] = std::move(it);
+    }
+    if (path) std::fclose(f);
+  }
+
+  const Item& item(const char* name, bool mem) {
+    auto it = in.find(name);
+    if (it == in.end()) fail(std::string("no input for '") + name + "'");
+    if (it->second.is_mem != mem)
+      fail(std::string("'") + name + "' must be " + (mem ? "a mem" : "a scalar"));
+    return it->second;
+  }
+  template <class T> T scalar(const char* name, const char* type) {
+    const Item& it = item(name, false);
+    if (it.type != type) fail(std::string("'") + name + "' must be of type " + type);
+    fm_cell c = cell_of(it.type, it.value);
+    T v{};
+    std::memcpy(&v, &c, sizeof v);
+    return v;
+  }
+  fm_mem alloc(int64_t n, int site) {
+    if (n < 0) {
+      if (site) fm_report(site);
+      fail("allocation of a negative size");
+    }
+    fm_mem m{nullptr, n};
+    FM_CUDA(cudaMalloc(reinterpret_cast<void**>(&m.p), static_cast<size_t>(n) * sizeof(fm_cell)));
+    FM_CUDA(cudaMemset(m.p, 0, static_cast<size_t>(n) * sizeof(fm_cell)));
+    blocks.push_back(m);
+    bytes_allocated += n * static_cast<int64_t>(sizeof(fm_cell));
+    live_bytes += n * static_cast<int64_t>(sizeof(fm_cell));
+    if (live_bytes > peak_bytes) peak_bytes = live_bytes;
+    return m;
+  }
+  fm_mem mem(const char* name) {
+    const Item& it = item(name, true);
+    fm_mem m = alloc(static_cast<int64_t>(it.cells.size()), 0);
+    FM_CUDA(cudaMemcpy(m.p, it.cells.data(), it.cells.size() * sizeof(fm_cell),
+                       cudaMemcpyHostToDevice));
+    return m;
+  }
+
+  /// Grid size for n iterations: enough blocks to give each iteration a thread, at most
+  /// 65535 (larger kernels loop, grid-stride).
+  static dim3 grid_for(int64_t n, int block) {
+    int64_t g = (n + block - 1) / block;
+    return dim3(static_cast<unsigned>(g < 1 ? 1 : g > 65535 ? 65535 : g));
+  }
+  std::chrono::steady_clock::time_point launch_start() { return std::chrono::steady_clock::now(); }
+  void launch_end(const char* kernel, const char* where, std::chrono::steady_clock::time_point t0) {
+    fm_after_launch();
+    KernelTime& k = kernel_times[kernel];
+    k.where = where;
+    ++k.launches;
+    k.ms +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  static void print_value(const char* type, const fm_cell& c) {
+    if (std::strcmp(type, "i64") == 0) {
+      int64_t v;
+      std::memcpy(&v, &c, sizeof v);
+      std::printf(" %" PRId64, v);
+    } else if (std::strcmp(type, "i32") == 0) {
+      int32_t v;
+      std::memcpy(&v, &c, sizeof v);
+      std::printf(" %" PRId32, v);
+    } else if (std::strcmp(type, "f64") == 0) {
+      double v;
+      std::memcpy(&v, &c, sizeof v);
+      std::printf(" %a", v);
+    } else if (std::strcmp(type, "f32") == 0) {
+      float v;
+      std::memcpy(&v, &c, sizeof v);
+      std::printf(" %a", static_cast<double>(v));
+    } else {
+      bool v;
+      std::memcpy(&v, &c, sizeof v);
+      std::printf(" %s", v ? "true" : "false");
+    }
+  }
+  template <class T> void result_scalar(const char* name, const char* type, T v) {
+    fm_cell c{};
+    std::memcpy(&c, &v, sizeof v);
+    std::printf("scalar %s %s", name, type);
+    print_value(type, c);
+    std::printf("\n");
+  }
+  void result_mem(const char* name, const char* type, fm_mem m) {
+    std::vector<fm_cell> cells(static_cast<size_t>(m.n));
+    FM_CUDA(cudaMemcpy(cells.data(), m.p, cells.size() * sizeof(fm_cell), cudaMemcpyDeviceToHost));
+    std::printf("mem %s %" PRId64 " %s", name, m.n, type);
+    for (const fm_cell& c : cells)
+      print_value(type, c);
+    std::printf("\n");
+  }
+
+  void finish() {
+    FM_CUDA(cudaDeviceSynchronize());
+    double total =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (time) {
+      for (const auto& [name, k] : kernel_times)
+        std::fprintf(stderr, "time: kernel %s (%s): %d launch(es), %.3f ms\n", name.c_str(),
+                     k.where.c_str(), k.launches, k.ms);
+      std::fprintf(stderr,
+                   "time: run %.3f ms, %" PRId64 " bytes allocated, peak %" PRId64 " bytes\n",
+                   total, bytes_allocated, peak_bytes);
+    }
+    for (fm_mem& m : blocks)
+      FM_CUDA(cudaFree(m.p));
+    std::fflush(stdout);
+  }
+};

@@ -1,0 +1,164 @@
+// Differential tests of the generated CUDA code (issue 8): every corpus program that the
+// pipeline accepts is lowered, compiled by g++ against the CPU emulation and run on its
+// data sets, and its results equal the interpreter's; with nvcc present every generated
+// file also compiles with nvcc. Programs expected to be invalid, racy or to fail with a
+// heap-only error (elemtype) are not compared: their FUNMEM is wrong on purpose.
+#include "tests/corpus_util.h"
+#include "verifier/cuda_check.h"
+
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <future>
+#include <mutex>
+
+using namespace funmem;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Case {
+  fs::path path;
+  std::string text;
+};
+
+/// Corpus programs to lower: well typed, not expected invalid / racy / elemtype.
+std::vector<Case> accepted_corpus(size_t limit) {
+  std::vector<Case> out;
+  for (Lang lang : {Lang::Fun, Lang::FunMem})
+    for (const test::CorpusProgram& c : test::well_typed_corpus(lang)) {
+      bool skip = false;
+      for (const Expect& e : c.program.expects)
+        skip = skip || e.word == "invalid" || e.word == "race" ||
+               (e.word == "error" && e.arg == "elemtype");
+      if (!skip) out.push_back({c.path, test::slurp(c.path)});
+    }
+  if (out.size() > limit) out.resize(limit);
+  return out;
+}
+
+size_t corpus_limit() {
+  // The sanitizer build checks a few programs (the compilers run outside it anyway).
+  const char* v = std::getenv("FUNMEM_CUDA_CORPUS_LIMIT");
+  return v ? static_cast<size_t>(std::atoi(v)) : 100000;
+}
+
+fs::path work_dir(const char* name) {
+  fs::path d =
+      fs::temp_directory_path() / ("funmem-cuda-test-" + std::to_string(::getpid())) / name;
+  fs::create_directories(d);
+  return d;
+}
+
+/// Runs f on every case with two workers (the compilers dominate).
+template <class F> void in_parallel(const std::vector<Case>& cases, F f) {
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t k; (k = next++) < cases.size();)
+      f(cases[k], k);
+  };
+  auto a = std::async(std::launch::async, worker);
+  worker();
+  a.get();
+}
+
+} // namespace
+
+TEST_CASE("every accepted corpus program agrees with the interpreter on the CPU emulation",
+          "[codegen][cuda][corpus]") {
+  std::vector<Case> cases = accepted_corpus(corpus_limit());
+  REQUIRE(cases.size() >= 3);
+  fs::path dir = work_dir("emulation");
+  std::mutex mu;
+  std::vector<std::string> failures;
+  int lowered = 0, runs = 0;
+  in_parallel(cases, [&](const Case& c, size_t k) {
+    std::string err;
+    auto l = lower_to_cuda(c.path.string(), c.text, {}, &err);
+    if (!l) {
+      std::lock_guard<std::mutex> lock(mu);
+      failures.push_back(c.path.string() + ": not lowered: " + err);
+      return;
+    }
+    std::string cu = (dir / ("p" + std::to_string(k) + ".cu")).string();
+    std::string berr = write_cuda(cu, l->code);
+    if (berr.empty()) berr = build_emulation(cu, cu + ".emu");
+    std::vector<CudaRun> rs;
+    if (berr.empty()) rs = run_and_compare(*l, cu + ".emu", false, 0, dir.string());
+    std::lock_guard<std::mutex> lock(mu);
+    ++lowered;
+    if (!berr.empty()) {
+      failures.push_back(c.path.string() + ": " + berr);
+      return;
+    }
+    for (const CudaRun& r : rs) {
+      ++runs;
+      if (!r.ok) failures.push_back(c.path.string() + ": " + r.name + ": " + r.detail);
+    }
+  });
+  for (const std::string& f : failures)
+    UNSCOPED_INFO(f);
+  CHECK(failures.empty());
+  CHECK(lowered == static_cast<int>(cases.size()));
+  CHECK(runs >= lowered);
+  fs::remove_all(dir.parent_path());
+}
+
+TEST_CASE("every generated corpus file compiles with nvcc", "[codegen][cuda][nvcc]") {
+  if (nvcc_path().empty()) {
+    WARN("nvcc not found under /usr/local/cuda: skipped");
+    return;
+  }
+  std::vector<Case> cases = accepted_corpus(corpus_limit());
+  fs::path dir = work_dir("nvcc");
+  std::mutex mu;
+  std::vector<std::string> failures;
+  in_parallel(cases, [&](const Case& c, size_t k) {
+    std::string err;
+    auto l = lower_to_cuda(c.path.string(), c.text, {}, &err);
+    if (!l) {
+      std::lock_guard<std::mutex> lock(mu);
+      failures.push_back(c.path.string() + ": not lowered: " + err);
+      return;
+    }
+    std::string cu = (dir / ("p" + std::to_string(k) + ".cu")).string();
+    std::string e = write_cuda(cu, l->code);
+    if (e.empty()) e = build_nvcc(cu, cu + ".gpu");
+    std::lock_guard<std::mutex> lock(mu);
+    if (!e.empty()) failures.push_back(c.path.string() + ": " + e);
+  });
+  for (const std::string& f : failures)
+    UNSCOPED_INFO(f);
+  CHECK(failures.empty());
+  fs::remove_all(dir.parent_path());
+}
+
+TEST_CASE("the harness format round-trips values exactly", "[codegen][cuda]") {
+  Inputs in;
+  Data n;
+  n.scalar = Scalar::of_int(ScalarType::I64, -7);
+  in["n"] = n;
+  Data m;
+  m.is_array = true;
+  m.elems = {Scalar::of_float(ScalarType::F64, 0.1), Scalar::of_int(ScalarType::I32, -3),
+             Scalar::of_int(ScalarType::Bool, 1), Scalar::of_float(ScalarType::F32, 0.5)};
+  in["m"] = m;
+  std::string text = harness_input(in);
+  CHECK(text.find("scalar n i64 -7") != std::string::npos);
+  CHECK(text.find("mem m 4 f64 0x1.999999999999ap-4 i32 -3 bool true f32 0x1p-1") !=
+        std::string::npos);
+  auto out = parse_harness_output("scalar r f64 0x1.999999999999ap-4\nmem q 2 i64 5 -6\n");
+  REQUIRE(out);
+  REQUIRE(out->size() == 2);
+  CHECK((*out)[0].scalar == Scalar::of_float(ScalarType::F64, 0.1));
+  CHECK((*out)[1].elems.size() == 2);
+  CHECK((*out)[1].elems[1] == Scalar::of_int(ScalarType::I64, -6));
+  std::string why;
+  CHECK_FALSE(parse_harness_output("mem q 3 i64 1 2\n", &why));
+  CHECK_FALSE(why.empty());
+  CHECK_FALSE(parse_harness_output("scalar x i65 1\n"));
+}

@@ -1,0 +1,194 @@
+// funmem-cuda: lowers a FUN / FUNMEM program through the memory pipeline to IMP and
+// CUDA C++, builds it (g++ against the CPU emulation; nvcc when present) and runs it on
+// every data set against the reference interpreter (verifier/cuda_check.h).
+// Exit: 0 when everything asked for worked and agreed, 1 on a disagreement or a failed
+// build, 2 on usage, parse, type or lowering errors.
+#include "interp/interp.h"
+#include "verifier/cuda_check.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+using namespace funmem;
+
+namespace {
+
+std::string slurp(const std::string& path, bool* ok) {
+  std::ifstream in(path, std::ios::binary);
+  *ok = static_cast<bool>(in);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Built {
+  std::string emu, gpu; // executables ("" when not built)
+};
+
+/// Lowers, writes and builds one variant; prints what it did. False on failure.
+bool lower_and_build(const std::string& file, const std::string& text, const LowerOptions& lo,
+                     const std::string& cu, bool build, const std::string& arch, bool nvcc,
+                     Lowered& l, Built& b, int& status) {
+  std::string err;
+  auto lowered = lower_to_cuda(file, text, lo, &err);
+  if (!lowered) {
+    std::cerr << (err.rfind(file, 0) == 0 ? err : file + ": error: " + err) << "\n";
+    status = 2;
+    return false;
+  }
+  l = *lowered;
+  if (std::string e = write_cuda(cu, l.code); !e.empty()) {
+    std::cerr << "funmem-cuda: error: " << e << "\n";
+    status = 2;
+    return false;
+  }
+  std::string stages;
+  for (const std::string& s : l.stages)
+    stages += (stages.empty() ? "" : ", ") + s;
+  std::printf("%s: lowered (%s): %zu CUDA kernel(s), %d IMP copy nest(s), %d elided -> %s\n",
+              file.c_str(), stages.c_str(), l.code.kernels.size(), l.imp_stats.copies,
+              l.imp_stats.elided, cu.c_str());
+  if (!build) return true;
+  b.emu = cu + ".emu";
+  if (std::string e = build_emulation(cu, b.emu); !e.empty()) {
+    std::cerr << "funmem-cuda: error: " << e << "\n";
+    status = 1;
+    return false;
+  }
+  std::printf("built %s (g++, CPU emulation)\n", b.emu.c_str());
+  if (!nvcc) return true;
+  if (nvcc_path().empty()) {
+    std::printf("nvcc not found under /usr/local/cuda: no GPU build\n");
+    return true;
+  }
+  b.gpu = cu + ".gpu";
+  if (std::string e = build_nvcc(cu, b.gpu, arch); !e.empty()) {
+    std::cerr << "funmem-cuda: error: " << e << "\n";
+    status = 1;
+    return false;
+  }
+  std::printf("built %s (nvcc -O3 --fmad=false -arch=%s)\n", b.gpu.c_str(), arch.c_str());
+  return true;
+}
+
+/// Runs the GPU build when a GPU is present, the emulation otherwise.
+std::vector<CudaRun> run(const Lowered& l, const Built& b, bool time, const char** on) {
+  bool gpu = !b.gpu.empty() && gpu_present();
+  *on = gpu ? "GPU" : "emulation";
+  return run_and_compare(l, gpu ? b.gpu : b.emu, time);
+}
+
+/// Elements copied by the heap semantics of the lowered program on each data set.
+std::vector<int64_t> copied_elements(const Lowered& l) {
+  std::vector<int64_t> out;
+  size_t count = std::max<size_t>(l.source.inputs.size(), 1);
+  for (size_t k = 0; k < count; ++k) {
+    try {
+      Inputs in =
+          make_inputs(l.source.def, l.source.inputs.empty() ? nullptr : &l.source.inputs[k], k);
+      for (const Binding& b : l.source.def.params)
+        if (b.type && b.type->kind == Type::Kind::Mem) in[b.name.s].is_mem = true;
+      RunResult r = run_program(l.funmem, Semantics::Heap, in);
+      out.push_back(r.error ? -1 : r.stats.copied_elems);
+    } catch (const RunError&) {
+      out.push_back(-1);
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"funmem-cuda: lower a verified program to CUDA, build it, run it against the "
+               "reference interpreter"};
+  std::string file, out, checks = "on", arch = "sm_80";
+  LowerOptions lo;
+  bool build = false, do_run = false, time = false, compare_opt = false, no_sc = false;
+  bool no_nvcc = false;
+  app.add_option("file", file, "a .fun or .funmem program")->required();
+  app.add_option("-o,--output", out, "the .cu file to write (default FILE.cu)");
+  app.add_option("--block-size", lo.cuda.block_size, "threads per block")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--checks", checks, "checked arithmetic, division, casts and bounds")
+      ->check(CLI::IsMember({"on", "off"}));
+  app.add_flag("--no-sc", no_sc, "leave short-circuiting out of the pipeline");
+  app.add_flag("--build", build, "compile with g++ (CPU emulation) and with nvcc when present");
+  app.add_option("--arch", arch, "nvcc's -arch (default sm_80)");
+  app.add_flag("--no-nvcc", no_nvcc, "build the CPU emulation only");
+  app.add_flag("--run", do_run,
+               "build, run on every data set (GPU if present, else the emulation) and compare "
+               "with the interpreter");
+  app.add_flag("--time", time, "print the time of each kernel and of the whole run");
+  app.add_flag("--compare-opt", compare_opt,
+               "build and run with and without short-circuiting; print both times and the "
+               "elements copied");
+  CLI11_PARSE(app, argc, argv);
+  lo.cuda.checks = checks == "on";
+  lo.short_circuit = !no_sc;
+  if (out.empty()) out = file + ".cu";
+  bool ok = false;
+  std::string text = slurp(file, &ok);
+  if (!ok) {
+    std::cerr << file << ": error: cannot read the file\n";
+    return 2;
+  }
+  int status = 0;
+
+  if (compare_opt) {
+    struct Variant {
+      const char* name;
+      bool sc;
+      std::string cu;
+      Lowered l;
+      Built b;
+      std::vector<CudaRun> runs;
+      std::vector<int64_t> copied;
+    };
+    std::string base =
+        out.size() > 3 && out.substr(out.size() - 3) == ".cu" ? out.substr(0, out.size() - 3) : out;
+    std::vector<Variant> vs = {{"with sc", true, base + ".cu", {}, {}, {}, {}},
+                               {"without sc", false, base + ".nosc.cu", {}, {}, {}, {}}};
+    const char* on = "emulation";
+    for (Variant& v : vs) {
+      LowerOptions o = lo;
+      o.short_circuit = v.sc;
+      if (!lower_and_build(file, text, o, v.cu, true, arch, !no_nvcc, v.l, v.b, status))
+        return status;
+      v.runs = run(v.l, v.b, true, &on);
+      v.copied = copied_elements(v.l);
+    }
+    std::printf("\n%-22s %12s %12s %14s %14s\n", "data set", "time sc", "time no-sc", "copied sc",
+                "copied no-sc");
+    for (size_t k = 0; k < vs[0].runs.size(); ++k) {
+      const CudaRun &a = vs[0].runs[k], &b = vs[1].runs[k];
+      std::printf("%-22s %10.2fms %10.2fms %14lld %14lld   (%s; elements; %s)\n", a.name.c_str(),
+                  a.run_ms, b.run_ms, static_cast<long long>(vs[0].copied[k]),
+                  static_cast<long long>(vs[1].copied[k]), on,
+                  a.ok && b.ok ? "both agree with the interpreter" : "DISAGREEMENT");
+      if (!a.ok || !b.ok) status = 1;
+      std::printf("%s", a.time_report.c_str());
+      std::printf("%s", b.time_report.c_str());
+    }
+    return status;
+  }
+
+  Lowered l;
+  Built b;
+  if (!lower_and_build(file, text, lo, out, build || do_run, arch, !no_nvcc, l, b, status))
+    return status;
+  if (!do_run) return 0;
+  const char* on = "emulation";
+  std::vector<CudaRun> runs = run(l, b, time, &on);
+  for (const CudaRun& r : runs) {
+    std::printf("%s (%s): %s: %s (%.1f ms)\n", r.name.c_str(), on, r.ok ? "ok" : "MISMATCH",
+                r.detail.c_str(), r.run_ms);
+    if (time) std::printf("%s", r.time_report.c_str());
+    if (!r.ok) status = 1;
+  }
+  return status;
+}

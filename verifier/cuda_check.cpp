@@ -1,0 +1,327 @@
+// Differential testing of generated CUDA code (see cuda_check.h).
+#include "verifier/cuda_check.h"
+
+#include "analysis/passes.h"
+#include "ir/parser.h"
+#include "ir/typecheck.h"
+#include "ir/unmem.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace funmem {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'')
+      q += "'\\''";
+    else
+      q += c;
+  }
+  return q + "'";
+}
+
+/// Runs a shell command with stdout and stderr captured; returns the exit status.
+int run_command(const std::string& cmd, std::string* out, std::string* err) {
+  static std::atomic<int> counter{0};
+  fs::path dir = fs::temp_directory_path();
+  std::string tag = std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  fs::path o = dir / ("funmem-cmd-" + tag + ".out"), e = dir / ("funmem-cmd-" + tag + ".err");
+  int rc = std::system((cmd + " > " + quote(o.string()) + " 2> " + quote(e.string())).c_str());
+  if (out) *out = slurp(o.string());
+  if (err) *err = slurp(e.string());
+  std::error_code ec;
+  fs::remove(o, ec);
+  fs::remove(e, ec);
+  if (rc == -1) return -1;
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
+}
+
+std::string value_text(const Scalar& s) {
+  switch (s.t) {
+  case ScalarType::F64:
+  case ScalarType::F32: {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%a", s.f);
+    return buf;
+  }
+  case ScalarType::Bool:
+    return s.i ? "true" : "false";
+  default:
+    return std::to_string(s.i);
+  }
+}
+
+/// The element types of a def's results as the harness prints them (memory results of
+/// a FUNMEM def are not results of its IMP program).
+std::vector<ScalarType> result_types(const Def& d) {
+  std::vector<ScalarType> ts;
+  for (const Type& t : d.rets)
+    if (t.kind != Type::Kind::Mem) ts.push_back(t.elem);
+  return ts;
+}
+
+} // namespace
+
+std::optional<Lowered> lower_to_cuda(const std::string& path, const std::string& text,
+                                     const LowerOptions& opt, std::string* error) {
+  auto fail = [&](std::string why) -> std::optional<Lowered> {
+    if (error) *error = std::move(why);
+    return std::nullopt;
+  };
+  Lang lang = lang_of_path(path);
+  ParseResult pr = parse_program(text, lang);
+  if (!pr.program)
+    return fail(pr.error ? format_diagnostic(*pr.error, path, text) : path + ": error: no program");
+  std::vector<Diagnostic> ds = typecheck(*pr.program);
+  if (!ds.empty()) return fail(format_diagnostic(ds.front(), path, text));
+  Lowered l;
+  l.source = *pr.program;
+  Program cur = l.source;
+  for (const std::string& stage : pass_names()) {
+    if (stage == "fun-to-funmem" && lang != Lang::Fun) continue;
+    if (stage == "sc" && !opt.short_circuit) continue;
+    PassResult r = run_pass(stage, cur);
+    if (!r.program) return fail("stage " + stage + ": " + r.error);
+    cur = *r.program;
+    l.stages.push_back(stage);
+  }
+  l.funmem = cur;
+  std::string why;
+  auto ip = funmem_to_imp(cur, &l.imp_stats, &why);
+  if (!ip) return fail("stage to-imp: " + why);
+  l.imp = *ip;
+  l.stages.push_back("to-imp");
+  CudaOptions co = opt.cuda;
+  co.source_file = path;
+  auto code = imp_to_cuda(l.imp, result_types(cur.def), co, &why);
+  if (!code) return fail("codegen: " + why);
+  l.code = *code;
+  return l;
+}
+
+std::string write_cuda(const std::string& cu_path, const CudaCode& code) {
+  fs::path p(cu_path);
+  std::ofstream out(p);
+  out << code.text;
+  std::ofstream rt(p.parent_path().empty() ? fs::path("funmem_cuda_rt.h")
+                                           : p.parent_path() / "funmem_cuda_rt.h");
+  rt << cuda_runtime_header();
+  if (!out || !rt) return "cannot write " + cu_path + " or its funmem_cuda_rt.h";
+  return "";
+}
+
+std::string nvcc_path() {
+  const char* p = "/usr/local/cuda/bin/nvcc";
+  return fs::exists(p) ? p : "";
+}
+
+bool gpu_present() {
+  std::string out;
+  return run_command("nvidia-smi -L", &out, nullptr) == 0 && out.find("GPU") != std::string::npos;
+}
+
+std::string build_emulation(const std::string& cu_path, const std::string& exe_path) {
+  fs::path dir = fs::path(cu_path).parent_path();
+  std::string inc = dir.empty() ? "." : dir.string();
+  std::string out, err;
+  int rc = run_command("g++ -std=c++20 -O2 -fopenmp -ffp-contract=off -I " + quote(inc) +
+                           " -x c++ " + quote(cu_path) + " -o " + quote(exe_path),
+                       &out, &err);
+  return rc == 0 ? "" : "g++ failed (status " + std::to_string(rc) + "):\n" + out + err;
+}
+
+std::string build_nvcc(const std::string& cu_path, const std::string& exe_path,
+                       const std::string& arch) {
+  std::string nvcc = nvcc_path();
+  if (nvcc.empty()) return "nvcc not found under /usr/local/cuda";
+  fs::path dir = fs::path(cu_path).parent_path();
+  std::string inc = dir.empty() ? "." : dir.string();
+  std::string out, err;
+  int rc = run_command(nvcc + " -std=c++20 -O3 --fmad=false -arch=" + arch + " -I " + quote(inc) +
+                           " -x cu " + quote(cu_path) + " -o " + quote(exe_path),
+                       &out, &err);
+  return rc == 0 ? "" : "nvcc failed (status " + std::to_string(rc) + "):\n" + out + err;
+}
+
+std::string harness_input(const Inputs& in) {
+  std::string s = "# funmem-cuda data\n";
+  for (const auto& [name, d] : in) {
+    if (!d.is_array) {
+      s +=
+          "scalar " + name + " " + scalar_type_name(d.scalar.t) + " " + value_text(d.scalar) + "\n";
+      continue;
+    }
+    s += "mem " + name + " " + std::to_string(d.elems.size());
+    for (const Scalar& e : d.elems)
+      s += std::string(" ") + scalar_type_name(e.t) + " " + value_text(e);
+    s += "\n";
+  }
+  return s;
+}
+
+std::optional<std::vector<Data>> parse_harness_output(const std::string& text, std::string* error) {
+  auto fail = [&](const std::string& why) -> std::optional<std::vector<Data>> {
+    if (error) *error = why;
+    return std::nullopt;
+  };
+  auto type_of = [](const std::string& w, ScalarType& t) {
+    for (ScalarType c :
+         {ScalarType::I64, ScalarType::I32, ScalarType::F32, ScalarType::F64, ScalarType::Bool})
+      if (w == scalar_type_name(c)) {
+        t = c;
+        return true;
+      }
+    return false;
+  };
+  auto value = [](ScalarType t, const std::string& w, Scalar& out) {
+    char* end = nullptr;
+    if (t == ScalarType::Bool) {
+      if (w != "true" && w != "false") return false;
+      out = Scalar::of_int(t, w == "true");
+      return true;
+    }
+    if (t == ScalarType::F32 || t == ScalarType::F64) {
+      out = Scalar::of_float(t, std::strtod(w.c_str(), &end));
+    } else {
+      out = Scalar::of_int(t, std::strtoll(w.c_str(), &end, 10));
+    }
+    return end && *end == '\0' && !w.empty();
+  };
+  std::vector<Data> results;
+  std::istringstream in(text);
+  std::string word;
+  while (in >> word) {
+    std::string name, tw;
+    Data d;
+    ScalarType t;
+    if (word == "scalar") {
+      std::string v;
+      if (!(in >> name >> tw >> v) || !type_of(tw, t) || !value(t, v, d.scalar))
+        return fail("bad scalar result");
+    } else if (word == "mem") {
+      long long count = 0;
+      if (!(in >> name >> count >> tw) || count < 0 || !type_of(tw, t))
+        return fail("bad mem result header");
+      d.is_array = true;
+      d.elem = t;
+      d.shape = {count};
+      for (long long k = 0; k < count; ++k) {
+        std::string v;
+        Scalar s;
+        if (!(in >> v) || !value(t, v, s)) return fail("bad element in result '" + name + "'");
+        d.elems.push_back(s);
+      }
+    } else {
+      return fail("unexpected '" + word + "' in the output");
+    }
+    results.push_back(std::move(d));
+  }
+  return results;
+}
+
+std::vector<CudaRun> run_and_compare(const Lowered& l, const std::string& exe, bool time,
+                                     uint64_t seed, const std::string& work_dir) {
+  std::vector<CudaRun> runs;
+  const Program fun = l.source.lang == Lang::FunMem ? unmem(l.source) : l.source;
+  const std::vector<InputSet>& sets = l.source.inputs;
+  size_t count = std::max<size_t>(sets.size(), 1);
+  fs::path dir = work_dir.empty() ? fs::temp_directory_path() : fs::path(work_dir);
+  for (size_t k = 0; k < count; ++k) {
+    CudaRun r;
+    const InputSet* set = sets.empty() ? nullptr : &sets[k];
+    r.name = set ? "input at line " + std::to_string(set->pos.line) : "random inputs";
+    Inputs in;
+    try {
+      in = make_inputs(l.source.def, set, seed + k);
+    } catch (const RunError& e) {
+      r.ok = true;
+      r.detail = std::string("the data set does not fit the parameters (not run): ") + e.what();
+      runs.push_back(r);
+      continue;
+    }
+    Inputs value_in = in;
+    for (const Binding& b : l.source.def.params)
+      if (b.type && b.type->kind == Type::Kind::Mem) value_in[b.name.s].is_mem = true;
+    RunResult v = run_program(fun, Semantics::Value, value_in);
+    static std::atomic<int> inputs_written{0};
+    fs::path input = dir / ("funmem-cuda-" + std::to_string(::getpid()) + "-" +
+                            std::to_string(inputs_written++) + ".in");
+    { std::ofstream(input) << harness_input(imp_inputs(l.funmem.def, in)); }
+    std::string out, err;
+    auto t0 = std::chrono::steady_clock::now();
+    int rc =
+        run_command(quote(exe) + " " + quote(input.string()) + (time ? " --time" : ""), &out, &err);
+    r.run_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::error_code ec;
+    fs::remove(input, ec);
+    for (const std::string& line : [&] {
+           std::vector<std::string> ls;
+           std::istringstream s(err);
+           for (std::string x; std::getline(s, x);)
+             ls.push_back(x);
+           return ls;
+         }())
+      if (line.rfind("time: ", 0) == 0) r.time_report += line + "\n";
+    if (v.error) {
+      if (v.error->kind == "assume") {
+        r.ok = true;
+        r.detail = "an assume fails (IMP has no assume; not compared)";
+      } else {
+        bool same = rc == 1 && err.find("error: " + v.error->kind + ":") != std::string::npos;
+        r.ok = same;
+        r.detail = same ? "both fail with '" + v.error->kind + "'"
+                        : "the interpreter fails with '" + v.error->kind + "' (" + v.error->what() +
+                              ") but the generated program " +
+                              (rc == 0 ? "succeeds" : "fails differently: " + err);
+      }
+      runs.push_back(r);
+      continue;
+    }
+    if (rc != 0) {
+      r.detail = "the generated program failed (status " + std::to_string(rc) + "): " + err;
+      runs.push_back(r);
+      continue;
+    }
+    std::string why;
+    auto got = parse_harness_output(out, &why);
+    if (!got) {
+      r.detail = "unreadable output: " + why;
+      runs.push_back(r);
+      continue;
+    }
+    // A FUNMEM def's memory results are no results of its IMP program.
+    std::vector<Data> expected;
+    for (size_t j = 0; j < v.results.size(); ++j)
+      if (j >= l.source.def.rets.size() || l.source.def.rets[j].kind != Type::Kind::Mem)
+        expected.push_back(v.results[j]);
+    auto mismatch = compare_imp_results(expected, *got);
+    r.ok = !mismatch;
+    r.detail = mismatch ? *mismatch : "results equal";
+    runs.push_back(r);
+  }
+  return runs;
+}
+
+} // namespace funmem

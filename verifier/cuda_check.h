@@ -1,0 +1,75 @@
+// Differential testing of generated CUDA code (issue 8; docs/cuda.md): a FUN or FUNMEM
+// program is lowered through the memory pipeline to IMP and CUDA, the .cu file is
+// built (g++ against the CPU emulation; nvcc when present) and run on every data set,
+// and each result element is compared with the value semantics of the source program.
+// An input on which the interpreter fails must make the generated program fail with
+// the same error kind.
+#pragma once
+
+#include "analysis/to_imp.h"
+#include "codegen/cuda.h"
+#include "interp/interp.h"
+#include "ir/ast.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace funmem {
+
+struct LowerOptions {
+  bool short_circuit = true; // run sc in the pipeline
+  CudaOptions cuda;
+};
+
+struct Lowered {
+  Program source;        // as parsed
+  Program funmem;        // after the pipeline (input of to-imp)
+  imp::Program imp;      // the IMP program the CUDA code comes from
+  CudaCode code;         // the .cu text
+  ToImpReport imp_stats; // IMP kernels, copies and elided copies
+  std::vector<std::string> stages;
+};
+
+/// Parses, type-checks and lowers `text` (named `path`: `.fun` or `.funmem`). On
+/// failure returns nullopt and sets `error` (`file:line:col: error: ...` for parse and
+/// type errors, `stage S: ...` for a pass that failed, `codegen: ...`).
+std::optional<Lowered> lower_to_cuda(const std::string& path, const std::string& text,
+                                     const LowerOptions& opt, std::string* error);
+
+/// Writes the .cu file and, next to it, funmem_cuda_rt.h. Returns an error or "".
+std::string write_cuda(const std::string& cu_path, const CudaCode& code);
+
+/// `/usr/local/cuda/bin/nvcc` when present, else "".
+std::string nvcc_path();
+/// Whether a CUDA GPU can run code here (nvidia-smi lists one).
+bool gpu_present();
+
+/// Compiles the .cu file: with g++ as C++20 against the emulation (-fopenmp
+/// -ffp-contract=off), or with nvcc (-O3 --fmad=false -arch=ARCH). Returns the
+/// compiler's messages on failure, "" on success.
+std::string build_emulation(const std::string& cu_path, const std::string& exe_path);
+std::string build_nvcc(const std::string& cu_path, const std::string& exe_path,
+                       const std::string& arch = "sm_80");
+
+/// The harness's input text for one data set (docs/cuda.md: `scalar NAME TYPE VALUE`,
+/// `mem NAME COUNT TYPE VALUE ...`).
+std::string harness_input(const Inputs& imp_inputs);
+/// Parses the harness's output: one Data per result (a memory block as a 1-d array).
+std::optional<std::vector<Data>> parse_harness_output(const std::string& text,
+                                                      std::string* error = nullptr);
+
+struct CudaRun {
+  std::string name;        // "input at line 12", "random inputs"
+  bool ok = false;         // results equal (or the same error kind on both sides)
+  std::string detail;      // what differed, or the error both gave
+  std::string time_report; // the harness's --time lines
+  double run_ms = 0;       // the harness's whole run
+};
+
+/// Runs `exe` on every data set of the source (its `-- input:` lines, or one seeded
+/// random set) and compares with the value semantics.
+std::vector<CudaRun> run_and_compare(const Lowered& l, const std::string& exe, bool time,
+                                     uint64_t seed = 0, const std::string& work_dir = "");
+
+} // namespace funmem
