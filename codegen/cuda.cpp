@@ -149,8 +149,10 @@ public:
         host += "  " + std::string(c_type(prm.type)) + " " + cname(prm.name.s) + " = fm_h.scalar<" +
                 c_type(prm.type) + ">(\"" + prm.name.s + "\", \"" + type_word(prm.type) + "\");\n";
     }
+    host += "  fm_h.begin();\n";
     for (const imp::Stmt& s : p.body)
       stmt(s, host, 1);
+    host += "  fm_h.end();\n";
     if (result_types.size() != p.results.size())
       throw Unsupported("the program has " + std::to_string(p.results.size()) + " results but " +
                         std::to_string(result_types.size()) + " result types were given");

@@ -10,7 +10,9 @@
 // stdout), one item per line:
 //   scalar NAME TYPE VALUE
 //   mem NAME COUNT TYPE VALUE TYPE VALUE ...     (inputs: a type per element)
+//   mem NAME COUNT random TYPE SEED              (inputs: COUNT seeded values in -8..8)
 //   mem NAME COUNT TYPE VALUE VALUE ...          (results: one type for the block)
+// Flags: --time (kernel and run times on stderr), --no-output (no results).
 // TYPE is i64, i32, f64, f32 or bool; floats are written in C's hexadecimal form (%a),
 // so that every value survives the round trip exactly. A run-time error prints
 // `FILE:LINE:COL: error: KIND: ...` on stderr and exits with status 1.
@@ -307,7 +309,7 @@ struct fm_harness {
   };
   std::map<std::string, Item> in;
   std::vector<fm_mem> blocks; // every allocation, freed at the end
-  bool time = false;
+  bool time = false, output = true;
   int64_t bytes_allocated = 0, peak_bytes = 0, live_bytes = 0;
   struct KernelTime {
     std::string where;
@@ -315,7 +317,7 @@ struct fm_harness {
     double ms = 0;
   };
   std::map<std::string, KernelTime> kernel_times;
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now(), stop = start;
 
   [[noreturn]] static void fail(const std::string& msg) {
     std::fprintf(stderr, "%s: error: input: %s\n", fm_file, msg.c_str());
@@ -353,6 +355,8 @@ struct fm_harness {
     for (int k = 1; k < argc; ++k) {
       if (std::strcmp(argv[k], "--time") == 0)
         time = true;
+      else if (std::strcmp(argv[k], "--no-output") == 0)
+        output = false;
       else
         path = argv[k];
     }
@@ -375,6 +379,22 @@ struct fm_harness {
         long long count = 0;
         if (std::fscanf(f, "%255s %lld", name, &count) != 2 || count < 0) fail("bad mem line");
         it.is_mem = true;
+        long pos = std::ftell(f);
+        unsigned long long seed = 0;
+        if (std::fscanf(f, " random %15s %llu", type, &seed) == 2) {
+          // `random TYPE SEED`: COUNT values in -8..8 (benchmarks; no text per element).
+          for (long long k = 0; k < count; ++k) {
+            seed += 0x9e3779b97f4a7c15ull;
+            unsigned long long z = seed;
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+            z ^= z >> 31;
+            it.cells.push_back(cell_of(type, std::to_string(static_cast<long long>(z % 17) - 8)));
+          }
+          count = 0;
+        } else {
+          std::fseek(f, pos, SEEK_SET);
+        }
         for (long long k = 0; k < count; ++k) {
           if (std::fscanf(f, "%15s %127s", type, value) != 2) fail("too few elements");
           it.cells.push_back(cell_of(type, value));
@@ -463,7 +483,18 @@ struct fm_harness {
       std::printf(" %s", v ? "true" : "false");
     }
   }
+  /// The program proper runs between begin() (inputs on the device) and end().
+  void begin() {
+    FM_CUDA(cudaDeviceSynchronize());
+    start = std::chrono::steady_clock::now();
+  }
+  void end() {
+    FM_CUDA(cudaDeviceSynchronize());
+    stop = std::chrono::steady_clock::now();
+  }
+
   template <class T> void result_scalar(const char* name, const char* type, T v) {
+    if (!output) return;
     fm_cell c{};
     std::memcpy(&c, &v, sizeof v);
     std::printf("scalar %s %s", name, type);
@@ -471,6 +502,7 @@ struct fm_harness {
     std::printf("\n");
   }
   void result_mem(const char* name, const char* type, fm_mem m) {
+    if (!output) return;
     std::vector<fm_cell> cells(static_cast<size_t>(m.n));
     FM_CUDA(cudaMemcpy(cells.data(), m.p, cells.size() * sizeof(fm_cell), cudaMemcpyDeviceToHost));
     std::printf("mem %s %" PRId64 " %s", name, m.n, type);
@@ -481,8 +513,7 @@ struct fm_harness {
 
   void finish() {
     FM_CUDA(cudaDeviceSynchronize());
-    double total =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    double total = std::chrono::duration<double, std::milli>(stop - start).count();
     if (time) {
       for (const auto& [name, k] : kernel_times)
         std::fprintf(stderr, "time: kernel %s (%s): %d launch(es), %.3f ms\n", name.c_str(),

@@ -4,6 +4,7 @@
 // Exit: 0 when everything asked for worked and agreed, 1 on a disagreement or a failed
 // build, 2 on usage, parse, type or lowering errors.
 #include "interp/interp.h"
+#include "ir/parser.h"
 #include "verifier/cuda_check.h"
 
 #include <CLI/CLI.hpp>
@@ -120,6 +121,9 @@ int main(int argc, char** argv) {
   app.add_flag("--build", build, "compile with g++ (CPU emulation) and with nvcc when present");
   app.add_option("--arch", arch, "nvcc's -arch (default sm_80)");
   app.add_flag("--no-nvcc", no_nvcc, "build the CPU emulation only");
+  std::vector<std::string> input_texts;
+  app.add_option("--input", input_texts,
+                 "a data set, as on an `-- input:` line (replaces the file's data sets)");
   app.add_flag("--run", do_run,
                "build, run on every data set (GPU if present, else the emulation) and compare "
                "with the interpreter");
@@ -138,6 +142,20 @@ int main(int argc, char** argv) {
     return 2;
   }
   int status = 0;
+  std::vector<InputSet> inputs;
+  for (const std::string& t : input_texts) {
+    Diagnostic d;
+    auto set = parse_input_set(t, &d);
+    if (!set) {
+      std::cerr << "--input '" << t << "':" << d.pos.col << ": error: " << d.message << "\n";
+      return 2;
+    }
+    set->pos = Pos{}; // named `--input K`
+    inputs.push_back(*set);
+  }
+  auto use_inputs = [&](Lowered& l) {
+    if (!inputs.empty()) l.source.inputs = inputs;
+  };
 
   if (compare_opt) {
     struct Variant {
@@ -159,6 +177,7 @@ int main(int argc, char** argv) {
       o.short_circuit = v.sc;
       if (!lower_and_build(file, text, o, v.cu, true, arch, !no_nvcc, v.l, v.b, status))
         return status;
+      use_inputs(v.l);
       v.runs = run(v.l, v.b, true, &on);
       v.copied = copied_elements(v.l);
     }
@@ -166,8 +185,8 @@ int main(int argc, char** argv) {
                 "copied no-sc");
     for (size_t k = 0; k < vs[0].runs.size(); ++k) {
       const CudaRun &a = vs[0].runs[k], &b = vs[1].runs[k];
-      std::printf("%-22s %10.2fms %10.2fms %14lld %14lld   (%s; elements; %s)\n", a.name.c_str(),
-                  a.run_ms, b.run_ms, static_cast<long long>(vs[0].copied[k]),
+      std::printf("%-22s %10.2fms %10.2fms %14lld %14lld   (%s; %s)\n", a.name.c_str(),
+                  a.program_ms, b.program_ms, static_cast<long long>(vs[0].copied[k]),
                   static_cast<long long>(vs[1].copied[k]), on,
                   a.ok && b.ok ? "both agree with the interpreter" : "DISAGREEMENT");
       if (!a.ok || !b.ok) status = 1;
@@ -183,6 +202,7 @@ int main(int argc, char** argv) {
     return status;
   if (!do_run) return 0;
   const char* on = "emulation";
+  use_inputs(l);
   std::vector<CudaRun> runs = run(l, b, time, &on);
   for (const CudaRun& r : runs) {
     std::printf("%s (%s): %s: %s (%.1f ms)\n", r.name.c_str(), on, r.ok ? "ok" : "MISMATCH",

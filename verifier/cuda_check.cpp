@@ -250,7 +250,9 @@ std::vector<CudaRun> run_and_compare(const Lowered& l, const std::string& exe, b
   for (size_t k = 0; k < count; ++k) {
     CudaRun r;
     const InputSet* set = sets.empty() ? nullptr : &sets[k];
-    r.name = set ? "input at line " + std::to_string(set->pos.line) : "random inputs";
+    r.name = !set                ? "random inputs"
+             : set->pos.line > 0 ? "input at line " + std::to_string(set->pos.line)
+                                 : "--input " + std::to_string(k + 1);
     Inputs in;
     try {
       in = make_inputs(l.source.def, set, seed + k);
@@ -270,8 +272,9 @@ std::vector<CudaRun> run_and_compare(const Lowered& l, const std::string& exe, b
     { std::ofstream(input) << harness_input(imp_inputs(l.funmem.def, in)); }
     std::string out, err;
     auto t0 = std::chrono::steady_clock::now();
-    int rc =
-        run_command(quote(exe) + " " + quote(input.string()) + (time ? " --time" : ""), &out, &err);
+    int rc = run_command(quote(fs::absolute(exe).string()) + " " + quote(input.string()) +
+                             (time ? " --time" : ""),
+                         &out, &err);
     r.run_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::error_code ec;
@@ -283,7 +286,11 @@ std::vector<CudaRun> run_and_compare(const Lowered& l, const std::string& exe, b
              ls.push_back(x);
            return ls;
          }())
-      if (line.rfind("time: ", 0) == 0) r.time_report += line + "\n";
+      if (line.rfind("time: ", 0) == 0) {
+        r.time_report += line + "\n";
+        double ms = 0;
+        if (std::sscanf(line.c_str(), "time: run %lf ms", &ms) == 1) r.program_ms = ms;
+      }
     if (v.error) {
       if (v.error->kind == "assume") {
         r.ok = true;

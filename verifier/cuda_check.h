@@ -60,11 +60,12 @@ std::optional<std::vector<Data>> parse_harness_output(const std::string& text,
                                                       std::string* error = nullptr);
 
 struct CudaRun {
-  std::string name;        // "input at line 12", "random inputs"
+  std::string name;        // "input at line 12", "--input 2", "random inputs"
   bool ok = false;         // results equal (or the same error kind on both sides)
   std::string detail;      // what differed, or the error both gave
   std::string time_report; // the harness's --time lines
-  double run_ms = 0;       // the harness's whole run
+  double run_ms = 0;       // the whole process (reading inputs, writing results)
+  double program_ms = -1;  // the program proper (with --time; -1 without)
 };
 
 /// Runs `exe` on every data set of the source (its `-- input:` lines, or one seeded

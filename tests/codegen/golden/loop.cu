@@ -78,6 +78,7 @@ int main(int argc, char** argv) {
   int64_t v_n = fm_h.scalar<int64_t>("n", "i64");
   int64_t v_m = fm_h.scalar<int64_t>("m", "i64");
   fm_mem v_a__mem = fm_h.mem("a_mem");
+  fm_h.begin();
   fm_mem v_b__mem = fm_mem{nullptr, 0};
   v_b__mem = fm_h.alloc(fm_mul(v_n, v_m, 1), 2);
   {
@@ -117,6 +118,7 @@ int main(int argc, char** argv) {
     v_z0 = ((float)0x0p+0);
     v_s = v_z0;
   }
+  fm_h.end();
   fm_h.result_mem("c_mem", "f32", v_c__mem);
   fm_h.result_scalar("s", "f32", v_s);
   fm_h.finish();

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   fm_harness fm_h(argc, argv);
   int64_t v_n = fm_h.scalar<int64_t>("n", "i64");
   fm_mem v_xs__mem = fm_h.mem("xs_mem");
+  fm_h.begin();
   {
     const int64_t fm_n = fm_bound(v_n, 0);
     if (fm_n > 0) {
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
       fm_h.launch_end("fm_kernel_0", "map.fun:2:3", fm_t0);
     }
   }
+  fm_h.end();
   fm_h.result_mem("xs_mem", "i64", v_xs__mem);
   fm_h.finish();
   return 0;
