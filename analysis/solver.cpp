@@ -3,6 +3,10 @@
 // if-then-else terms.
 #include "analysis/solver.h"
 
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
 #include <z3++.h>
 
 #include <chrono>
@@ -22,6 +26,229 @@ struct Solver::Impl {
   }
   std::map<std::string, bool> cache;
   SolverStats stats;
+  std::optional<std::map<std::string, Poly>> shift; // name -> name + its lower bound
+  std::vector<Env> samples; // assignments known to satisfy the facts (Z3 models)
+  std::optional<std::string> facts_key_;
+
+  /// The facts and the timeout as text: the key of the per-thread caches.
+  const std::string& facts_key() {
+    if (!facts_key_) {
+      facts_key_ = std::to_string(timeout_ms) + "\x01";
+      for (const Formula& f : facts)
+        *facts_key_ += f.to_string() + "\x02";
+    }
+    return *facts_key_;
+  }
+  bool sampled = false;
+
+  std::vector<std::string> fact_vars() const {
+    std::set<std::string> vs;
+    for (const Formula& f : facts)
+      for (const std::string& v : f.free_vars())
+        vs.insert(v);
+    return {vs.begin(), vs.end()};
+  }
+
+  /// Keeps the model's values of `vars` as a sample (at most 16 are kept).
+  void keep_sample(const z3::model& m, const std::vector<std::string>& vars) {
+    if (samples.size() >= 16) return;
+    Env env;
+    for (const std::string& v : vars) {
+      z3::expr val = m.eval(ctx_ref().int_const(v.c_str()), true);
+      int64_t x;
+      if (!val.is_numeral_i64(x)) return;
+      env[v] = x;
+    }
+    for (const Formula& f : facts) {
+      auto ok = f.eval(env);
+      if (!ok || !*ok) return; // e.g. a division Z3 interprets differently
+    }
+    samples.push_back(std::move(env));
+  }
+
+  /// A model of the facts by a small search: names defined by an equation of the
+  /// facts (`n == b*q + 1`) are computed, the others tried in 0..3 (at most 4^6
+  /// assignments). Cheaper than Z3 for the usual facts; nullopt when none is found.
+  std::optional<Env> small_model() const {
+    std::vector<std::string> vars = fact_vars();
+    std::map<std::string, Poly> defs;
+    std::vector<const Formula*> todo;
+    for (const Formula& f : facts)
+      todo.push_back(&f);
+    while (!todo.empty()) {
+      const Formula* f = todo.back();
+      todo.pop_back();
+      if (f->kind == Formula::Kind::And) {
+        for (const Formula& k : f->kids)
+          todo.push_back(&k);
+        continue;
+      }
+      if (f->kind != Formula::Kind::Cmp || f->rel != Rel::Eq) continue;
+      for (const auto& [x, e] : {std::pair{f->lhs, f->rhs}, std::pair{f->rhs, f->lhs}}) {
+        auto v = x.free_vars();
+        if (v.size() != 1 || !(x == Poly::var(v[0])) || defs.count(v[0])) continue;
+        auto ev = e.free_vars();
+        if (std::find(ev.begin(), ev.end(), v[0]) != ev.end()) continue;
+        defs.emplace(v[0], e);
+        break;
+      }
+    }
+    std::vector<std::string> free;
+    for (const std::string& v : vars)
+      if (!defs.count(v)) free.push_back(v);
+    if (free.size() > 6) return std::nullopt;
+    size_t combos = 1;
+    for (size_t k = 0; k < free.size(); ++k)
+      combos *= 4;
+    for (size_t t = 0; t < combos; ++t) {
+      Env env;
+      size_t x = t;
+      for (const std::string& v : free) {
+        env[v] = static_cast<int64_t>(x % 4);
+        x /= 4;
+      }
+      // Definitions may use each other: evaluate until nothing changes.
+      for (size_t round = 0; round <= defs.size(); ++round)
+        for (const auto& [v, e] : defs)
+          if (auto val = e.eval(env)) env[v] = *val;
+      bool ok = true;
+      for (const Formula& f : facts) {
+        auto b = f.eval(env);
+        ok = ok && b && *b;
+        if (!ok) break;
+      }
+      if (ok) return env;
+    }
+    return std::nullopt;
+  }
+
+  /// Makes sure one model of the facts is known when the facts have one that the small
+  /// search or Z3 finds.
+  void ensure_sample() {
+    if (sampled) return;
+    sampled = true;
+    if (auto env = small_model()) {
+      samples.push_back(*env);
+      return;
+    }
+    z3::model m(ctx_ref());
+    if (run({}, timeout_ms, &m) == SatResult::Sat) keep_sample(m, fact_vars());
+  }
+
+  /// Whether `goal` is false under some known model of the facts (names the facts do not
+  /// mention are free, and take 0): then it does not follow from them.
+  bool refuted_by_sample(const Formula& goal) {
+    ensure_sample();
+    for (const Env& s : samples) {
+      Env env = s;
+      for (const std::string& v : goal.free_vars())
+        env.emplace(v, 0);
+      auto val = goal.eval(env);
+      if (val && !*val) return true;
+    }
+    return false;
+  }
+
+  /// The constant lower bounds the facts give single names (`b > 0`, `i >= 1`, `0 <= i`,
+  /// `n == 5`), as the substitution x -> x + lb(x).
+  const std::map<std::string, Poly>& lower_bounds() {
+    if (shift) return *shift;
+    std::map<std::string, int64_t> lb;
+    auto note = [&](const std::string& x, int64_t c) {
+      auto it = lb.find(x);
+      if (it == lb.end() || it->second < c) lb[x] = c;
+    };
+    std::vector<const Formula*> todo;
+    for (const Formula& f : facts)
+      todo.push_back(&f);
+    while (!todo.empty()) {
+      const Formula* f = todo.back();
+      todo.pop_back();
+      if (f->kind == Formula::Kind::And) {
+        for (const Formula& k : f->kids)
+          todo.push_back(&k);
+        continue;
+      }
+      if (f->kind != Formula::Kind::Cmp) continue;
+      // var REL const or const REL var
+      auto var_of = [](const Poly& p) -> std::optional<std::string> {
+        auto v = p.free_vars();
+        if (v.size() != 1 || !(p == Poly::var(v[0]))) return std::nullopt;
+        return v[0];
+      };
+      auto x = var_of(f->lhs);
+      auto c = f->rhs.constant();
+      Rel r = f->rel;
+      if (!x || !c) {
+        x = var_of(f->rhs);
+        c = f->lhs.constant();
+        // c REL x  is  x REL' c
+        switch (r) {
+        case Rel::Lt:
+          r = Rel::Gt;
+          break;
+        case Rel::Le:
+          r = Rel::Ge;
+          break;
+        case Rel::Gt:
+          r = Rel::Lt;
+          break;
+        case Rel::Ge:
+          r = Rel::Le;
+          break;
+        default:
+          break;
+        }
+      }
+      if (!x || !c) continue;
+      if (r == Rel::Ge || r == Rel::Eq) note(*x, *c);
+      if (r == Rel::Gt && *c < INT64_MAX) note(*x, *c + 1);
+    }
+    shift.emplace();
+    for (const auto& [x, c] : lb)
+      (*shift)[x] = Poly::var(x) + Poly(c);
+    return *shift;
+  }
+
+  /// goal proved by sign alone: written as p >= 0, with every name x replaced by
+  /// x + lb(x) (so that the new x is >= 0), p has no negative coefficient and no opaque
+  /// atom. Sound (a subset of the facts suffices), cheap, and it decides most of the
+  /// prover's bound conditions (`i*b + b - 1 >= 0` with i >= 0, b >= 1).
+  bool by_lower_bounds(const Formula& goal) {
+    if (goal.kind == Formula::Kind::And) {
+      for (const Formula& k : goal.kids)
+        if (!by_lower_bounds(k)) return false;
+      return true;
+    }
+    if (goal.kind != Formula::Kind::Cmp) return false;
+    Poly p;
+    switch (goal.rel) {
+    case Rel::Ge:
+      p = goal.lhs - goal.rhs;
+      break;
+    case Rel::Gt:
+      p = goal.lhs - goal.rhs - 1;
+      break;
+    case Rel::Le:
+      p = goal.rhs - goal.lhs;
+      break;
+    case Rel::Lt:
+      p = goal.rhs - goal.lhs - 1;
+      break;
+    default:
+      return false;
+    }
+    const auto& sh = lower_bounds();
+    for (const std::string& v : p.free_vars())
+      if (!sh.count(v)) return false;
+    Poly q = p.substitute(sh);
+    for (const auto& [mono, c] : q.terms()) {
+      if (c < 0) return false;
+      for (const auto& [atom, power] : mono)
+        if (atom->kind != AtomKind::Var) return false;
+    }
+    return true;
+  }
   std::optional<z3::solver> base; // the facts, asserted once; queries push and pop
 
   Impl(std::vector<Formula> f, unsigned t) : facts(std::move(f)), timeout_ms(t) {}
@@ -156,6 +383,26 @@ struct Solver::Impl {
   }
 };
 
+namespace {
+
+// Answers shared by all solvers of a thread, keyed by their facts (bounded: cleared
+// when large).
+std::unordered_map<std::string, bool>& shared_proofs() {
+  thread_local std::unordered_map<std::string, bool> m;
+  return m;
+}
+std::unordered_map<std::string, std::pair<SatResult, Env>>& shared_checks() {
+  thread_local std::unordered_map<std::string, std::pair<SatResult, Env>> m;
+  return m;
+}
+
+} // namespace
+
+void Solver::clear_shared_cache() {
+  shared_proofs().clear();
+  shared_checks().clear();
+}
+
 Solver::Solver(std::vector<Formula> facts, unsigned timeout_ms)
     : impl_(std::make_unique<Impl>(std::move(facts), timeout_ms)) {}
 Solver::~Solver() = default;
@@ -180,30 +427,94 @@ bool Solver::proves(const Formula& goal) {
     ++impl_->stats.cache_hits;
     return it->second;
   }
-  bool proved = impl_->run({Formula::negate(goal)}, impl_->timeout_ms, nullptr) == SatResult::Unsat;
+  const std::string shared_key = impl_->facts_key() + "\x01" + key;
+  auto& shared = shared_proofs();
+  if (auto it = shared.find(shared_key); it != shared.end()) {
+    ++impl_->stats.cache_hits;
+    impl_->cache.emplace(key, it->second);
+    return it->second;
+  }
+  if (impl_->by_lower_bounds(goal)) {
+    ++impl_->stats.bounds;
+    impl_->cache.emplace(key, true);
+    return true;
+  }
+  if (impl_->refuted_by_sample(goal)) {
+    ++impl_->stats.refuted;
+    impl_->cache.emplace(key, false);
+    return false;
+  }
+  z3::model m(impl_->ctx_ref());
+  SatResult r = impl_->run({Formula::negate(goal)}, impl_->timeout_ms, &m);
+  if (r == SatResult::Sat) {
+    std::vector<std::string> vars = impl_->fact_vars();
+    for (const std::string& v : goal.free_vars())
+      if (std::find(vars.begin(), vars.end(), v) == vars.end()) vars.push_back(v);
+    impl_->keep_sample(m, vars);
+  }
+  bool proved = r == SatResult::Unsat;
+  if (shared.size() > 200000) shared.clear();
+  if (r != SatResult::Unknown) shared.emplace(shared_key, proved);
   impl_->cache.emplace(key, proved);
   return proved;
 }
 
 SatResult Solver::check(const std::vector<Formula>& extra, const std::vector<std::string>& vars,
                         Env* model, unsigned timeout_ms) {
+  // Solvers with the same facts ask the same questions (the prover's case splits, sc's
+  // attempts): answers are shared through a per-thread cache.
+  std::string key = impl_->facts_key() + "\x01" + std::to_string(timeout_ms) + "\x01";
+  for (const Formula& f : extra)
+    key += f.to_string() + "\x02";
+  key += "\x01";
+  if (model)
+    for (const std::string& v : vars)
+      key += v + ",";
+  auto& shared = shared_checks();
+  if (auto it = shared.find(key); it != shared.end()) {
+    ++impl_->stats.cache_hits;
+    if (model && it->second.first == SatResult::Sat) *model = it->second.second;
+    return it->second.first;
+  }
+  // The facts alone: a known model answers.
+  if (extra.empty()) {
+    impl_->ensure_sample();
+    if (!impl_->samples.empty()) {
+      ++impl_->stats.cache_hits;
+      if (model) {
+        Env env;
+        for (const std::string& v : vars) {
+          auto it = impl_->samples.front().find(v);
+          env[v] = it == impl_->samples.front().end() ? 0 : it->second;
+        }
+        *model = std::move(env);
+      }
+      return SatResult::Sat;
+    }
+  }
+  auto answer = [&](SatResult r, Env env) {
+    // Unknown (a timeout, perhaps from a loaded machine) is not shared.
+    if (shared.size() > 200000) shared.clear();
+    if (r != SatResult::Unknown) shared.emplace(key, std::make_pair(r, env));
+    if (model && r == SatResult::Sat) *model = std::move(env);
+    return r;
+  };
   z3::model m(impl_->ctx_ref());
   SatResult r = impl_->run(extra, timeout_ms, &m);
-  if (r != SatResult::Sat || !model) return r;
+  if (r != SatResult::Sat || !model) return answer(r, {});
   Env env;
   for (const std::string& v : vars) {
     z3::expr val = m.eval(impl_->ctx_ref().int_const(v.c_str()), true);
     int64_t x;
-    if (!val.is_numeral_i64(x)) return SatResult::Unknown;
+    if (!val.is_numeral_i64(x)) return answer(SatResult::Unknown, {});
     env[v] = x;
   }
   for (const auto& fs : {impl_->facts, extra})
     for (const Formula& f : fs) {
       auto ok = f.eval(env);
-      if (!ok || !*ok) return SatResult::Unknown;
+      if (!ok || !*ok) return answer(SatResult::Unknown, {});
     }
-  *model = env;
-  return r;
+  return answer(r, std::move(env));
 }
 
 } // namespace funmem

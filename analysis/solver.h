@@ -22,6 +22,8 @@ struct SolverStats {
   int queries = 0;    // proves() calls
   int cache_hits = 0; // answered from the cache
   int trivial = 0;    // decided without Z3 (constant comparisons)
+  int bounds = 0;     // proved without Z3 from the names' lower bounds (see proves())
+  int refuted = 0;    // disproved without Z3: false at a known model of the facts
   int z3_calls = 0;   // checks sent to Z3
   int z3_unknown = 0; // unknown or timed out
   double z3_ms = 0;   // time inside Z3
@@ -36,7 +38,9 @@ public:
   Solver& operator=(const Solver&) = delete;
 
   const std::vector<Formula>& facts() const;
-  /// facts |- goal, proved by Z3 (or by evaluation when the goal is constant).
+  /// facts |- goal. Decided without Z3 when the goal is constant, when it follows from
+  /// the names' constant lower bounds by sign alone, or when it is false at a known model
+  /// of the facts; otherwise by Z3.
   bool proves(const Formula& goal);
   /// Satisfiability of facts && extra; on Sat, `model` (when given) receives the values
   /// of `vars`, checked to satisfy facts && extra by evaluation (a model that fails the
@@ -44,6 +48,9 @@ public:
   SatResult check(const std::vector<Formula>& extra, const std::vector<std::string>& vars,
                   Env* model, unsigned timeout_ms);
   const SolverStats& stats() const;
+  /// Solvers with equal facts share answers through a per-thread cache; benchmarks
+  /// clear it between repetitions so that every repetition does the work.
+  static void clear_shared_cache();
 
 private:
   struct Impl;

@@ -152,14 +152,15 @@ std::string build_emulation(const std::string& cu_path, const std::string& exe_p
 }
 
 std::string build_nvcc(const std::string& cu_path, const std::string& exe_path,
-                       const std::string& arch) {
+                       const std::string& arch, bool device_only) {
   std::string nvcc = nvcc_path();
   if (nvcc.empty()) return "nvcc not found under /usr/local/cuda";
   fs::path dir = fs::path(cu_path).parent_path();
   std::string inc = dir.empty() ? "." : dir.string();
   std::string out, err;
   int rc = run_command(nvcc + " -std=c++20 -O3 --fmad=false -arch=" + arch + " -I " + quote(inc) +
-                           " -x cu " + quote(cu_path) + " -o " + quote(exe_path),
+                           " -x cu " + quote(cu_path) + (device_only ? " --cubin" : "") + " -o " +
+                           quote(exe_path),
                        &out, &err);
   return rc == 0 ? "" : "nvcc failed (status " + std::to_string(rc) + "):\n" + out + err;
 }

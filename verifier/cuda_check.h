@@ -49,8 +49,10 @@ bool gpu_present();
 /// -ffp-contract=off), or with nvcc (-O3 --fmad=false -arch=ARCH). Returns the
 /// compiler's messages on failure, "" on success.
 std::string build_emulation(const std::string& cu_path, const std::string& exe_path);
+/// With `device_only`, only the kernels are compiled (`--cubin`, about 4x faster than a
+/// whole build): `exe_path` receives the cubin.
 std::string build_nvcc(const std::string& cu_path, const std::string& exe_path,
-                       const std::string& arch = "sm_80");
+                       const std::string& arch = "sm_80", bool device_only = false);
 
 /// The harness's input text for one data set (docs/cuda.md: `scalar NAME TYPE VALUE`,
 /// `mem NAME COUNT TYPE VALUE ...`).

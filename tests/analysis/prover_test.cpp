@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <random>
+
 #include <cstdlib>
 
 using namespace funmem;
@@ -162,4 +164,50 @@ TEST_CASE("symbolic answers are sound against enumeration over the fact ranges",
   report(rep);
   CHECK(rep.overlap > 0);
   CHECK(rep.disjoint > 0);
+}
+
+TEST_CASE("the solver answers by sign and by a known model before asking Z3", "[prover][solver]") {
+  Solver::clear_shared_cache();
+  Poly i = Poly::var("i"), b = Poly::var("b"), n = Poly::var("n"), q = Poly::var("q");
+  Solver s({ge(i, 0), ge(b, 1), eq(n, b * q + 1), gt(q, 0)});
+  CHECK(s.proves(ge(i * b + b - 1, 0))); // every term non-negative after b -> b + 1
+  CHECK(s.stats().bounds == 1);
+  CHECK_FALSE(s.proves(eq(b * q, 7))); // false at the small model b = 1, q = 1, n = 2
+  CHECK(s.stats().refuted == 1);
+  CHECK(s.stats().z3_calls == 0);
+  CHECK(s.proves(gt(n, b * q))); // needs the equation: Z3
+  CHECK(s.stats().z3_calls >= 1);
+  // The facts-only question is answered by the known model, checked against the facts.
+  Env model;
+  CHECK(s.check({}, {"b", "n", "q"}, &model, 1000) == SatResult::Sat);
+  CHECK(model["n"] == model["b"] * model["q"] + 1);
+  CHECK(model["q"] > 0);
+}
+
+TEST_CASE("the solver's shortcuts are sound against enumeration", "[prover][solver]") {
+  // Random quadratic goals over x, y with random lower bounds: a proof must hold on every
+  // assignment in a box above the bounds; a refutation must have a counterexample there.
+  std::mt19937_64 g(99);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); };
+  Poly x = Poly::var("x"), y = Poly::var("y");
+  int proved = 0, refuted = 0;
+  for (int k = 0; k < 300; ++k) {
+    Solver::clear_shared_cache();
+    int lx = pick(-2, 2), ly = pick(-2, 2);
+    Poly p = Poly(pick(-3, 3)) + pick(-2, 2) * x + pick(-2, 2) * y + pick(-1, 1) * x * y +
+             pick(-1, 1) * x * x;
+    Formula goal = ge(p, 0);
+    Solver s({ge(x, lx), ge(y, ly), le(x, lx + 4), le(y, ly + 4)});
+    bool answer = s.proves(goal);
+    bool holds_everywhere = true;
+    for (int a = lx; a <= lx + 4; ++a)
+      for (int c = ly; c <= ly + 4; ++c)
+        holds_everywhere = holds_everywhere && *goal.eval({{"x", a}, {"y", c}});
+    INFO(goal.to_string() << " with x >= " << lx << ", y >= " << ly);
+    CHECK(answer == holds_everywhere);
+    proved += s.stats().bounds;
+    refuted += s.stats().refuted;
+  }
+  CHECK(proved > 10);
+  CHECK(refuted > 10);
 }
