@@ -122,6 +122,55 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
         progress = true;
       }
     }
+    // Replace a statement (with its nested body) by a constant of its type: an array by
+    // `replicate` of a literal (through a row for a matrix), a scalar by a literal. The
+    // statements it read can then be dropped in the next round.
+    static const std::regex arr_re(
+        R"(^(\s*)let \((\w+) : \[([^\]]+)\](?:\[([^\]]+)\])?(\w+)\) = (.*)$)");
+    static const std::regex sca_re(R"(^(\s*)let (\w+) = (.*)$)");
+    auto literal = [](const std::string& elem) -> std::string {
+      if (elem == "i32") return "0i32";
+      if (elem == "f64") return "0.5";
+      if (elem == "f32") return "0.5f32";
+      if (elem == "bool") return "false";
+      return "0";
+    };
+    for (size_t i = ls.size(); i-- > 0;) {
+      if (i >= ls.size()) continue;
+      std::smatch mt;
+      std::vector<std::vector<std::string>> replacements;
+      if (std::regex_match(ls[i], mt, arr_re)) {
+        const std::string ind = mt[1], name = mt[2], d0 = mt[3], d1 = mt[4], elem = mt[5],
+                          rhs = mt[6];
+        if (rhs.rfind("replicate", 0) == 0 && extent(ls, i) == i + 1) continue;
+        if (d1.empty()) {
+          replacements.push_back(
+              {ind + "let (" + name + " : [" + d0 + "]" + elem + ") = replicate " +
+               (d0.find(' ') != std::string::npos ? "(" + d0 + ")" : d0) + " " + literal(elem)});
+        } else {
+          const std::string row = name + "_r";
+          replacements.push_back(
+              {ind + "let (" + row + " : [" + d1 + "]" + elem + ") = replicate " +
+                   (d1.find(' ') != std::string::npos ? "(" + d1 + ")" : d1) + " " + literal(elem),
+               ind + "let (" + name + " : [" + d0 + "][" + d1 + "]" + elem + ") = replicate " +
+                   (d0.find(' ') != std::string::npos ? "(" + d0 + ")" : d0) + " " + row});
+        }
+      } else if (std::regex_match(ls[i], mt, sca_re)) {
+        const std::string ind = mt[1], name = mt[2], rhs = mt[3];
+        for (const char* e : {"i64", "f64", "i32", "f32", "bool"})
+          if (rhs != literal(e)) replacements.push_back({ind + "let " + name + " = " + literal(e)});
+      }
+      for (const std::vector<std::string>& rep : replacements) {
+        std::vector<std::string> cand(ls.begin(), ls.begin() + static_cast<std::ptrdiff_t>(i));
+        cand.insert(cand.end(), rep.begin(), rep.end());
+        cand.insert(cand.end(), ls.begin() + static_cast<std::ptrdiff_t>(extent(ls, i)), ls.end());
+        if (still_fails(cand)) {
+          ls = std::move(cand);
+          progress = true;
+          break;
+        }
+      }
+    }
     // Drop data sets (keeping one), then lower the sizes of the rest.
     static const std::regex size_re("([nm])=([0-9]+)");
     for (size_t i = ls.size(); i-- > 0;) {

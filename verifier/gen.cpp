@@ -11,7 +11,7 @@ namespace funmem {
 namespace {
 
 struct Ty {
-  std::string elem; // i64, f64 or bool
+  std::string elem; // i64, i32, f64, f32 or bool
   std::vector<std::string> dims;
   bool operator==(const Ty&) const = default;
   Ty row() const { return Ty{elem, {dims.begin() + 1, dims.end()}}; }
@@ -100,14 +100,27 @@ private:
 
   std::string random_size() { return rnd(2) ? "n" : "m"; }
 
+  /// i64 mostly; f64, i32 and f32 sometimes (f32 only with floats).
+  std::string random_elem(int other_percent) {
+    if (!chance(other_percent)) return "i64";
+    switch (rnd(opt_.floats ? 3 : 1)) {
+    case 1:
+      return "f64";
+    case 2:
+      return "f32";
+    default:
+      return "i32";
+    }
+  }
+
   Ty random_array_type() {
-    Ty t{opt_.floats && chance(25) ? "f64" : "i64", {random_size()}};
+    Ty t{random_elem(30), {random_size()}};
     if (chance(35)) t.dims.push_back(random_size());
     return t;
   }
 
   Ty random_type() {
-    if (chance(30)) return Ty{opt_.floats && chance(30) ? "f64" : "i64", {}};
+    if (chance(30)) return Ty{random_elem(35), {}};
     return random_array_type();
   }
 
@@ -130,6 +143,8 @@ private:
   std::string literal(const std::string& elem) {
     // Non-negative: a literal is also an atom (`replicate n 3`), where `-3` is not one.
     if (elem == "f64") return std::to_string(rnd(5)) + ".5";
+    if (elem == "f32") return std::to_string(rnd(5)) + ".5f32";
+    if (elem == "i32") return std::to_string(rnd(5)) + "i32";
     if (elem == "bool") return rnd(2) ? "true" : "false";
     return std::to_string(rnd(5));
   }
@@ -149,8 +164,16 @@ private:
       if (!vs.empty() && chance(75)) return pick(vs)->name;
       return literal(elem);
     }
+    // Casts between the element types (an i32 is clamped first, so it cannot overflow).
+    if (chance(15)) {
+      if (elem == "i32") return "i32(min(max(" + sexp("i64", depth + 1) + ", -1000), 1000))";
+      if (elem == "f32" || elem == "f64") return elem + "(" + sexp("i64", depth + 1) + ")";
+      return "i64(" + sexp(pick(std::vector<std::string>{"i32", "i64"}), depth + 1) + ")";
+    }
     std::string a = sexp(elem, depth + 1), b = sexp(elem, depth + 1);
-    switch (rnd(elem == "f64" ? 6 : 5)) {
+    const bool is_float = elem == "f64" || elem == "f32";
+    // No `*` on i32: values stay small, so i32 arithmetic cannot overflow.
+    switch (rnd(is_float ? 6 : elem == "i32" ? 5 : 6)) {
     case 0:
       return "(" + a + " + " + b + ")";
     case 1:
@@ -160,7 +183,7 @@ private:
     case 3:
       return "max(" + a + ", " + b + ")";
     case 4:
-      return elem == "f64" ? "(" + a + " + " + b + ")" : "abs(" + a + ")";
+      return is_float ? "(" + a + " + " + b + ")" : "abs(" + a + ")";
     default:
       return "(" + a + " * " + b + ")";
     }
@@ -245,7 +268,42 @@ private:
     }
     const bool nest = depth < opt_.max_depth;
     for (int attempt = 0; attempt < 8; ++attempt) {
-      switch (rnd(11)) {
+      switch (rnd(14)) {
+      case 11: { // scratch, then every element written by a whole-array slice update
+        if (!chance(25)) break;
+        Var src = find_or_produce(out, indent, depth, t);
+        Var v = bind(out, indent, t, "copy " + src.name);
+        Var sc = bind(out, indent, t, "scratch");
+        const size_t mark = vars_.size() - 2; // neither the scratch nor the copy is read
+        std::string upd = sc.name + " with [0 : " + t.dims[0] + "] = " + v.name;
+        vars_.resize(mark);
+        return bind(out, indent, t, upd);
+      }
+      case 12: { // an LMAD view of a flat n * m array: a row, a column, the whole, transposed
+        if (t.elem != "i64" || t.dims.size() > 2 || !chance(50)) break;
+        Var flat = bind(out, indent, Ty{"i64", {"n * m"}}, "iota n * m");
+        std::string lmad;
+        if (t.dims.size() == 1)
+          lmad = t.dims[0] == "n" ? (chance(50) ? "0 + {(n : m)}" : "m - 1 + {(n : m)}")
+                                  : (chance(50) ? "0 + {(m : 1)}" : "(n - 1) * m + {(m : 1)}");
+        else if (t.dims[0] == "n" && t.dims[1] == "m")
+          lmad = "0 + {(n : m), (m : 1)}";
+        else if (t.dims[0] == "m" && t.dims[1] == "n")
+          lmad = "0 + {(m : 1), (n : m)}";
+        else
+          break;
+        return bind(out, indent, t, flat.name + "[" + lmad + "]");
+      }
+      case 13: { // every other row (stride 2) of an array twice as long
+        const std::string& d = t.dims[0];
+        if (d.find(' ') != std::string::npos || !chance(25)) break;
+        Ty big = t;
+        big.dims[0] = "2 * " + d;
+        const Var x = find_or_produce(out, indent, depth, t);
+        const Var y = find_or_produce(out, indent, depth, t);
+        Var b = bind(out, indent, big, "concat " + x.name + " " + y.name);
+        return bind(out, indent, t, b.name + "[" + (chance(50) ? "0" : "1") + " : " + d + " : 2]");
+      }
       case 0: { // a kernel over the outer dimension
         if (!nest) break;
         std::string i = fresh("ix");
