@@ -46,6 +46,8 @@ int main(int argc, char** argv) {
   app.add_option("--max-stmts", gen.max_stmts, "statements per body")->check(CLI::Range(1, 50));
   app.add_option("--max-depth", gen.max_depth, "nesting depth")->check(CLI::Range(0, 6));
   app.add_option("--max-size", gen.max_size, "largest size in data sets")->check(CLI::Range(1, 64));
+  app.add_flag("--out-of-bounds", gen.out_of_bounds,
+               "generate programs that must end in a bounds error (every stage must report it)");
   app.add_option("--save", save, "write the first failing program to this file");
   std::vector<std::string> broken;
   app.add_option("--broken", broken,

@@ -43,6 +43,27 @@ FuzzOutcome fuzz_program(const std::string& text) {
   ++o.checks;
   CheckReport rep = check_source("fuzz.fun", text);
   if (!rep.pipeline_error.empty()) return fail("pipeline", rep.pipeline_error);
+  bool expect_bounds = false;
+  for (const Expect& e : r.program->expects)
+    expect_bounds = expect_bounds || (e.word == "error" && e.arg == "bounds");
+  if (expect_bounds) {
+    // Every stage must still stop with the bounds error the value semantics reports.
+    for (const DataSetRun& run : rep.runs) {
+      auto is_bounds = [](const std::optional<RunError>& e) { return e && e->kind == "bounds"; };
+      if (!is_bounds(run.value_error))
+        return fail("no bounds error", run.name + ": the value semantics " +
+                                           (run.value_error ? "fails with " + run.value_error->kind
+                                                            : std::string("runs without error")));
+      if (run.heap_ran && !is_bounds(run.heap_error))
+        return fail("bounds error lost",
+                    run.name + ": the bounds error is lost: " +
+                        (run.heap_error
+                             ? "fails with " + run.heap_error->kind + ": " + run.heap_error->what()
+                             : std::string("runs without error")));
+      ++o.checks;
+    }
+    return o;
+  }
   for (const DataSetRun& run : rep.runs) {
     if (run.valid()) {
       ++o.checks;

@@ -51,6 +51,16 @@ public:
     const size_t first_local = vars_.size();
     std::vector<std::string> body;
     stmts(body, 1, 0);
+    if (opt_.out_of_bounds) {
+      // Index n of an n-element array: a read of xs, or an update of a fresh copy of it.
+      if (chance(50)) {
+        bind(body, 1, Ty{"i64", {}}, "xs[n]");
+      } else {
+        Var cp = bind(body, 1, Ty{"i64", {"n"}}, "copy xs");
+        vars_.pop_back();
+        bind(body, 1, Ty{"i64", {"n"}}, cp.name + " with [n] = 0");
+      }
+    }
     // Results: up to three distinct locals (always at least one array).
     std::vector<Var> results;
     results.push_back(find_or_produce(body, 1, 0, random_array_type()));
@@ -79,7 +89,7 @@ public:
     for (int d = 0; d < opt_.data_sets; ++d)
       out << "-- input: n=" << 1 + rnd(opt_.max_size) << " m=" << 1 + rnd(opt_.max_size)
           << " c=" << (rnd(2) ? "true" : "false") << "\n";
-    out << "-- expect: valid\n";
+    out << (opt_.out_of_bounds ? "-- expect: error bounds\n" : "-- expect: valid\n");
     return out.str();
   }
 

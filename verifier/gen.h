@@ -16,10 +16,15 @@ struct GenOptions {
   int max_depth = 2;  // nesting of kernels, loops and ifs
   int max_size = 4;   // sizes n and m of the data sets are drawn from 1..max_size
   int data_sets = 2;  // `-- input:` lines
-  bool floats = true; // also generate f64 arrays and arithmetic
+  bool floats = true; // also generate f64 / f32 arrays and arithmetic
+  /// Make the program fail with a bounds error: after the statements, an element read
+  /// or an in-place update at index n of an array of n elements (`-- expect: error
+  /// bounds` instead of `valid`), so that every pipeline stage must still report it.
+  bool out_of_bounds = false;
 };
 
-/// A generated FUN program with `-- input:` and `-- expect: valid` lines.
+/// A generated FUN program with `-- input:` and `-- expect: valid` (or `error bounds`)
+/// lines.
 std::string generate_fun(uint64_t seed, const GenOptions& opt = {});
 
 } // namespace funmem

@@ -116,3 +116,19 @@ TEST_CASE("lmads mode: correct prover answers pass, a broken SOSI step is caught
   CHECK(small.l1.dims.size() + small.l2.dims.size() < q.l1.dims.size() + q.l2.dims.size());
   CHECK(prove_corpus_entry(small).rfind("# expect: overlap\n", 0) == 0);
 }
+
+TEST_CASE("out-of-bounds programs end in a bounds error under the value semantics",
+          "[verifier][fuzz]") {
+  // Every stage should keep the error; to-imp does not yet when block merging put the
+  // array in a larger block (docs/fuzzing.md), so only the value semantics is required.
+  GenOptions oob;
+  oob.out_of_bounds = true;
+  oob.max_stmts = 2;
+  for (uint64_t k = 0; k < 10; ++k) {
+    std::string text = generate_fun(program_seed(21, k), oob);
+    CHECK(text.find("-- expect: error bounds") != std::string::npos);
+    FuzzOutcome o = fuzz_program(text);
+    INFO(text << o.check << ": " << o.detail);
+    CHECK((o.ok || o.check == "bounds error lost"));
+  }
+}
