@@ -1,6 +1,8 @@
 // funmem-to-imp (see to_imp.h).
 #include "analysis/to_imp.h"
 
+#include "analysis/formula.h"
+
 #include "analysis/ast_util.h"
 #include "analysis/syntax_util.h"
 #include "ir/overloaded.h"
@@ -105,6 +107,37 @@ private:
                                    }
                                  }},
                       e.node);
+  }
+
+  /// Bounds assertions for the entries of an index, view or update of array `a`: the
+  /// source semantics checks them against the array, IMP only against blocks, and an
+  /// array may share a larger block (block merging). Conditions that hold for every
+  /// value of their names are left out.
+  static void check_entries(const std::vector<Entry>& entries, const ArrInfo& a, Pos pos,
+                            Block& out) {
+    for (size_t k = 0; k < entries.size() && k < a.lay.dims.size(); ++k) {
+      const Entry& e = entries[k];
+      SExpP dim = sexp(a.lay.dims[k].first);
+      auto in_range = [&](const SExpP& i) {
+        return mk_bin(BinOp::And, mk_bin(BinOp::Le, mk_int(0, pos), i, pos),
+                      mk_bin(BinOp::Lt, i, dim, pos), pos);
+      };
+      SExpP cond;
+      if (e.is_index()) {
+        cond = in_range(e.start);
+      } else {
+        SExpP stride = e.stride ? e.stride : mk_int(1, pos);
+        SExpP last = mk_bin(
+            BinOp::Add, e.start,
+            mk_bin(BinOp::Mul, mk_bin(BinOp::Sub, e.count, mk_int(1, pos), pos), stride, pos), pos);
+        cond = mk_bin(BinOp::Or, mk_bin(BinOp::Le, e.count, mk_int(0, pos), pos),
+                      mk_bin(BinOp::And, in_range(e.start), in_range(last), pos), pos);
+      }
+      std::string why;
+      if (auto f = formula_of(*cond, &why); f && f->free_vars().empty())
+        if (auto v = f->eval({}); v && *v) continue;
+      out.push_back(st(imp::Assert{cond, "bounds"}, pos));
+    }
   }
 
   static SExpP offset(const SymLmad& l, const std::vector<Poly>& idx) {
@@ -222,6 +255,7 @@ private:
             },
             [&](const EIndex& x) {
               const ArrInfo& a = sc.arrays.at(x.arr.s);
+              check_entries(x.entries, a, pos, out);
               bool full = x.entries.size() == a.lay.dims.size();
               for (const Entry& e : x.entries)
                 full = full && e.is_index();
@@ -301,6 +335,7 @@ private:
             },
             [&](const EUpdate& x) {
               const ArrInfo a = sc.arrays.at(x.arr.s);
+              check_entries(x.entries, a, pos, out);
               store(x.value, a.mem, lmad_index(a.lay, sym_entries(x.entries)), sc, pos, out);
               sc.arrays[p0.name.s] = array_info(*p0.type);
             },

@@ -129,7 +129,8 @@ private:
                           [&](const imp::Loop& l) {
                             exp(*l.bound);
                             loop_body(l);
-                          }},
+                          },
+                          [&](const imp::Assert& a) { exp(*a.cond); }},
                s.node);
   }
 };
@@ -430,6 +431,11 @@ private:
               out += p + (device_ ? "fm_st<" : "fm_host_st<") + c_type(v.second) + ">(" +
                      cname(w.mem.s) + ", " + i.first + ", " + v.first + ", " +
                      site("bounds", s.pos, "write of '" + w.mem.s + "' out of bounds") + ");\n";
+            },
+            [&](const imp::Assert& a) {
+              Code c = exp(*a.cond);
+              std::string st = site(a.kind.c_str(), s.pos, "an index outside its array");
+              if (st != "0") out += p + "if (!" + c.first + ") fm_fail(" + st + ");\n";
             },
             [&](const imp::If& i) {
               Code c = exp(*i.cond);

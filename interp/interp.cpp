@@ -1151,6 +1151,13 @@ struct ImpMachine {
                    [&](const imp::If& i) {
                      run(as_bool(m.eval(*i.cond), i.cond->pos) ? i.then_block : i.else_block);
                    },
+                   [&](const imp::Assert& a) {
+                     if (!as_bool(m.eval(*a.cond), a.cond->pos))
+                       throw RunError(a.kind, s.pos,
+                                      "an index outside its array (IMP assert at " +
+                                          std::to_string(s.pos.line) + ":" +
+                                          std::to_string(s.pos.col) + ")");
+                   },
                    [&](const imp::Loop& l) {
                      int64_t n = m.eval_int(*l.bound, "a loop bound");
                      if (n > INT32_MAX)

@@ -39,6 +39,9 @@ std::string stmt(const Stmt& s, int indent) {
           [&](const Loop& l) {
             return p + (l.parallel ? "kernel " : "for ") + l.iter.s + " < " + print_sexp(*l.bound) +
                    " do\n" + block(l.body, indent + 2) + p + "done ;\n";
+          },
+          [&](const Assert& a) {
+            return p + "assert " + print_sexp(*a.cond) + " " + a.kind + " ;\n";
           }},
       s.node);
 }

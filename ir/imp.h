@@ -51,6 +51,14 @@ struct Write {
   SExpP value;
   friend bool operator==(const Write&, const Write&) = default;
 };
+/// `assert e KIND ;`: a check of the source semantics that IMP's blocks cannot make
+/// (an index within its array's dimension: an array may share a larger block); when e
+/// is false the run ends with a KIND error.
+struct Assert {
+  SExpP cond;
+  std::string kind = "bounds";
+  friend bool operator==(const Assert&, const Assert&) = default;
+};
 struct If {
   SExpP cond;
   Block then_block, else_block;
@@ -66,7 +74,7 @@ struct Loop {
 };
 
 struct Stmt {
-  std::variant<Skip, Decl, Assign, Alloc, Read, Write, If, Loop> node;
+  std::variant<Skip, Decl, Assign, Alloc, Read, Write, If, Loop, Assert> node;
   Pos pos;
   friend bool operator==(const Stmt&, const Stmt&) = default;
 };

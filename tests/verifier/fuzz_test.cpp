@@ -1,5 +1,6 @@
 // The program generator and the per-program checks of funmem-fuzz.
 #include "analysis/broken.h"
+#include "tests/test_util.h"
 #include "verifier/fuzz.h"
 #include "verifier/gen.h"
 #include "verifier/prover_check.h"
@@ -117,10 +118,9 @@ TEST_CASE("lmads mode: correct prover answers pass, a broken SOSI step is caught
   CHECK(prove_corpus_entry(small).rfind("# expect: overlap\n", 0) == 0);
 }
 
-TEST_CASE("out-of-bounds programs end in a bounds error under the value semantics",
-          "[verifier][fuzz]") {
-  // Every stage should keep the error; to-imp does not yet when block merging put the
-  // array in a larger block (docs/fuzzing.md), so only the value semantics is required.
+TEST_CASE("out-of-bounds programs end in a bounds error at every stage", "[verifier][fuzz]") {
+  // The IMP stage used to lose the error when block merging put the array in a larger
+  // block (corpus/regress/fuzz-oob-1-5.fun); to-imp now asserts every index.
   GenOptions oob;
   oob.out_of_bounds = true;
   oob.max_stmts = 2;
@@ -129,6 +129,12 @@ TEST_CASE("out-of-bounds programs end in a bounds error under the value semantic
     CHECK(text.find("-- expect: error bounds") != std::string::npos);
     FuzzOutcome o = fuzz_program(text);
     INFO(text << o.check << ": " << o.detail);
-    CHECK((o.ok || o.check == "bounds error lost"));
+    CHECK(o.ok);
   }
+  std::string regress =
+      test::slurp(std::string(FUNMEM_SOURCE_DIR) + "/corpus/regress/fuzz-oob-1-5.fun");
+  FuzzOutcome o = fuzz_program(regress);
+  INFO(o.check << ": " << o.detail);
+  CHECK(o.ok);
+  CHECK(o.checks >= 8); // parse, round trip, types, and every stage of the data set
 }

@@ -22,6 +22,8 @@ const fm_site fm_sites[] = {
     {"overflow", 4, 27, "overflow in *"},
     {"size", 4, 27, "allocation of a negative size"},
     {"resource", 5, 39, "a loop of more than 2^31 - 1 iterations"},
+    {"bounds", 6, 9, "an index outside its array"},
+    {"bounds", 6, 9, "an index outside its array"},
     {"overflow", 1, 1, "overflow in *"},
     {"overflow", 1, 1, "overflow in +"},
     {"bounds", 6, 9, "read of 'acc_mem' out of bounds"},
@@ -29,6 +31,8 @@ const fm_site fm_sites[] = {
     {"overflow", 1, 1, "overflow in +"},
     {"bounds", 5, 7, "write of 'r_mem' out of bounds"},
     {"resource", 4, 38, "a kernel of more than 2^31 - 1 iterations"},
+    {"bounds", 12, 7, "an index outside its array"},
+    {"bounds", 12, 7, "an index outside its array"},
     {"bounds", 12, 7, "read of 'c_mem' out of bounds"},
     {"none", 0, 0, ""}};
 
@@ -52,22 +56,25 @@ __global__ void fm_kernel_0(int64_t fm_n, int64_t p_v_m, fm_mem p_v_a__mem, fm_m
 }
 
 // The kernel at loop.fun:4:5.
-__global__ void fm_kernel_1(int64_t fm_n, int64_t p_v_m, fm_mem p_v_acc__mem, int64_t p_v_k, fm_mem p_v_r__mem) {
+__global__ void fm_kernel_1(int64_t fm_n, int64_t p_v_m, int64_t p_v_n, fm_mem p_v_acc__mem, int64_t p_v_k, fm_mem p_v_r__mem) {
   for (int64_t fm_i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_i < fm_n;
        fm_i += (int64_t)blockDim.x * gridDim.x) {
     // Each iteration starts from the values before the kernel.
     int64_t v_m = p_v_m;
+    int64_t v_n = p_v_n;
     fm_mem v_acc__mem = p_v_acc__mem;
     int64_t v_k = p_v_k;
     fm_mem v_r__mem = p_v_r__mem;
     const int64_t v_i = fm_i;
     {
       for (int64_t v_j = 0, fm_n2 = fm_bound(v_m, 14); v_j < fm_n2; ++v_j) {
+        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(15);
+        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(16);
         float v_x = float{};
-        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 15), v_j, 16), 17);
+        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 17), v_j, 18), 19);
         float v_y = float{};
         v_y = ((v_x / ((float)0x1p+1)) + ((float)(double)v_k));
-        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 18), v_j, 19), v_y, 20);
+        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 20), v_j, 21), v_y, 22);
       }
     }
   }
@@ -95,10 +102,10 @@ int main(int argc, char** argv) {
     fm_mem v_r__mem = fm_mem{nullptr, 0};
     v_r__mem = fm_h.alloc(fm_mul(v_n, v_m, 12), 13);
     {
-      const int64_t fm_n = fm_bound(v_n, 21);
+      const int64_t fm_n = fm_bound(v_n, 23);
       if (fm_n > 0) {
         auto fm_t0 = fm_h.launch_start();
-        FM_LAUNCH(fm_kernel_1, fm_harness::grid_for(fm_n, FM_BLOCK), dim3(FM_BLOCK), fm_n, v_m, v_acc__mem, v_k, v_r__mem);
+        FM_LAUNCH(fm_kernel_1, fm_harness::grid_for(fm_n, FM_BLOCK), dim3(FM_BLOCK), fm_n, v_m, v_n, v_acc__mem, v_k, v_r__mem);
         fm_h.launch_end("fm_kernel_1", "loop.fun:4:5", fm_t0);
       }
     }
@@ -110,8 +117,10 @@ int main(int argc, char** argv) {
   v_c__mem = v_acc__mem;
   float v_s = float{};
   if (((v_n > INT64_C(0)) && (v_m > INT64_C(0)))) {
+    if (!((INT64_C(0) <= INT64_C(0)) && (INT64_C(0) < v_n))) fm_fail(24);
+    if (!((INT64_C(0) <= INT64_C(0)) && (INT64_C(0) < v_m))) fm_fail(25);
     float v_z = float{};
-    v_z = fm_host_ld<float>(v_c__mem, INT64_C(0), 22);
+    v_z = fm_host_ld<float>(v_c__mem, INT64_C(0), 26);
     v_s = v_z;
   } else {
     float v_z0 = float{};

@@ -11,10 +11,11 @@ const fm_site fm_sites[] = {
     {"none", 0, 0, ""}};
 
 // The kernel at map.fun:2:3.
-__global__ void fm_kernel_0(int64_t fm_n, fm_mem p_v_xs__mem) {
+__global__ void fm_kernel_0(int64_t fm_n, int64_t p_v_n, fm_mem p_v_xs__mem) {
   for (int64_t fm_i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_i < fm_n;
        fm_i += (int64_t)blockDim.x * gridDim.x) {
     // Each iteration starts from the values before the kernel.
+    int64_t v_n = p_v_n;
     fm_mem v_xs__mem = p_v_xs__mem;
     const int64_t v_i = fm_i;
     {
@@ -36,7 +37,7 @@ int main(int argc, char** argv) {
     const int64_t fm_n = fm_bound(v_n, 0);
     if (fm_n > 0) {
       auto fm_t0 = fm_h.launch_start();
-      FM_LAUNCH(fm_kernel_0, fm_harness::grid_for(fm_n, FM_BLOCK), dim3(FM_BLOCK), fm_n, v_xs__mem);
+      FM_LAUNCH(fm_kernel_0, fm_harness::grid_for(fm_n, FM_BLOCK), dim3(FM_BLOCK), fm_n, v_n, v_xs__mem);
       fm_h.launch_end("fm_kernel_0", "map.fun:2:3", fm_t0);
     }
   }

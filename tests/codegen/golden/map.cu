@@ -8,6 +8,7 @@
 
 const char* const fm_file = "map.fun";
 const fm_site fm_sites[] = {
+    {"bounds", 3, 5, "an index outside its array"},
     {"bounds", 3, 5, "read of 'xs_mem' out of bounds"},
     {"overflow", 4, 13, "overflow in *"},
     {"bounds", 2, 3, "write of 'xs_mem' out of bounds"},
@@ -15,18 +16,20 @@ const fm_site fm_sites[] = {
     {"none", 0, 0, ""}};
 
 // The kernel at map.fun:2:3.
-__global__ void fm_kernel_0(int64_t fm_n, fm_mem p_v_xs__mem) {
+__global__ void fm_kernel_0(int64_t fm_n, int64_t p_v_n, fm_mem p_v_xs__mem) {
   for (int64_t fm_i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_i < fm_n;
        fm_i += (int64_t)blockDim.x * gridDim.x) {
     // Each iteration starts from the values before the kernel.
+    int64_t v_n = p_v_n;
     fm_mem v_xs__mem = p_v_xs__mem;
     const int64_t v_i = fm_i;
     {
+      if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(1);
       int64_t v_v = int64_t{};
-      v_v = fm_ld<int64_t>(v_xs__mem, v_i, 1);
+      v_v = fm_ld<int64_t>(v_xs__mem, v_i, 2);
       int64_t v_w = int64_t{};
-      v_w = fm_mul(v_v, INT64_C(2), 2);
-      fm_st<int64_t>(v_xs__mem, v_i, v_w, 3);
+      v_w = fm_mul(v_v, INT64_C(2), 3);
+      fm_st<int64_t>(v_xs__mem, v_i, v_w, 4);
     }
   }
 }
@@ -37,10 +40,10 @@ int main(int argc, char** argv) {
   fm_mem v_xs__mem = fm_h.mem("xs_mem");
   fm_h.begin();
   {
-    const int64_t fm_n = fm_bound(v_n, 4);
+    const int64_t fm_n = fm_bound(v_n, 5);
     if (fm_n > 0) {
       auto fm_t0 = fm_h.launch_start();
-      FM_LAUNCH(fm_kernel_0, fm_harness::grid_for(fm_n, FM_BLOCK), dim3(FM_BLOCK), fm_n, v_xs__mem);
+      FM_LAUNCH(fm_kernel_0, fm_harness::grid_for(fm_n, FM_BLOCK), dim3(FM_BLOCK), fm_n, v_n, v_xs__mem);
       fm_h.launch_end("fm_kernel_0", "map.fun:2:3", fm_t0);
     }
   }
