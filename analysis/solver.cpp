@@ -49,6 +49,24 @@ struct Solver::Impl {
     return {vs.begin(), vs.end()};
   }
 
+  /// The comparisons the facts are conjunctions of (disjunctions and negations are left
+  /// out: what is derived from the rest is still implied by the facts).
+  std::vector<const Formula*> comparisons() const {
+    std::vector<const Formula*> out, todo;
+    for (const Formula& f : facts)
+      todo.push_back(&f);
+    while (!todo.empty()) {
+      const Formula* f = todo.back();
+      todo.pop_back();
+      if (f->kind == Formula::Kind::And)
+        for (const Formula& k : f->kids)
+          todo.push_back(&k);
+      else if (f->kind == Formula::Kind::Cmp)
+        out.push_back(f);
+    }
+    return out;
+  }
+
   /// Keeps the model's values of `vars` as a sample (at most 16 are kept).
   void keep_sample(const z3::model& m, const std::vector<std::string>& vars) {
     if (samples.size() >= 16) return;
@@ -72,17 +90,7 @@ struct Solver::Impl {
   std::optional<Env> small_model() const {
     std::vector<std::string> vars = fact_vars();
     std::map<std::string, Poly> defs;
-    std::vector<const Formula*> todo;
-    for (const Formula& f : facts)
-      todo.push_back(&f);
-    while (!todo.empty()) {
-      const Formula* f = todo.back();
-      todo.pop_back();
-      if (f->kind == Formula::Kind::And) {
-        for (const Formula& k : f->kids)
-          todo.push_back(&k);
-        continue;
-      }
+    for (const Formula* f : comparisons()) {
       if (f->kind != Formula::Kind::Cmp || f->rel != Rel::Eq) continue;
       for (const auto& [x, e] : {std::pair{f->lhs, f->rhs}, std::pair{f->rhs, f->lhs}}) {
         auto v = x.free_vars();
@@ -158,17 +166,7 @@ struct Solver::Impl {
       auto it = lb.find(x);
       if (it == lb.end() || it->second < c) lb[x] = c;
     };
-    std::vector<const Formula*> todo;
-    for (const Formula& f : facts)
-      todo.push_back(&f);
-    while (!todo.empty()) {
-      const Formula* f = todo.back();
-      todo.pop_back();
-      if (f->kind == Formula::Kind::And) {
-        for (const Formula& k : f->kids)
-          todo.push_back(&k);
-        continue;
-      }
+    for (const Formula* f : comparisons()) {
       if (f->kind != Formula::Kind::Cmp) continue;
       // var REL const or const REL var
       auto var_of = [](const Poly& p) -> std::optional<std::string> {

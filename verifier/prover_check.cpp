@@ -12,6 +12,22 @@ int64_t pick(std::mt19937_64& g, int64_t lo, int64_t hi) {
   return std::uniform_int_distribution<int64_t>(lo, hi)(g);
 }
 
+/// The assignments of n and m in lo..hi that satisfy the facts.
+std::vector<Env> assignments_in(const std::vector<Formula>& facts, int64_t lo, int64_t hi) {
+  std::vector<Env> out;
+  for (int64_t a = lo; a <= hi; ++a)
+    for (int64_t b = lo; b <= hi; ++b) {
+      Env env = {{"n", a}, {"m", b}};
+      bool ok = true;
+      for (const Formula& f : facts) {
+        auto v = f.eval(env);
+        ok = ok && v && *v;
+      }
+      if (ok) out.push_back(env);
+    }
+  return out;
+}
+
 SymLmad concrete_lmad(std::mt19937_64& g) {
   SymLmad l;
   l.offset = pick(g, -10, 10);
@@ -74,16 +90,7 @@ LmadQuestion random_symbolic_question(uint64_t seed) {
   int extra = static_cast<int>(pick(g, 0, 3));
   if (extra == 1) q.facts.push_back(lt(m, n));
   if (extra == 2) q.facts.push_back(eq(n, m + 1));
-  for (int64_t a = nlo; a <= nhi; ++a)
-    for (int64_t b = mlo; b <= mhi; ++b) {
-      Env env = {{"n", a}, {"m", b}};
-      bool ok = true;
-      for (const Formula& f : q.facts) {
-        auto v = f.eval(env);
-        ok = ok && v && *v;
-      }
-      if (ok) q.assignments.push_back(env);
-    }
+  q.assignments = assignments_in(q.facts, -2, 8); // the bounds lie within -1..5
   return q;
 }
 
@@ -184,17 +191,7 @@ namespace {
 // satisfy its facts (a concrete question keeps its single empty assignment).
 void recompute_assignments(LmadQuestion& q) {
   if (q.assignments.size() == 1 && q.assignments[0].empty()) return;
-  q.assignments.clear();
-  for (int64_t a = -2; a <= 8; ++a)
-    for (int64_t b = -2; b <= 8; ++b) {
-      Env env = {{"n", a}, {"m", b}};
-      bool ok = true;
-      for (const Formula& f : q.facts) {
-        auto v = f.eval(env);
-        ok = ok && v && *v;
-      }
-      if (ok) q.assignments.push_back(env);
-    }
+  q.assignments = assignments_in(q.facts, -2, 8);
 }
 
 // Smaller polynomials to try in place of p: zero, its constant term, its symbolic part,
