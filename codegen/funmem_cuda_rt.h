@@ -205,29 +205,24 @@ FM_HD inline int64_t fm_mul(int64_t a, int64_t b, int site) {
   uint64_t r = ua * ub;
   return neg ? static_cast<int64_t>(0 - r) : static_cast<int64_t>(r);
 }
-FM_HD inline int64_t fm_div(int64_t a, int64_t b, int div_site, int ovf_site) {
-  if (!div_site) return a / b;
+/// The operands of / and %: b != 0, and not INT64_MIN / -1; false after a failed check.
+FM_HD inline bool fm_divisible(int64_t a, int64_t b, int div_site, int ovf_site) {
+  if (!div_site) return true;
   if (b == 0) {
     fm_fail(div_site);
-    return 0;
+    return false;
   }
   if (a == INT64_MIN && b == -1) {
     fm_fail(ovf_site);
-    return 0;
+    return false;
   }
-  return a / b;
+  return true;
+}
+FM_HD inline int64_t fm_div(int64_t a, int64_t b, int div_site, int ovf_site) {
+  return fm_divisible(a, b, div_site, ovf_site) ? a / b : 0;
 }
 FM_HD inline int64_t fm_mod(int64_t a, int64_t b, int div_site, int ovf_site) {
-  if (!div_site) return a % b;
-  if (b == 0) {
-    fm_fail(div_site);
-    return 0;
-  }
-  if (a == INT64_MIN && b == -1) {
-    fm_fail(ovf_site);
-    return 0;
-  }
-  return a % b;
+  return fm_divisible(a, b, div_site, ovf_site) ? a % b : 0;
 }
 FM_HD inline int64_t fm_neg(int64_t a, int site) {
   return fm_sub(0, a, site);

@@ -54,6 +54,20 @@ fs::path work_dir(const char* name) {
   return d;
 }
 
+/// Lowers a case and writes its .cu file; on failure nullopt and `error` says why.
+std::optional<Lowered> lower_and_write(const Case& c, const std::string& cu, std::string* error) {
+  auto l = lower_to_cuda(c.path.string(), c.text, {}, error);
+  if (!l) {
+    *error = c.path.string() + ": not lowered: " + *error;
+    return std::nullopt;
+  }
+  if (std::string e = write_cuda(cu, l->code); !e.empty()) {
+    *error = c.path.string() + ": " + e;
+    return std::nullopt;
+  }
+  return l;
+}
+
 /// Runs f on every case with two workers (the compilers dominate).
 template <class F> void in_parallel(const std::vector<Case>& cases, F f) {
   std::atomic<size_t> next{0};
@@ -77,16 +91,14 @@ TEST_CASE("every accepted corpus program agrees with the interpreter on the CPU 
   std::vector<std::string> failures;
   int lowered = 0, runs = 0;
   in_parallel(cases, [&](const Case& c, size_t k) {
-    std::string err;
-    auto l = lower_to_cuda(c.path.string(), c.text, {}, &err);
+    std::string cu = (dir / ("p" + std::to_string(k) + ".cu")).string(), berr;
+    auto l = lower_and_write(c, cu, &berr);
     if (!l) {
       std::lock_guard<std::mutex> lock(mu);
-      failures.push_back(c.path.string() + ": not lowered: " + err);
+      failures.push_back(berr);
       return;
     }
-    std::string cu = (dir / ("p" + std::to_string(k) + ".cu")).string();
-    std::string berr = write_cuda(cu, l->code);
-    if (berr.empty()) berr = build_emulation(cu, cu + ".emu");
+    berr = build_emulation(cu, cu + ".emu");
     std::vector<CudaRun> rs;
     if (berr.empty()) rs = run_and_compare(*l, cu + ".emu", false, 0, dir.string());
     std::lock_guard<std::mutex> lock(mu);
@@ -123,20 +135,15 @@ TEST_CASE("every generated corpus file compiles with nvcc", "[codegen][cuda][nvc
   std::vector<std::string> failures;
   int full = 0;
   in_parallel(cases, [&](const Case& c, size_t k) {
-    std::string err;
-    auto l = lower_to_cuda(c.path.string(), c.text, {}, &err);
-    if (!l) {
-      std::lock_guard<std::mutex> lock(mu);
-      failures.push_back(c.path.string() + ": not lowered: " + err);
-      return;
-    }
-    std::string cu = (dir / ("p" + std::to_string(k) + ".cu")).string();
-    std::string e = write_cuda(cu, l->code);
+    std::string cu = (dir / ("p" + std::to_string(k) + ".cu")).string(), e;
     const bool whole = all_full || k % 8 == 0;
-    if (e.empty()) e = build_nvcc(cu, cu + (whole ? ".gpu" : ".cubin"), "sm_80", !whole);
+    if (lower_and_write(c, cu, &e)) {
+      e = build_nvcc(cu, cu + (whole ? ".gpu" : ".cubin"), "sm_80", !whole);
+      if (!e.empty()) e = c.path.string() + ": " + e;
+    }
     std::lock_guard<std::mutex> lock(mu);
     full += whole ? 1 : 0;
-    if (!e.empty()) failures.push_back(c.path.string() + ": " + e);
+    if (!e.empty()) failures.push_back(e);
   });
   for (const std::string& f : failures)
     UNSCOPED_INFO(f);
