@@ -2,6 +2,7 @@
 #include "codegen/cuda.h"
 
 #include "ir/overloaded.h"
+#include "ir/printer.h"
 
 #include <cmath>
 #include <cstdio>
@@ -141,6 +142,7 @@ public:
 
   CudaCode program(const imp::Program& p, const std::vector<ScalarType>& result_types) {
     std::string host;
+    prog_name_ = p.name.s;
     frames_.emplace_back();
     for (const imp::Param& prm : p.params) {
       declare(prm.name.s, VarInfo{prm.is_mem, prm.type});
@@ -182,11 +184,21 @@ public:
       t += "    {\"" + s.kind + "\", " + std::to_string(s.pos.line) + ", " +
            std::to_string(s.pos.col) + ", \"" + escape(s.what) + "\"},\n";
     t += "    {\"none\", 0, 0, \"\"}};\n\n";
+    t += "// The tuning forest: name, parent (false side), default, P, version, where.\n";
+    t += "const fm_threshold_info fm_thresholds_info[] = {\n";
+    for (const CudaThreshold& th : thresholds_)
+      t += "    {\"" + th.name + "\", " + std::to_string(th.parent) + ", " +
+           int_literal(th.default_value) + ", \"" + escape(th.exploits) + "\", \"" +
+           escape(th.version) + "\", \"" + escape(th.otherwise) + "\", \"" +
+           escape(opt_.source_file) + ":" + where(th.pos) + "\"},\n";
+    t += "    {nullptr, -1, 0, \"\", \"\", \"\", \"\"}};\n";
+    t += "const int fm_thresholds_count = " + std::to_string(thresholds_.size()) + ";\n\n";
     t += kernels_text_;
     t += "int main(int argc, char** argv) {\n  fm_harness fm_h(argc, argv);\n";
     t += host;
     t += "  fm_h.finish();\n  return 0;\n}\n";
     out.kernels = kernels_;
+    out.thresholds = thresholds_;
     out.checked_sites = static_cast<int>(sites_.size());
     return out;
   }
@@ -203,7 +215,10 @@ private:
   std::string kernels_text_;
   std::vector<std::map<std::string, VarInfo>> frames_;
   bool device_ = false;
+  bool force_unchecked_ = false;
   int temps_ = 0;
+  std::string prog_name_;
+  std::vector<CudaThreshold> thresholds_;
 
   static std::string escape(const std::string& s) {
     std::string o;
@@ -216,7 +231,7 @@ private:
 
   /// A checked operation's site number (0 when checks are off).
   std::string site(const char* kind, Pos pos, std::string what) {
-    if (!opt_.checks) return "0";
+    if (!opt_.checks || force_unchecked_) return "0";
     sites_.push_back(Site{kind, pos, std::move(what)});
     return std::to_string(sites_.size());
   }
@@ -472,7 +487,133 @@ private:
       throw Unsupported(where(pos) + ": '" + n.s + "' is not a memory block");
   }
 
-  /// An outermost IMP kernel: a __global__ function over the grid and its launch.
+  /// An outermost kernel that can be multi-versioned: pure scalar work (`pre`), then one
+  /// inner kernel whose bound the host can evaluate without a check failing differently.
+  struct Nest {
+    std::vector<const imp::Stmt*> pre;
+    const imp::Loop* inner = nullptr;
+  };
+
+  static void written_mems(const imp::Block& b, std::set<std::string>& out) {
+    for (const imp::Stmt& s : b) {
+      if (const auto* w = std::get_if<imp::Write>(&s.node)) out.insert(w->mem.s);
+      if (const auto* i = std::get_if<imp::If>(&s.node)) {
+        written_mems(i->then_block, out);
+        written_mems(i->else_block, out);
+      }
+      if (const auto* l = std::get_if<imp::Loop>(&s.node)) written_mems(l->body, out);
+    }
+  }
+
+  /// Lit, names, + - * min max: evaluable unchecked on the host (wrapping at worst).
+  bool host_bound(const SExp& e, const std::set<std::string>& bound_inside) const {
+    return std::visit(
+        Overloaded{[](const Lit& l) { return l.type == ScalarType::I64; },
+                   [&](const SVar& v) {
+                     if (bound_inside.count(v.name)) return false;
+                     for (size_t k = frames_.size(); k-- > 0;)
+                       if (auto it = frames_[k].find(v.name); it != frames_[k].end())
+                         return !it->second.is_mem && it->second.t == ScalarType::I64;
+                     return false;
+                   },
+                   [](const SUnary&) { return false; },
+                   [&](const SBinary& b) {
+                     return (b.op == BinOp::Add || b.op == BinOp::Sub || b.op == BinOp::Mul) &&
+                            host_bound(*b.a, bound_inside) && host_bound(*b.b, bound_inside);
+                   },
+                   [&](const SCall& c) {
+                     if (c.fn != Fn::Min && c.fn != Fn::Max) return false;
+                     for (const SExpP& a : c.args)
+                       if (!host_bound(*a, bound_inside)) return false;
+                     return true;
+                   }},
+        e.node);
+  }
+
+  std::optional<Nest> versionable(const imp::Loop& l) const {
+    if (!opt_.versions) return std::nullopt;
+    Nest nest;
+    std::set<std::string> bound_inside{l.iter.s};
+    std::set<std::string> pre_reads;
+    for (const imp::Stmt& s : l.body) {
+      if (nest.inner) {
+        if (!std::holds_alternative<imp::Skip>(s.node)) return std::nullopt;
+        continue;
+      }
+      if (const auto* lp = std::get_if<imp::Loop>(&s.node)) {
+        if (!lp->parallel) return std::nullopt;
+        nest.inner = lp;
+        continue;
+      }
+      if (const auto* d = std::get_if<imp::Decl>(&s.node)) {
+        if (d->is_mem) return std::nullopt;
+        bound_inside.insert(d->name.s);
+      } else if (const auto* r = std::get_if<imp::Read>(&s.node)) {
+        pre_reads.insert(r->mem.s);
+      } else if (const auto* a = std::get_if<imp::Assign>(&s.node)) {
+        bound_inside.insert(a->name.s);
+      } else if (!std::holds_alternative<imp::Assert>(s.node) &&
+                 !std::holds_alternative<imp::Skip>(s.node)) {
+        return std::nullopt;
+      }
+      nest.pre.push_back(&s);
+    }
+    if (!nest.inner || !host_bound(*nest.inner->bound, bound_inside)) return std::nullopt;
+    std::set<std::string> written;
+    written_mems(nest.inner->body, written);
+    for (const std::string& m : pre_reads)
+      if (written.count(m)) return std::nullopt;
+    return nest;
+  }
+
+  /// A __global__ function: `head` opens the per-thread loop and defines the outer
+  /// iterator (`fm_o`); `inner_head`, when given, opens the inner iterator's loop after
+  /// the nest's pure prefix (the versions of a nest), else the whole body follows.
+  std::string kernel_fn(const std::string& name, const std::string& sig, Pos pos,
+                        const std::string& head, const std::string& copies,
+                        const std::vector<std::pair<std::string, VarInfo>>& captured,
+                        const imp::Loop& l, const Nest* nest, const std::string& inner_head) {
+    std::string body;
+    bool was_device = device_;
+    device_ = true;
+    frames_.emplace_back();
+    for (const auto& [n, v] : captured)
+      declare(n, v);
+    declare(l.iter.s, VarInfo{false, ScalarType::I64});
+    if (!nest) {
+      block(l.body, body, 3);
+    } else {
+      frames_.emplace_back();
+      for (const imp::Stmt* s : nest->pre)
+        stmt(*s, body, 3);
+      // The inner bound, checked in every thread as the sequential version checks it.
+      Code m = exp(*nest->inner->bound);
+      body += pad(3) + "(void)fm_bound(" + m.first + ", " +
+              site("resource", nest->inner->bound->pos, "a loop of more than 2^31 - 1 iterations") +
+              ");\n";
+      body += pad(3) + inner_head + "\n";
+      frames_.emplace_back();
+      declare(nest->inner->iter.s, VarInfo{false, ScalarType::I64});
+      block(nest->inner->body, body, 4);
+      frames_.pop_back();
+      body += pad(3) + "}\n";
+      frames_.pop_back();
+    }
+    frames_.pop_back();
+    device_ = was_device;
+    std::string kt = "// The kernel at " + opt_.source_file + ":" + where(pos) + ".\n";
+    kt += "__global__ void " + name + "(" + sig + ") {\n";
+    kt += head;
+    kt += "    // Each iteration starts from the values before the kernel.\n";
+    kt += copies;
+    kt += "    const int64_t " + cname(l.iter.s) + " = fm_o;\n";
+    kt += "    {\n" + body + "    }\n";
+    kt += "  }\n}\n\n";
+    return kt;
+  }
+
+  /// An outermost IMP kernel: a __global__ function over the grid and its launch (and,
+  /// for a nest, its other versions and the tuning tree that chooses between them).
   void launch(const imp::Loop& l, Pos pos, std::string& out, int indent) {
     const std::string p = pad(indent);
     FreeNames fn;
@@ -485,47 +626,86 @@ private:
       captured.emplace_back(n, lookup(n, pos));
       k.params.push_back(n);
     }
-    std::string sig = "int64_t fm_n";
-    std::string args = "fm_n";
-    std::string copies;
+    std::string sig, args, copies;
     for (const auto& [n, v] : captured) {
       std::string ty = v.is_mem ? "fm_mem" : c_type(v.t);
       sig += ", " + ty + " p_" + cname(n);
       args += ", " + cname(n);
       copies += "    " + ty + " " + cname(n) + " = p_" + cname(n) + ";\n";
     }
-    // The kernel body, generated on the device with the captured names in scope.
-    std::string body;
-    bool was_device = device_;
-    device_ = true;
-    frames_.emplace_back();
-    for (const auto& [n, v] : captured)
-      declare(n, v);
-    declare(l.iter.s, VarInfo{false, ScalarType::I64});
-    block(l.body, body, 3);
-    frames_.pop_back();
-    device_ = was_device;
-    std::string kt = "// The kernel at " + opt_.source_file + ":" + where(pos) + ".\n";
-    kt += "__global__ void " + k.name + "(" + sig + ") {\n";
-    kt += "  for (int64_t fm_i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_i < fm_n;\n"
-          "       fm_i += (int64_t)blockDim.x * gridDim.x) {\n";
-    kt += "    // Each iteration starts from the values before the kernel.\n";
-    kt += copies;
-    kt += "    const int64_t " + cname(l.iter.s) + " = fm_i;\n";
-    kt += "    {\n" + body + "    }\n";
-    kt += "  }\n}\n\n";
-    kernels_text_ += kt;
+    const std::string grid_loop =
+        "  for (int64_t fm_o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_o < fm_n;\n"
+        "       fm_o += (int64_t)blockDim.x * gridDim.x) {\n";
+    kernels_text_ +=
+        kernel_fn(k.name, "int64_t fm_n" + sig, pos, grid_loop, copies, captured, l, nullptr, "");
+    std::optional<Nest> nest = versionable(l);
+    if (nest) {
+      const std::string j = cname(nest->inner->iter.s);
+      kernels_text_ += kernel_fn(
+          k.name + "_intra", "int64_t fm_n, int64_t fm_m" + sig, pos,
+          "  for (int64_t fm_o = blockIdx.x; fm_o < fm_n; fm_o += gridDim.x) {\n", copies, captured,
+          l, &*nest,
+          "for (int64_t " + j + " = threadIdx.x; " + j + " < fm_m; " + j + " += blockDim.x) {");
+      kernels_text_ += kernel_fn(
+          k.name + "_flat", "int64_t fm_n, int64_t fm_m" + sig, pos,
+          "  for (int64_t fm_f = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_f < fm_n * "
+          "fm_m;\n       fm_f += (int64_t)blockDim.x * gridDim.x) {\n    const int64_t fm_o = "
+          "fm_f / fm_m;\n",
+          copies, captured, l, &*nest, "{ const int64_t " + j + " = fm_f % fm_m;");
+    }
 
     Code n = exp(*l.bound);
+    const std::string where_text = "\"" + escape(opt_.source_file) + ":" + where(pos) + "\"";
     out += p + "{\n";
     out += p + "  const int64_t fm_n = fm_bound(" + n.first + ", " +
            site("resource", l.bound->pos, "a kernel of more than 2^31 - 1 iterations") + ");\n";
     out += p + "  if (fm_n > 0) {\n";
     out += p + "    auto fm_t0 = fm_h.launch_start();\n";
-    out += p + "    FM_LAUNCH(" + k.name +
-           ", fm_harness::grid_for(fm_n, FM_BLOCK), dim3(FM_BLOCK), " + args + ");\n";
-    out += p + "    fm_h.launch_end(\"" + k.name + "\", \"" + escape(opt_.source_file) + ":" +
-           where(pos) + "\", fm_t0);\n";
+    const std::string v1 = "FM_LAUNCH(" + k.name +
+                           ", fm_harness::grid_for(fm_n, FM_BLOCK), dim3(FM_BLOCK), fm_n" + args +
+                           ");\n";
+    if (!nest) {
+      out += p + "    " + v1;
+      out += p + "    fm_h.launch_end(\"" + k.name + "\", " + where_text + ", fm_t0);\n";
+    } else {
+      // The inner bound on the host, unchecked: the versions check it in every thread.
+      force_unchecked_ = true;
+      Code m = exp(*nest->inner->bound);
+      force_unchecked_ = false;
+      const int outer = static_cast<int>(thresholds_.size());
+      const std::string kno = std::to_string(kernels_.size());
+      CudaThreshold to{
+          prog_name_ + ".suff_outer_par_" + kno,         -1, k.name, pos, print_sexp(*l.bound),
+          k.name + ": outer parallel, inner sequential", "", 32768};
+      CudaThreshold ti{prog_name_ + ".suff_intra_par_" + kno,
+                       outer,
+                       k.name,
+                       pos,
+                       print_sexp(*nest->inner->bound),
+                       k.name + "_intra: a block per outer iteration, inner on its threads",
+                       k.name + "_flat: both levels flattened onto the grid",
+                       32};
+      thresholds_.push_back(to);
+      thresholds_.push_back(ti);
+      out += p + "    const int64_t fm_m = " + m.first + ";\n";
+      out += p + "    const char* fm_kn = \"" + k.name + "\";\n";
+      out += p + "    if (fm_m < 1 || fm_m > INT32_MAX || fm_h.above(" + std::to_string(outer) +
+             ", fm_n)) {\n";
+      out += p + "      " + v1;
+      out += p + "    } else if (fm_m <= FM_MAX_INTRA && fm_h.above(" + std::to_string(outer + 1) +
+             ", fm_m)) {\n";
+      out += p + "      fm_kn = \"" + k.name + "_intra\";\n";
+      out += p + "      FM_LAUNCH(" + k.name +
+             "_intra, fm_harness::grid_blocks(fm_n), dim3((unsigned)fm_m), fm_n, fm_m" + args +
+             ");\n";
+      out += p + "    } else {\n";
+      out += p + "      fm_kn = \"" + k.name + "_flat\";\n";
+      out += p + "      FM_LAUNCH(" + k.name +
+             "_flat, fm_harness::grid_for(fm_n * fm_m, FM_BLOCK), dim3(FM_BLOCK), fm_n, fm_m" +
+             args + ");\n";
+      out += p + "    }\n";
+      out += p + "    fm_h.launch_end(fm_kn, " + where_text + ", fm_t0);\n";
+    }
     out += p + "  }\n";
     out += p + "}\n";
     kernels_.push_back(std::move(k));

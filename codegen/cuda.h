@@ -8,6 +8,14 @@
 // bound is checked as the IMP interpreter checks it, and the first failure is reported
 // as `FILE:LINE:COL: error: KIND: ...`.
 //
+// Multi-versioning (issue 9, docs/tuning.md): an outermost kernel whose body is pure
+// scalar work followed by one inner kernel with an invariant bound gets three versions,
+// chosen at run time by a tuning tree:
+//   if n >= DEF.suff_outer_par_K         outer parallelism, inner loop sequential
+//   else if m <= 1024 && m >= DEF.suff_intra_par_K   one block per outer iteration
+//   else                                 both levels flattened onto the grid
+// The thresholds are read at start-up (--tuning FILE, FUNMEM_TUNING, --threshold).
+//
 // Example: imp_to_cuda(p, {ScalarType::I64}, {}) on `kernel i < n do m[i] <- i done`
 // gives a kernel `fm_kernel_0(int64_t fm_n, fm_mem p_m)` and one FM_LAUNCH in main.
 #pragma once
@@ -24,6 +32,21 @@ struct CudaOptions {
   int block_size = 256;            // threads per block (FM_BLOCK, overridable with -D)
   bool checks = true;              // --checks=on|off
   std::string source_file = "fun"; // named in run-time error messages
+  bool versions = true;            // multi-versioned kernel nests (--single-version: off)
+};
+
+/// One threshold of the generated tuning forest: `if P >= T` chooses `version`, else
+/// the branch goes on to the threshold whose parent this one is (false side) or to the
+/// last version. Thresholds are numbered in depth-first order.
+struct CudaThreshold {
+  std::string name;      // DEF.suff_outer_par_K or DEF.suff_intra_par_K
+  int parent = -1;       // index of the threshold on whose false side this one sits
+  std::string kernel;    // fm_kernel_K
+  Pos pos;               // the IMP kernel
+  std::string exploits;  // P, as text (`n`, `m`)
+  std::string version;   // the version chosen when P >= T
+  std::string otherwise; // the version run when this is the last threshold and P < T
+  int64_t default_value = 0;
 };
 
 struct CudaKernelInfo {
@@ -35,6 +58,7 @@ struct CudaKernelInfo {
 struct CudaCode {
   std::string text;
   std::vector<CudaKernelInfo> kernels;
+  std::vector<CudaThreshold> thresholds; // the tuning forest (empty: one version each)
   int checked_sites = 0;
 };
 

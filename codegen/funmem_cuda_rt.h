@@ -12,12 +12,17 @@
 //   mem NAME COUNT TYPE VALUE TYPE VALUE ...     (inputs: a type per element)
 //   mem NAME COUNT random TYPE SEED              (inputs: COUNT seeded values in -8..8)
 //   mem NAME COUNT TYPE VALUE VALUE ...          (results: one type for the block)
-// Flags: --time (kernel and run times on stderr), --no-output (no results).
+// Flags: --time (kernel and run times on stderr), --no-output (no results),
+//   --tuning FILE (threshold values, `name=value` per line; also $FUNMEM_TUNING),
+//   --threshold PATTERN=VALUE (glob over names, `*` = all; VALUE an integer or inf),
+//   --log-thresholds (each distinct comparison `threshold NAME P COUNT` on stderr),
+//   --tuning-tree (print the tuning forest and exit).
 // TYPE is i64, i32, f64, f32 or bool; floats are written in C's hexadecimal form (%a),
 // so that every value survives the round trip exactly. A run-time error prints
 // `FILE:LINE:COL: error: KIND: ...` on stderr and exits with status 1.
 #pragma once
 
+#include <cerrno>
 #include <chrono>
 #include <cinttypes>
 #include <cmath>
@@ -25,6 +30,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fnmatch.h>
 #include <map>
 #include <string>
 #include <vector>
@@ -132,6 +138,25 @@ struct fm_site {
 };
 extern const char* const fm_file;
 extern const fm_site fm_sites[];
+
+/// A threshold of the tuning forest (filled by the generated file): `if P >= T` runs
+/// `version`, else the branch goes on to the thresholds whose parent it is, or runs
+/// `otherwise`.
+struct fm_threshold_info {
+  const char* name;
+  int parent; // index of the threshold on whose false side this one is; -1: a root
+  int64_t def;
+  const char* p;         // the parallelism compared, as text
+  const char* version;   // chosen when P >= T
+  const char* otherwise; // run when this is the last threshold and P < T
+  const char* where;
+};
+extern const fm_threshold_info fm_thresholds_info[];
+extern const int fm_thresholds_count;
+/// The largest block an intra-block version may use.
+#ifndef FM_MAX_INTRA
+#define FM_MAX_INTRA 1024
+#endif
 
 #ifdef __CUDACC__
 __device__ int fm_dev_error;
@@ -313,6 +338,9 @@ struct fm_harness {
   };
   std::map<std::string, KernelTime> kernel_times;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now(), stop = start;
+  std::vector<int64_t> thresholds;
+  bool log_thresholds = false;
+  std::map<std::pair<int, int64_t>, int64_t> comparisons; // (threshold, P) -> count
 
   [[noreturn]] static void fail(const std::string& msg) {
     std::fprintf(stderr, "%s: error: input: %s\n", fm_file, msg.c_str());
@@ -345,13 +373,91 @@ struct fm_harness {
     return c;
   }
 
+  /// `NAME=VALUE`: sets every threshold whose name matches the glob NAME.
+  void set_threshold(const std::string& item, const char* from) {
+    size_t eq = item.find('=');
+    if (eq == std::string::npos)
+      fail(std::string(from) + ": expected NAME=VALUE, got '" + item + "'");
+    std::string pat = item.substr(0, eq), text = item.substr(eq + 1);
+    while (!pat.empty() && (pat.back() == ' ' || pat.back() == '\t'))
+      pat.pop_back();
+    while (!text.empty() && (text[0] == ' ' || text[0] == '\t'))
+      text.erase(0, 1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
+      text.pop_back();
+    int64_t v = 0;
+    if (text == "inf") {
+      v = INT64_MAX;
+    } else {
+      char* end = nullptr;
+      errno = 0;
+      long long x = std::strtoll(text.c_str(), &end, 10);
+      if (text.empty() || *end || errno || x < 0)
+        fail(std::string(from) + ": bad threshold value '" + text +
+             "' (a non-negative integer or inf)");
+      v = x;
+    }
+    bool any = false;
+    for (int t = 0; t < fm_thresholds_count; ++t)
+      if (fnmatch(pat.c_str(), fm_thresholds_info[t].name, 0) == 0) {
+        thresholds[static_cast<size_t>(t)] = v;
+        any = true;
+      }
+    bool glob = pat.find_first_of("*?[") != std::string::npos;
+    if (!any && !glob) fail(std::string(from) + ": no threshold named '" + pat + "'");
+  }
+  void read_tuning(const char* file) {
+    FILE* f = std::fopen(file, "r");
+    if (!f) fail(std::string("cannot open tuning file '") + file + "'");
+    char line[512];
+    int no = 0;
+    while (std::fgets(line, sizeof line, f)) {
+      ++no;
+      std::string l = line;
+      while (!l.empty() && (l.back() == '\n' || l.back() == '\r' || l.back() == ' '))
+        l.pop_back();
+      size_t b = l.find_first_not_of(" \t");
+      if (b == std::string::npos || l[b] == '#') continue;
+      set_threshold(l.substr(b), (std::string(file) + ":" + std::to_string(no)).c_str());
+    }
+    std::fclose(f);
+  }
+  static void print_tuning_tree() {
+    for (int t = 0; t < fm_thresholds_count; ++t) {
+      const fm_threshold_info& i = fm_thresholds_info[t];
+      std::printf("threshold %s parent %s default %" PRId64 " at %s\n  P = %s\n  P >= T: %s\n",
+                  i.name, i.parent < 0 ? "-" : fm_thresholds_info[i.parent].name, i.def, i.where,
+                  i.p, i.version);
+      if (i.otherwise[0]) std::printf("  otherwise: %s\n", i.otherwise);
+    }
+  }
+  /// The branch `P >= T` of threshold t, logged.
+  bool above(int t, int64_t p) {
+    if (log_thresholds) ++comparisons[{t, p}];
+    return p >= thresholds[static_cast<size_t>(t)];
+  }
+
   fm_harness(int argc, char** argv) {
     const char* path = nullptr;
+    for (int t = 0; t < fm_thresholds_count; ++t)
+      thresholds.push_back(fm_thresholds_info[t].def);
+    if (const char* env = std::getenv("FUNMEM_TUNING"); env && *env) read_tuning(env);
     for (int k = 1; k < argc; ++k) {
       if (std::strcmp(argv[k], "--time") == 0)
         time = true;
       else if (std::strcmp(argv[k], "--no-output") == 0)
         output = false;
+      else if (std::strcmp(argv[k], "--log-thresholds") == 0)
+        log_thresholds = true;
+      else if (std::strcmp(argv[k], "--tuning-tree") == 0) {
+        print_tuning_tree();
+        std::exit(0);
+      } else if (std::strcmp(argv[k], "--tuning") == 0 && k + 1 < argc)
+        read_tuning(argv[++k]);
+      else if (std::strcmp(argv[k], "--threshold") == 0 && k + 1 < argc)
+        set_threshold(argv[++k], "--threshold");
+      else if (argv[k][0] == '-' && argv[k][1] == '-')
+        fail(std::string("unknown flag '") + argv[k] + "'");
       else
         path = argv[k];
     }
@@ -441,6 +547,8 @@ struct fm_harness {
 
   /// Grid size for n iterations: enough blocks to give each iteration a thread, at most
   /// 65535 (larger kernels loop, grid-stride).
+  /// Grid size for one block per iteration (grid-stride beyond 65535).
+  static dim3 grid_blocks(int64_t n) { return dim3(static_cast<unsigned>(n > 65535 ? 65535 : n)); }
   static dim3 grid_for(int64_t n, int block) {
     int64_t g = (n + block - 1) / block;
     return dim3(static_cast<unsigned>(g < 1 ? 1 : g > 65535 ? 65535 : g));
@@ -517,6 +625,10 @@ struct fm_harness {
                    "time: run %.3f ms, %" PRId64 " bytes allocated, peak %" PRId64 " bytes\n",
                    total, bytes_allocated, peak_bytes);
     }
+    if (log_thresholds)
+      for (const auto& [key, count] : comparisons)
+        std::fprintf(stderr, "threshold %s %" PRId64 " %" PRId64 "\n",
+                     fm_thresholds_info[key.first].name, key.second, count);
     for (fm_mem& m : blocks)
       FM_CUDA(cudaFree(m.p));
     std::fflush(stdout);

@@ -77,10 +77,11 @@ bool lower_and_build(const std::string& file, const std::string& text, const Low
 }
 
 /// Runs the GPU build when a GPU is present, the emulation otherwise.
-std::vector<CudaRun> run(const Lowered& l, const Built& b, bool time, const char** on) {
+std::vector<CudaRun> run(const Lowered& l, const Built& b, bool time, const char** on,
+                         const std::string& args = "") {
   bool gpu = !b.gpu.empty() && gpu_present();
   *on = gpu ? "GPU" : "emulation";
-  return run_and_compare(l, gpu ? b.gpu : b.emu, time);
+  return run_and_compare(l, gpu ? b.gpu : b.emu, time, 0, "", args);
 }
 
 /// Elements copied by the heap semantics of the lowered program on each data set.
@@ -110,7 +111,8 @@ int main(int argc, char** argv) {
   std::string file, out, checks = "on", arch = "sm_80";
   LowerOptions lo;
   bool build = false, do_run = false, time = false, compare_opt = false, no_sc = false;
-  bool no_nvcc = false;
+  bool no_nvcc = false, single_version = false, tuning_tree = false;
+  std::string tuning;
   app.add_option("file", file, "a .fun or .funmem program")->required();
   app.add_option("-o,--output", out, "the .cu file to write (default FILE.cu)");
   app.add_option("--block-size", lo.cuda.block_size, "threads per block")
@@ -131,8 +133,13 @@ int main(int argc, char** argv) {
   app.add_flag("--compare-opt", compare_opt,
                "build and run with and without short-circuiting; print both times and the "
                "elements copied");
+  app.add_flag("--single-version", single_version,
+               "one version per kernel nest (no tuning tree, no thresholds)");
+  app.add_flag("--tuning-tree", tuning_tree, "print the tuning forest of the generated code");
+  app.add_option("--tuning", tuning, "with --run: the tuning file the program reads");
   CLI11_PARSE(app, argc, argv);
   lo.cuda.checks = checks == "on";
+  lo.cuda.versions = !single_version;
   lo.short_circuit = !no_sc;
   if (out.empty()) out = file + ".cu";
   bool ok = false;
@@ -204,10 +211,29 @@ int main(int argc, char** argv) {
   Built b;
   if (!lower_and_build(file, text, lo, out, build || do_run, arch, !no_nvcc, l, b, status))
     return status;
+  if (tuning_tree) {
+    if (l.code.thresholds.empty()) std::printf("tuning forest: empty (no multi-versioned nest)\n");
+    for (const CudaThreshold& t : l.code.thresholds) {
+      std::printf("threshold %s (default %lld) at %s:%d:%d\n", t.name.c_str(),
+                  static_cast<long long>(t.default_value), file.c_str(), t.pos.line, t.pos.col);
+      std::printf("  %s if %s >= %s\n", t.version.c_str(), t.exploits.c_str(), t.name.c_str());
+      if (t.parent >= 0)
+        std::printf("  reached when %s fails\n",
+                    l.code.thresholds[static_cast<size_t>(t.parent)].name.c_str());
+      if (!t.otherwise.empty()) std::printf("  otherwise %s\n", t.otherwise.c_str());
+    }
+  }
   if (!do_run) return 0;
   const char* on = "emulation";
   use_inputs(l);
-  std::vector<CudaRun> runs = run(l, b, time, &on);
+  // The default (or given) thresholds, then every version of every nest forced.
+  std::vector<CudaRun> runs =
+      run(l, b, time, &on, tuning.empty() ? "" : "--tuning '" + tuning + "'");
+  for (const ForcedVersion& v : forced_versions(l.code))
+    for (CudaRun r : run(l, b, time, &on, v.args)) {
+      r.name += " (" + v.name + " version)";
+      runs.push_back(r);
+    }
   for (const CudaRun& r : runs) {
     std::printf("%s (%s): %s: %s (%.1f ms)\n", r.name.c_str(), on, r.ok ? "ok" : "MISMATCH",
                 r.detail.c_str(), r.run_ms);

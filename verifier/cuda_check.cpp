@@ -241,8 +241,16 @@ std::optional<std::vector<Data>> parse_harness_output(const std::string& text, s
   return results;
 }
 
+std::vector<ForcedVersion> forced_versions(const CudaCode& code) {
+  if (code.thresholds.empty()) return {};
+  return {{"outer", "--threshold '*=0'"},
+          {"intra", "--threshold '*=0' --threshold '*.suff_outer_par_*=inf'"},
+          {"flat", "--threshold '*=inf'"}};
+}
+
 std::vector<CudaRun> run_and_compare(const Lowered& l, const std::string& exe, bool time,
-                                     uint64_t seed, const std::string& work_dir) {
+                                     uint64_t seed, const std::string& work_dir,
+                                     const std::string& extra_args) {
   std::vector<CudaRun> runs;
   const Program fun = l.source.lang == Lang::FunMem ? unmem(l.source) : l.source;
   const std::vector<InputSet>& sets = l.source.inputs;
@@ -274,7 +282,7 @@ std::vector<CudaRun> run_and_compare(const Lowered& l, const std::string& exe, b
     std::string out, err;
     auto t0 = std::chrono::steady_clock::now();
     int rc = run_command(quote(fs::absolute(exe).string()) + " " + quote(input.string()) +
-                             (time ? " --time" : ""),
+                             (time ? " --time" : "") + (extra_args.empty() ? "" : " " + extra_args),
                          &out, &err);
     r.run_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -72,7 +72,17 @@ struct CudaRun {
 
 /// Runs `exe` on every data set of the source (its `-- input:` lines, or one seeded
 /// random set) and compares with the value semantics.
+/// `extra_args` go to the program (for example `--threshold '*=0'`).
 std::vector<CudaRun> run_and_compare(const Lowered& l, const std::string& exe, bool time,
-                                     uint64_t seed = 0, const std::string& work_dir = "");
+                                     uint64_t seed = 0, const std::string& work_dir = "",
+                                     const std::string& extra_args = "");
+
+/// The harness flags that force one version of every multi-versioned nest.
+struct ForcedVersion {
+  std::string name; // outer, intra, flat
+  std::string args;
+};
+/// The three forced configurations of a program with a tuning forest (empty without).
+std::vector<ForcedVersion> forced_versions(const CudaCode& code);
 
 } // namespace funmem

@@ -89,7 +89,7 @@ TEST_CASE("every accepted corpus program agrees with the interpreter on the CPU 
   fs::path dir = work_dir("emulation");
   std::mutex mu;
   std::vector<std::string> failures;
-  int lowered = 0, runs = 0;
+  int lowered = 0, runs = 0, versioned = 0;
   in_parallel(cases, [&](const Case& c, size_t k) {
     std::string cu = (dir / ("p" + std::to_string(k) + ".cu")).string(), berr;
     auto l = lower_and_write(c, cu, &berr);
@@ -100,9 +100,21 @@ TEST_CASE("every accepted corpus program agrees with the interpreter on the CPU 
     }
     berr = build_emulation(cu, cu + ".emu");
     std::vector<CudaRun> rs;
-    if (berr.empty()) rs = run_and_compare(*l, cu + ".emu", false, 0, dir.string());
+    int nests = 0;
+    if (berr.empty()) {
+      // The default thresholds, then every version of every multi-versioned nest.
+      rs = run_and_compare(*l, cu + ".emu", false, 0, dir.string());
+      for (const ForcedVersion& v : forced_versions(l->code)) {
+        ++nests;
+        for (CudaRun r : run_and_compare(*l, cu + ".emu", false, 0, dir.string(), v.args)) {
+          r.name += " (" + v.name + " version)";
+          rs.push_back(r);
+        }
+      }
+    }
     std::lock_guard<std::mutex> lock(mu);
     ++lowered;
+    versioned += nests > 0 ? 1 : 0;
     if (!berr.empty()) {
       failures.push_back(c.path.string() + ": " + berr);
       return;
@@ -117,6 +129,7 @@ TEST_CASE("every accepted corpus program agrees with the interpreter on the CPU 
   CHECK(failures.empty());
   CHECK(lowered == static_cast<int>(cases.size()));
   CHECK(runs >= lowered);
+  if (!std::getenv("FUNMEM_CUDA_CORPUS_LIMIT")) CHECK(versioned >= 2);
   fs::remove_all(dir.parent_path());
 }
 

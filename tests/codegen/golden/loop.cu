@@ -17,10 +17,42 @@ const fm_site fm_sites[] = {
     {"overflow", 1, 1, "overflow in *"},
     {"overflow", 1, 1, "overflow in +"},
     {"bounds", 2, 3, "write of 'b_mem' out of bounds"},
+    {"resource", 1, 1, "a loop of more than 2^31 - 1 iterations"},
+    {"overflow", 1, 1, "overflow in *"},
+    {"overflow", 1, 1, "overflow in +"},
+    {"bounds", 2, 3, "read of 'a_mem' out of bounds"},
+    {"overflow", 1, 1, "overflow in *"},
+    {"overflow", 1, 1, "overflow in +"},
+    {"bounds", 2, 3, "write of 'b_mem' out of bounds"},
+    {"resource", 1, 1, "a loop of more than 2^31 - 1 iterations"},
+    {"overflow", 1, 1, "overflow in *"},
+    {"overflow", 1, 1, "overflow in +"},
+    {"bounds", 2, 3, "read of 'a_mem' out of bounds"},
+    {"overflow", 1, 1, "overflow in *"},
+    {"overflow", 1, 1, "overflow in +"},
+    {"bounds", 2, 3, "write of 'b_mem' out of bounds"},
     {"resource", 1, 1, "a kernel of more than 2^31 - 1 iterations"},
     {"resource", 3, 62, "a loop of more than 2^31 - 1 iterations"},
     {"overflow", 4, 27, "overflow in *"},
     {"size", 4, 27, "allocation of a negative size"},
+    {"resource", 5, 39, "a loop of more than 2^31 - 1 iterations"},
+    {"bounds", 6, 9, "an index outside its array"},
+    {"bounds", 6, 9, "an index outside its array"},
+    {"overflow", 1, 1, "overflow in *"},
+    {"overflow", 1, 1, "overflow in +"},
+    {"bounds", 6, 9, "read of 'acc_mem' out of bounds"},
+    {"overflow", 1, 1, "overflow in *"},
+    {"overflow", 1, 1, "overflow in +"},
+    {"bounds", 5, 7, "write of 'r_mem' out of bounds"},
+    {"resource", 5, 39, "a loop of more than 2^31 - 1 iterations"},
+    {"bounds", 6, 9, "an index outside its array"},
+    {"bounds", 6, 9, "an index outside its array"},
+    {"overflow", 1, 1, "overflow in *"},
+    {"overflow", 1, 1, "overflow in +"},
+    {"bounds", 6, 9, "read of 'acc_mem' out of bounds"},
+    {"overflow", 1, 1, "overflow in *"},
+    {"overflow", 1, 1, "overflow in +"},
+    {"bounds", 5, 7, "write of 'r_mem' out of bounds"},
     {"resource", 5, 39, "a loop of more than 2^31 - 1 iterations"},
     {"bounds", 6, 9, "an index outside its array"},
     {"bounds", 6, 9, "an index outside its array"},
@@ -36,15 +68,24 @@ const fm_site fm_sites[] = {
     {"bounds", 12, 7, "read of 'c_mem' out of bounds"},
     {"none", 0, 0, ""}};
 
+// The tuning forest: name, parent (false side), default, P, version, where.
+const fm_threshold_info fm_thresholds_info[] = {
+    {"rows.suff_outer_par_0", -1, INT64_C(32768), "n", "fm_kernel_0: outer parallel, inner sequential", "", "loop.fun:2:3"},
+    {"rows.suff_intra_par_0", 0, INT64_C(32), "m", "fm_kernel_0_intra: a block per outer iteration, inner on its threads", "fm_kernel_0_flat: both levels flattened onto the grid", "loop.fun:2:3"},
+    {"rows.suff_outer_par_1", -1, INT64_C(32768), "n", "fm_kernel_1: outer parallel, inner sequential", "", "loop.fun:4:5"},
+    {"rows.suff_intra_par_1", 2, INT64_C(32), "m", "fm_kernel_1_intra: a block per outer iteration, inner on its threads", "fm_kernel_1_flat: both levels flattened onto the grid", "loop.fun:4:5"},
+    {nullptr, -1, 0, "", "", "", ""}};
+const int fm_thresholds_count = 4;
+
 // The kernel at loop.fun:2:3.
 __global__ void fm_kernel_0(int64_t fm_n, int64_t p_v_m, fm_mem p_v_a__mem, fm_mem p_v_b__mem) {
-  for (int64_t fm_i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_i < fm_n;
-       fm_i += (int64_t)blockDim.x * gridDim.x) {
+  for (int64_t fm_o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_o < fm_n;
+       fm_o += (int64_t)blockDim.x * gridDim.x) {
     // Each iteration starts from the values before the kernel.
     int64_t v_m = p_v_m;
     fm_mem v_a__mem = p_v_a__mem;
     fm_mem v_b__mem = p_v_b__mem;
-    const int64_t v_c0 = fm_i;
+    const int64_t v_c0 = fm_o;
     {
       for (int64_t v_c1 = 0, fm_n0 = fm_bound(v_m, 3); v_c1 < fm_n0; ++v_c1) {
         float v_cv = float{};
@@ -55,26 +96,118 @@ __global__ void fm_kernel_0(int64_t fm_n, int64_t p_v_m, fm_mem p_v_a__mem, fm_m
   }
 }
 
+// The kernel at loop.fun:2:3.
+__global__ void fm_kernel_0_intra(int64_t fm_n, int64_t fm_m, int64_t p_v_m, fm_mem p_v_a__mem, fm_mem p_v_b__mem) {
+  for (int64_t fm_o = blockIdx.x; fm_o < fm_n; fm_o += gridDim.x) {
+    // Each iteration starts from the values before the kernel.
+    int64_t v_m = p_v_m;
+    fm_mem v_a__mem = p_v_a__mem;
+    fm_mem v_b__mem = p_v_b__mem;
+    const int64_t v_c0 = fm_o;
+    {
+      (void)fm_bound(v_m, 10);
+      for (int64_t v_c1 = threadIdx.x; v_c1 < fm_m; v_c1 += blockDim.x) {
+        float v_cv = float{};
+        v_cv = fm_ld<float>(v_a__mem, fm_add(fm_mul(v_c0, v_m, 11), v_c1, 12), 13);
+        fm_st<float>(v_b__mem, fm_add(fm_mul(v_c0, v_m, 14), v_c1, 15), v_cv, 16);
+      }
+    }
+  }
+}
+
+// The kernel at loop.fun:2:3.
+__global__ void fm_kernel_0_flat(int64_t fm_n, int64_t fm_m, int64_t p_v_m, fm_mem p_v_a__mem, fm_mem p_v_b__mem) {
+  for (int64_t fm_f = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_f < fm_n * fm_m;
+       fm_f += (int64_t)blockDim.x * gridDim.x) {
+    const int64_t fm_o = fm_f / fm_m;
+    // Each iteration starts from the values before the kernel.
+    int64_t v_m = p_v_m;
+    fm_mem v_a__mem = p_v_a__mem;
+    fm_mem v_b__mem = p_v_b__mem;
+    const int64_t v_c0 = fm_o;
+    {
+      (void)fm_bound(v_m, 17);
+      { const int64_t v_c1 = fm_f % fm_m;
+        float v_cv = float{};
+        v_cv = fm_ld<float>(v_a__mem, fm_add(fm_mul(v_c0, v_m, 18), v_c1, 19), 20);
+        fm_st<float>(v_b__mem, fm_add(fm_mul(v_c0, v_m, 21), v_c1, 22), v_cv, 23);
+      }
+    }
+  }
+}
+
 // The kernel at loop.fun:4:5.
 __global__ void fm_kernel_1(int64_t fm_n, int64_t p_v_m, int64_t p_v_n, fm_mem p_v_acc__mem, int64_t p_v_k, fm_mem p_v_r__mem) {
-  for (int64_t fm_i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_i < fm_n;
-       fm_i += (int64_t)blockDim.x * gridDim.x) {
+  for (int64_t fm_o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_o < fm_n;
+       fm_o += (int64_t)blockDim.x * gridDim.x) {
     // Each iteration starts from the values before the kernel.
     int64_t v_m = p_v_m;
     int64_t v_n = p_v_n;
     fm_mem v_acc__mem = p_v_acc__mem;
     int64_t v_k = p_v_k;
     fm_mem v_r__mem = p_v_r__mem;
-    const int64_t v_i = fm_i;
+    const int64_t v_i = fm_o;
     {
-      for (int64_t v_j = 0, fm_n2 = fm_bound(v_m, 14); v_j < fm_n2; ++v_j) {
-        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(15);
-        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(16);
+      for (int64_t v_j = 0, fm_n2 = fm_bound(v_m, 28); v_j < fm_n2; ++v_j) {
+        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(29);
+        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(30);
         float v_x = float{};
-        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 17), v_j, 18), 19);
+        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 31), v_j, 32), 33);
         float v_y = float{};
         v_y = ((v_x / ((float)0x1p+1)) + ((float)(double)v_k));
-        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 20), v_j, 21), v_y, 22);
+        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 34), v_j, 35), v_y, 36);
+      }
+    }
+  }
+}
+
+// The kernel at loop.fun:4:5.
+__global__ void fm_kernel_1_intra(int64_t fm_n, int64_t fm_m, int64_t p_v_m, int64_t p_v_n, fm_mem p_v_acc__mem, int64_t p_v_k, fm_mem p_v_r__mem) {
+  for (int64_t fm_o = blockIdx.x; fm_o < fm_n; fm_o += gridDim.x) {
+    // Each iteration starts from the values before the kernel.
+    int64_t v_m = p_v_m;
+    int64_t v_n = p_v_n;
+    fm_mem v_acc__mem = p_v_acc__mem;
+    int64_t v_k = p_v_k;
+    fm_mem v_r__mem = p_v_r__mem;
+    const int64_t v_i = fm_o;
+    {
+      (void)fm_bound(v_m, 37);
+      for (int64_t v_j = threadIdx.x; v_j < fm_m; v_j += blockDim.x) {
+        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(38);
+        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(39);
+        float v_x = float{};
+        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 40), v_j, 41), 42);
+        float v_y = float{};
+        v_y = ((v_x / ((float)0x1p+1)) + ((float)(double)v_k));
+        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 43), v_j, 44), v_y, 45);
+      }
+    }
+  }
+}
+
+// The kernel at loop.fun:4:5.
+__global__ void fm_kernel_1_flat(int64_t fm_n, int64_t fm_m, int64_t p_v_m, int64_t p_v_n, fm_mem p_v_acc__mem, int64_t p_v_k, fm_mem p_v_r__mem) {
+  for (int64_t fm_f = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_f < fm_n * fm_m;
+       fm_f += (int64_t)blockDim.x * gridDim.x) {
+    const int64_t fm_o = fm_f / fm_m;
+    // Each iteration starts from the values before the kernel.
+    int64_t v_m = p_v_m;
+    int64_t v_n = p_v_n;
+    fm_mem v_acc__mem = p_v_acc__mem;
+    int64_t v_k = p_v_k;
+    fm_mem v_r__mem = p_v_r__mem;
+    const int64_t v_i = fm_o;
+    {
+      (void)fm_bound(v_m, 46);
+      { const int64_t v_j = fm_f % fm_m;
+        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(47);
+        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(48);
+        float v_x = float{};
+        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 49), v_j, 50), 51);
+        float v_y = float{};
+        v_y = ((v_x / ((float)0x1p+1)) + ((float)(double)v_k));
+        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 52), v_j, 53), v_y, 54);
       }
     }
   }
@@ -89,24 +222,44 @@ int main(int argc, char** argv) {
   fm_mem v_b__mem = fm_mem{nullptr, 0};
   v_b__mem = fm_h.alloc(fm_mul(v_n, v_m, 1), 2);
   {
-    const int64_t fm_n = fm_bound(v_n, 10);
+    const int64_t fm_n = fm_bound(v_n, 24);
     if (fm_n > 0) {
       auto fm_t0 = fm_h.launch_start();
-      FM_LAUNCH(fm_kernel_0, fm_harness::grid_for(fm_n, FM_BLOCK), dim3(FM_BLOCK), fm_n, v_m, v_a__mem, v_b__mem);
-      fm_h.launch_end("fm_kernel_0", "loop.fun:2:3", fm_t0);
+      const int64_t fm_m = v_m;
+      const char* fm_kn = "fm_kernel_0";
+      if (fm_m < 1 || fm_m > INT32_MAX || fm_h.above(0, fm_n)) {
+        FM_LAUNCH(fm_kernel_0, fm_harness::grid_for(fm_n, FM_BLOCK), dim3(FM_BLOCK), fm_n, v_m, v_a__mem, v_b__mem);
+      } else if (fm_m <= FM_MAX_INTRA && fm_h.above(1, fm_m)) {
+        fm_kn = "fm_kernel_0_intra";
+        FM_LAUNCH(fm_kernel_0_intra, fm_harness::grid_blocks(fm_n), dim3((unsigned)fm_m), fm_n, fm_m, v_m, v_a__mem, v_b__mem);
+      } else {
+        fm_kn = "fm_kernel_0_flat";
+        FM_LAUNCH(fm_kernel_0_flat, fm_harness::grid_for(fm_n * fm_m, FM_BLOCK), dim3(FM_BLOCK), fm_n, fm_m, v_m, v_a__mem, v_b__mem);
+      }
+      fm_h.launch_end(fm_kn, "loop.fun:2:3", fm_t0);
     }
   }
   fm_mem v_acc__mem = fm_mem{nullptr, 0};
   v_acc__mem = v_b__mem;
-  for (int64_t v_k = 0, fm_n1 = fm_bound(INT64_C(3), 11); v_k < fm_n1; ++v_k) {
+  for (int64_t v_k = 0, fm_n1 = fm_bound(INT64_C(3), 25); v_k < fm_n1; ++v_k) {
     fm_mem v_r__mem = fm_mem{nullptr, 0};
-    v_r__mem = fm_h.alloc(fm_mul(v_n, v_m, 12), 13);
+    v_r__mem = fm_h.alloc(fm_mul(v_n, v_m, 26), 27);
     {
-      const int64_t fm_n = fm_bound(v_n, 23);
+      const int64_t fm_n = fm_bound(v_n, 55);
       if (fm_n > 0) {
         auto fm_t0 = fm_h.launch_start();
-        FM_LAUNCH(fm_kernel_1, fm_harness::grid_for(fm_n, FM_BLOCK), dim3(FM_BLOCK), fm_n, v_m, v_n, v_acc__mem, v_k, v_r__mem);
-        fm_h.launch_end("fm_kernel_1", "loop.fun:4:5", fm_t0);
+        const int64_t fm_m = v_m;
+        const char* fm_kn = "fm_kernel_1";
+        if (fm_m < 1 || fm_m > INT32_MAX || fm_h.above(2, fm_n)) {
+          FM_LAUNCH(fm_kernel_1, fm_harness::grid_for(fm_n, FM_BLOCK), dim3(FM_BLOCK), fm_n, v_m, v_n, v_acc__mem, v_k, v_r__mem);
+        } else if (fm_m <= FM_MAX_INTRA && fm_h.above(3, fm_m)) {
+          fm_kn = "fm_kernel_1_intra";
+          FM_LAUNCH(fm_kernel_1_intra, fm_harness::grid_blocks(fm_n), dim3((unsigned)fm_m), fm_n, fm_m, v_m, v_n, v_acc__mem, v_k, v_r__mem);
+        } else {
+          fm_kn = "fm_kernel_1_flat";
+          FM_LAUNCH(fm_kernel_1_flat, fm_harness::grid_for(fm_n * fm_m, FM_BLOCK), dim3(FM_BLOCK), fm_n, fm_m, v_m, v_n, v_acc__mem, v_k, v_r__mem);
+        }
+        fm_h.launch_end(fm_kn, "loop.fun:4:5", fm_t0);
       }
     }
     fm_mem v_acc__mem__next = fm_mem{nullptr, 0};
@@ -117,10 +270,10 @@ int main(int argc, char** argv) {
   v_c__mem = v_acc__mem;
   float v_s = float{};
   if (((v_n > INT64_C(0)) && (v_m > INT64_C(0)))) {
-    if (!((INT64_C(0) <= INT64_C(0)) && (INT64_C(0) < v_n))) fm_fail(24);
-    if (!((INT64_C(0) <= INT64_C(0)) && (INT64_C(0) < v_m))) fm_fail(25);
+    if (!((INT64_C(0) <= INT64_C(0)) && (INT64_C(0) < v_n))) fm_fail(56);
+    if (!((INT64_C(0) <= INT64_C(0)) && (INT64_C(0) < v_m))) fm_fail(57);
     float v_z = float{};
-    v_z = fm_host_ld<float>(v_c__mem, INT64_C(0), 26);
+    v_z = fm_host_ld<float>(v_c__mem, INT64_C(0), 58);
     v_s = v_z;
   } else {
     float v_z0 = float{};

@@ -10,14 +10,19 @@ const char* const fm_file = "map.fun";
 const fm_site fm_sites[] = {
     {"none", 0, 0, ""}};
 
+// The tuning forest: name, parent (false side), default, P, version, where.
+const fm_threshold_info fm_thresholds_info[] = {
+    {nullptr, -1, 0, "", "", "", ""}};
+const int fm_thresholds_count = 0;
+
 // The kernel at map.fun:2:3.
 __global__ void fm_kernel_0(int64_t fm_n, int64_t p_v_n, fm_mem p_v_xs__mem) {
-  for (int64_t fm_i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_i < fm_n;
-       fm_i += (int64_t)blockDim.x * gridDim.x) {
+  for (int64_t fm_o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_o < fm_n;
+       fm_o += (int64_t)blockDim.x * gridDim.x) {
     // Each iteration starts from the values before the kernel.
     int64_t v_n = p_v_n;
     fm_mem v_xs__mem = p_v_xs__mem;
-    const int64_t v_i = fm_i;
+    const int64_t v_i = fm_o;
     {
       int64_t v_v = int64_t{};
       v_v = fm_ld<int64_t>(v_xs__mem, v_i, 0);

@@ -15,14 +15,19 @@ const fm_site fm_sites[] = {
     {"resource", 2, 34, "a kernel of more than 2^31 - 1 iterations"},
     {"none", 0, 0, ""}};
 
+// The tuning forest: name, parent (false side), default, P, version, where.
+const fm_threshold_info fm_thresholds_info[] = {
+    {nullptr, -1, 0, "", "", "", ""}};
+const int fm_thresholds_count = 0;
+
 // The kernel at map.fun:2:3.
 __global__ void fm_kernel_0(int64_t fm_n, int64_t p_v_n, fm_mem p_v_xs__mem) {
-  for (int64_t fm_i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_i < fm_n;
-       fm_i += (int64_t)blockDim.x * gridDim.x) {
+  for (int64_t fm_o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_o < fm_n;
+       fm_o += (int64_t)blockDim.x * gridDim.x) {
     // Each iteration starts from the values before the kernel.
     int64_t v_n = p_v_n;
     fm_mem v_xs__mem = p_v_xs__mem;
-    const int64_t v_i = fm_i;
+    const int64_t v_i = fm_o;
     {
       if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(1);
       int64_t v_v = int64_t{};
