@@ -77,32 +77,6 @@ Measure run_best(const std::string& exe, const std::string& input, int repeat) {
   return best;
 }
 
-/// The harness input for the sizes: scalars as given, every memory block as `random`.
-std::optional<std::string> input_for(const Lowered& l, const std::string& sizes,
-                                     std::string* error) {
-  Diagnostic d;
-  auto set = parse_input_set(sizes, &d);
-  if (!set) {
-    *error = "bad sizes '" + sizes + "': " + d.message;
-    return std::nullopt;
-  }
-  try {
-    Inputs in = imp_inputs(l.funmem.def, make_inputs(l.source.def, &*set, 1));
-    std::string text;
-    for (const auto& [name, v] : in) {
-      if (v.is_array)
-        text += "mem " + name + " " + std::to_string(v.elems.size()) + " random " +
-                scalar_type_name(v.elems.empty() ? ScalarType::I64 : v.elems[0].t) + " 7\n";
-      else
-        text += harness_input(Inputs{{name, v}}).substr(harness_input({}).size());
-    }
-    return text;
-  } catch (const RunError& e) {
-    *error = e.what();
-    return std::nullopt;
-  }
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -144,7 +118,7 @@ int main(int argc, char** argv) {
       std::string e = write_cuda(cu, l->code);
       std::string exe = base + (gpu ? ".gpu" : ".emu");
       if (e.empty()) e = gpu ? build_nvcc(cu, exe) : build_emulation(cu, exe);
-      auto input = e.empty() ? input_for(*l, s.sizes, &e) : std::nullopt;
+      auto input = e.empty() ? harness_random_input(*l, s.sizes, &e) : std::nullopt;
       if (!input) {
         failure = e;
         break;

@@ -181,6 +181,31 @@ std::string harness_input(const Inputs& in) {
   return s;
 }
 
+std::optional<std::string> harness_random_input(const Lowered& l, const std::string& sizes,
+                                                std::string* error) {
+  Diagnostic d;
+  auto set = parse_input_set(sizes, &d);
+  if (!set) {
+    *error = "bad data set '" + sizes + "': " + d.message;
+    return std::nullopt;
+  }
+  try {
+    Inputs in = imp_inputs(l.funmem.def, make_inputs(l.source.def, &*set, 1));
+    std::string text;
+    for (const auto& [name, v] : in) {
+      if (v.is_array)
+        text += "mem " + name + " " + std::to_string(v.elems.size()) + " random " +
+                scalar_type_name(v.elems.empty() ? ScalarType::I64 : v.elems[0].t) + " 7\n";
+      else
+        text += harness_input(Inputs{{name, v}}).substr(harness_input({}).size());
+    }
+    return text;
+  } catch (const RunError& e) {
+    *error = e.what();
+    return std::nullopt;
+  }
+}
+
 std::optional<std::vector<Data>> parse_harness_output(const std::string& text, std::string* error) {
   auto fail = [&](const std::string& why) -> std::optional<std::vector<Data>> {
     if (error) *error = why;

@@ -57,6 +57,10 @@ std::string build_nvcc(const std::string& cu_path, const std::string& exe_path,
 /// The harness's input text for one data set (docs/cuda.md: `scalar NAME TYPE VALUE`,
 /// `mem NAME COUNT TYPE VALUE ...`).
 std::string harness_input(const Inputs& imp_inputs);
+/// The harness input for a data set written as on an `-- input:` line (`n=1000 m=8`):
+/// scalars as given, every memory block as `random TYPE SEED` (no text per element).
+std::optional<std::string> harness_random_input(const Lowered& l, const std::string& sizes,
+                                                std::string* error);
 /// Parses the harness's output: one Data per result (a memory block as a 1-d array).
 std::optional<std::vector<Data>> parse_harness_output(const std::string& text,
                                                       std::string* error = nullptr);

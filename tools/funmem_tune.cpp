@@ -1,0 +1,241 @@
+// funmem-tune: tunes the thresholds of a program's multi-versioned CUDA code over data
+// sets (issue 9; docs/tuning.md). Lowers and builds the program as funmem-cuda does
+// (the CPU emulation here, nvcc when a GPU is present), reads its tuning forest, runs
+// the monotonic autotuner (tune/tuner.h) and writes a `name=value` tuning file and a
+// report. Every run goes to a log; --resume replays it.
+#include "tune/program_runner.h"
+#include "tune/tuner.h"
+#include "verifier/cuda_check.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <sstream>
+
+using namespace funmem;
+using namespace funmem::tune;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const std::string& p, bool* ok) {
+  std::ifstream in(p, std::ios::binary);
+  *ok = static_cast<bool>(in);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// The kernels a run launched (`time: kernel NAME (...)` lines), comma-separated.
+std::string launched(const std::string& err) {
+  std::string out;
+  std::istringstream in(err);
+  for (std::string line; std::getline(in, line);) {
+    char name[256];
+    if (std::sscanf(line.c_str(), "time: kernel %255s", name) == 1)
+      out += (out.empty() ? "" : ",") + std::string(name);
+  }
+  return out.empty() ? "-" : out;
+}
+
+/// The fastest of `repeats` runs with the given harness flags (infinity if one fails).
+double best_time(const ProgramRunner& r, size_t d, const std::string& flags, int repeats,
+                 std::string* kernels) {
+  double best = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < repeats; ++k) {
+    std::string err;
+    int rc = r.run_raw(d, "--time " + flags, &err);
+    double ms = 0;
+    auto at = err.find("time: run ");
+    if (rc != 0 || at == std::string::npos ||
+        std::sscanf(err.c_str() + at, "time: run %lf ms", &ms) != 1)
+      return std::numeric_limits<double>::infinity();
+    best = std::min(best, ms);
+    if (kernels) *kernels = launched(err);
+  }
+  return best;
+}
+
+std::string ms_text(double ms) {
+  if (ms == std::numeric_limits<double>::infinity()) return "failed";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f ms", ms);
+  return b;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"funmem-tune: tune the thresholds of multi-versioned generated code over data "
+               "sets (monotonic autotuner)"};
+  std::string file, output, log, work, exe;
+  std::vector<std::string> dataset_specs;
+  TuneOptions opt;
+  opt.repeats = 3;
+  double timeout_s = 60;
+  bool resume = false, compare = false, quiet = false, no_sc = false;
+  app.add_option("file", file, "a .fun or .funmem program")->required();
+  app.add_option("--datasets", dataset_specs,
+                 "data sets: harness input files, or sizes as on an `-- input:` line "
+                 "(`n=2 m=1000000`; arrays are filled with seeded random values)")
+      ->required();
+  app.add_option("-o,--output", output, "the tuning file to write (default FILE.tuning)");
+  app.add_option("--log", log, "the log of runs (default FILE.tune-log)");
+  app.add_flag("--resume", resume, "replay the runs of an existing log instead of repeating them");
+  app.add_option("--repeats", opt.repeats, "timings per configuration (the minimum is taken)")
+      ->check(CLI::Range(1, 100));
+  app.add_option("--timeout", timeout_s, "seconds before a run counts as timed out (slowest)")
+      ->check(CLI::Range(0.1, 86400.0));
+  app.add_option("--epsilon", opt.epsilon,
+                 "a version must be faster by this fraction to be chosen (noise margin)")
+      ->check(CLI::Range(0.0, 0.5));
+  app.add_flag("--compare", compare,
+               "after tuning, time the tuned program and every forced version on each data set");
+  app.add_flag("--quiet", quiet, "no progress lines");
+  app.add_flag("--no-sc", no_sc, "leave short-circuiting out of the pipeline");
+  app.add_option("--work-dir", work,
+                 "where the .cu file, binary and inputs go (default FILE.tune/)");
+  app.add_option("--exe", exe,
+                 "tune this already built generated program instead of building FILE");
+  CLI11_PARSE(app, argc, argv);
+  if (output.empty()) output = file + ".tuning";
+  if (log.empty()) log = file + ".tune-log";
+  if (work.empty()) work = file + ".tune";
+  fs::create_directories(work);
+
+  bool ok = false;
+  std::string text = slurp(file, &ok);
+  if (!ok) {
+    std::cerr << file << ": error: cannot read the file\n";
+    return 2;
+  }
+  LowerOptions lo;
+  lo.short_circuit = !no_sc;
+  std::string error;
+  auto lowered = lower_to_cuda(file, text, lo, &error);
+  if (!lowered) {
+    std::cerr << error << "\n";
+    return 1;
+  }
+  if (exe.empty()) {
+    std::string cu = (fs::path(work) / (fs::path(file).filename().string() + ".cu")).string();
+    if (std::string e = write_cuda(cu, lowered->code); !e.empty()) {
+      std::cerr << "funmem-tune: error: " << e << "\n";
+      return 1;
+    }
+    const bool gpu = gpu_present() && !nvcc_path().empty();
+    exe = cu + (gpu ? ".gpu" : ".emu");
+    std::string e = gpu ? build_nvcc(cu, exe) : build_emulation(cu, exe);
+    if (!e.empty()) {
+      std::cerr << "funmem-tune: error: " << e << "\n";
+      return 1;
+    }
+    std::fprintf(stderr, "funmem-tune: built %s (%s)\n", exe.c_str(),
+                 gpu ? "nvcc, GPU" : "g++, CPU emulation");
+  }
+
+  // The data sets: files as they are, sizes written as harness inputs.
+  std::vector<ProgramDataset> sets;
+  for (size_t k = 0; k < dataset_specs.size(); ++k) {
+    const std::string& s = dataset_specs[k];
+    if (fs::is_regular_file(s)) {
+      sets.push_back({fs::path(s).filename().string(), s});
+      continue;
+    }
+    auto input = harness_random_input(*lowered, s, &error);
+    if (!input) {
+      std::cerr << "--datasets '" << s << "': error: " << error << "\n";
+      return 2;
+    }
+    std::string path = (fs::path(work) / ("dataset-" + std::to_string(k) + ".in")).string();
+    std::ofstream(path) << *input;
+    sets.push_back({s, path});
+  }
+
+  // The tuning forest, as the program reports it.
+  std::string tree_text;
+  {
+    fs::path out = fs::path(work) / "tuning-tree.txt";
+    int rc = std::system(("'" + exe + "' --tuning-tree > '" + out.string() + "'").c_str());
+    bool read_ok = false;
+    tree_text = slurp(out.string(), &read_ok);
+    if (rc != 0 || !read_ok) {
+      std::cerr << "funmem-tune: error: " << exe << " --tuning-tree failed\n";
+      return 1;
+    }
+  }
+  Forest forest = parse_tuning_tree(tree_text, &error);
+  if (!error.empty()) {
+    std::cerr << "funmem-tune: error: " << error << "\n";
+    return 1;
+  }
+  if (forest.thresholds.empty()) {
+    std::printf("%s: no multi-versioned kernel nest: nothing to tune\n", file.c_str());
+    std::ofstream(output) << "# funmem-tune: " << file << " has no thresholds\n";
+    return 0;
+  }
+  if (!resume) fs::remove(log);
+  std::unique_ptr<ProgramRunner> runner;
+  try {
+    runner = std::make_unique<ProgramRunner>(exe, sets, forest, timeout_s, log);
+  } catch (const std::exception& e) {
+    std::cerr << e.what() << "\n";
+    return 1;
+  }
+  if (!quiet)
+    opt.progress = [&](const std::string& what) {
+      std::fprintf(stderr, "funmem-tune: [%d run(s), %d replayed] %s\n", runner->executed,
+                   runner->replayed, what.c_str());
+    };
+  std::printf("tuning %s: %zu threshold(s), %zu data set(s), %d timing(s) per configuration\n",
+              file.c_str(), forest.thresholds.size(), sets.size(), opt.repeats);
+  TuneResult res = tune_program(forest, *runner, opt);
+  std::ofstream(output) << tuning_file(forest, res);
+  std::printf("%s", tuning_report(forest, res).c_str());
+  std::printf("runs: %d executed, %d replayed from %s\n", runner->executed, runner->replayed,
+              log.c_str());
+  std::printf("wrote %s\n", output.c_str());
+  std::printf("%s", tuning_file(forest, res).c_str());
+
+  int status = 0;
+  bool any_ok = false;
+  for (const DatasetReport& d : res.datasets)
+    any_ok = any_ok || d.best_ms < std::numeric_limits<double>::infinity();
+  if (!any_ok) {
+    std::cerr << "funmem-tune: error: every run failed\n";
+    status = 1;
+  }
+  if (compare) {
+    // The tuned program against every version forced, on each data set.
+    std::vector<ForcedVersion> forced = forced_versions(lowered->code);
+    std::printf("\n%-24s %-28s", "data set", "tuned (kernels launched)");
+    for (const ForcedVersion& v : forced)
+      std::printf(" %12s", v.name.c_str());
+    std::printf("  verdict\n");
+    for (size_t d = 0; d < sets.size(); ++d) {
+      std::string kernels;
+      double tuned = best_time(*runner, d, "--tuning '" + output + "'", opt.repeats, &kernels);
+      std::printf("%-24s %-28s", sets[d].name.c_str(),
+                  (ms_text(tuned) + " (" + kernels + ")").c_str());
+      double best = std::numeric_limits<double>::infinity();
+      std::string best_name;
+      for (const ForcedVersion& v : forced) {
+        double t = best_time(*runner, d, v.args, opt.repeats, nullptr);
+        std::printf(" %12s", ms_text(t).c_str());
+        if (t < best) {
+          best = t;
+          best_name = v.name;
+        }
+      }
+      bool picks = tuned <= best * 1.1;
+      std::printf("  %s\n", picks ? ("as fast as the fastest version (" + best_name + ")").c_str()
+                                  : ("SLOWER than the " + best_name + " version").c_str());
+    }
+  }
+  return status;
+}

@@ -1,0 +1,190 @@
+// Running generated programs for the tuner (see program_runner.h).
+#include "tune/program_runner.h"
+
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace funmem::tune {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+std::string quote(const std::string& s) {
+  std::string o = "'";
+  for (char c : s) {
+    if (c == '\'')
+      o += "'\\''";
+    else
+      o += c;
+  }
+  return o + "'";
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// A fresh temporary path for this process.
+fs::path temp(const std::string& what) {
+  static std::atomic<int> counter{0};
+  return fs::temp_directory_path() /
+         ("funmem-tune-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + what);
+}
+
+const char* status_word(RunResult::Status s) {
+  switch (s) {
+  case RunResult::Status::Ok:
+    return "ok";
+  case RunResult::Status::Failed:
+    return "failed";
+  case RunResult::Status::Timeout:
+    return "timeout";
+  }
+  return "failed";
+}
+
+json thresholds_json(const Forest& f, const std::vector<int64_t>& t) {
+  json j = json::object();
+  for (size_t i = 0; i < t.size(); ++i)
+    j[f.thresholds[i].name] = threshold_text(t[i]);
+  return j;
+}
+
+} // namespace
+
+RunResult parse_run_output(const std::string& err, int status, const Forest& f) {
+  RunResult r;
+  if (status == 124 || status == 128 + 9) {
+    r.status = RunResult::Status::Timeout;
+    r.error = "timed out";
+    return r;
+  }
+  bool timed = false;
+  std::istringstream in(err);
+  for (std::string line; std::getline(in, line);) {
+    double ms = 0;
+    if (std::sscanf(line.c_str(), "time: run %lf ms", &ms) == 1) {
+      r.ms = ms;
+      timed = true;
+    }
+    char name[512];
+    long long p = 0, count = 0;
+    if (std::sscanf(line.c_str(), "threshold %511s %lld %lld", name, &p, &count) == 3) {
+      int i = f.index(name);
+      if (i >= 0) r.comparisons[i][p] += count;
+    }
+    if (r.error.empty() && line.find(": error: ") != std::string::npos) r.error = line;
+  }
+  if (status != 0 || !timed) {
+    r.status = RunResult::Status::Failed;
+    if (r.error.empty())
+      r.error = status != 0 ? "exit status " + std::to_string(status) : "no `time: run` line";
+  }
+  return r;
+}
+
+ProgramRunner::ProgramRunner(std::string exe, std::vector<ProgramDataset> datasets,
+                             const Forest& forest, double timeout_s, std::string log_path)
+    : exe_(std::move(exe)), datasets_(std::move(datasets)), forest_(forest), timeout_s_(timeout_s),
+      log_path_(std::move(log_path)) {
+  if (log_path_.empty() || !fs::exists(log_path_)) return;
+  std::ifstream in(log_path_);
+  int no = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++no;
+    if (line.empty()) continue;
+    try {
+      json j = json::parse(line);
+      std::vector<int64_t> t(forest_.thresholds.size(), kInf);
+      for (auto& [name, v] : j.at("thresholds").items()) {
+        int i = forest_.index(name);
+        if (i < 0) throw std::runtime_error("unknown threshold '" + name + "'");
+        std::string s = v.get<std::string>();
+        t[static_cast<size_t>(i)] = s == "inf" ? kInf : std::stoll(s);
+      }
+      RunResult r;
+      std::string st = j.at("status").get<std::string>();
+      r.status = st == "ok"        ? RunResult::Status::Ok
+                 : st == "timeout" ? RunResult::Status::Timeout
+                                   : RunResult::Status::Failed;
+      r.ms = j.value("ms", 0.0);
+      r.error = j.value("error", "");
+      for (const json& c : j.at("comparisons")) {
+        int i = forest_.index(c.at(0).get<std::string>());
+        if (i >= 0) r.comparisons[i][c.at(1).get<int64_t>()] += c.at(2).get<int64_t>();
+      }
+      logged_[{j.at("dataset").get<std::string>(), t}].push_back(r);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(log_path_ + ":" + std::to_string(no) + ": error: " + e.what());
+    }
+  }
+}
+
+int ProgramRunner::run_raw(size_t d, const std::string& flags, std::string* err) const {
+  fs::path e = temp(".err");
+  std::ostringstream timeout;
+  timeout << timeout_s_;
+  std::string cmd = "timeout -s KILL " + timeout.str() + " " + quote(exe_) + " " +
+                    quote(datasets_[d].input_file) + " --no-output " + flags + " > /dev/null 2> " +
+                    quote(e.string());
+  int rc = std::system(cmd.c_str());
+  if (err) *err = slurp(e);
+  std::error_code ec;
+  fs::remove(e, ec);
+  if (rc == -1) return -1;
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
+}
+
+RunResult ProgramRunner::run(size_t d, const std::vector<int64_t>& t) {
+  Key key{datasets_[d].name, t};
+  if (auto it = logged_.find(key); it != logged_.end()) {
+    size_t& k = used_[key];
+    if (k < it->second.size()) {
+      ++replayed;
+      return it->second[k++];
+    }
+  }
+  fs::path tuning = temp(".tuning");
+  {
+    std::ofstream o(tuning);
+    for (size_t i = 0; i < t.size(); ++i)
+      o << forest_.thresholds[i].name << "=" << threshold_text(t[i]) << "\n";
+  }
+  std::string err;
+  int rc = run_raw(d, "--time --log-thresholds --tuning " + quote(tuning.string()), &err);
+  std::error_code ec;
+  fs::remove(tuning, ec);
+  ++executed;
+  RunResult r = parse_run_output(err, rc, forest_);
+  logged_[key].push_back(r);
+  ++used_[key];
+  if (!log_path_.empty()) {
+    json j;
+    j["dataset"] = datasets_[d].name;
+    j["thresholds"] = thresholds_json(forest_, t);
+    j["status"] = status_word(r.status);
+    j["ms"] = r.ms;
+    if (!r.error.empty()) j["error"] = r.error;
+    j["comparisons"] = json::array();
+    for (const auto& [i, ps] : r.comparisons)
+      for (const auto& [p, count] : ps)
+        j["comparisons"].push_back({forest_.thresholds[static_cast<size_t>(i)].name, p, count});
+    std::ofstream(log_path_, std::ios::app) << j.dump() << "\n";
+  }
+  return r;
+}
+
+} // namespace funmem::tune
