@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <sstream>
 
@@ -175,8 +176,10 @@ private:
       res_.time_ms += spent;
       if (k == 0) r0 = r;
       if (opt_.progress) {
+        char ms[32];
+        std::snprintf(ms, sizeof ms, "%.3f ms", r.ms);
         std::string what = rep.name + ": run " + std::to_string(rep.runs) + " (" +
-                           (r.status == RunResult::Status::Ok        ? std::to_string(r.ms) + " ms"
+                           (r.status == RunResult::Status::Ok        ? std::string(ms)
                             : r.status == RunResult::Status::Timeout ? "timeout"
                                                                      : "failed: " + r.error) +
                            ")";
