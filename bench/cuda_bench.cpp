@@ -4,6 +4,7 @@
 // each. On the CPU emulation here; with --gpu, the nvcc builds on a GPU
 // (scripts/bench-cuda-gpu). Prints a Markdown table: time without and with sc, the
 // speed-up, peak device memory, and the IMP copy nests left and elided.
+#include "ir/files.h"
 #include "ir/parser.h"
 #include "verifier/cuda_check.h"
 
@@ -37,13 +38,6 @@ const Shape kShapes[] = {
     {"OptionPricing", "sc/optionpricing.fun", "paths=100000 steps=64", "1.03-1.21x"},
 };
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 struct Measure {
   double ms = -1;
   long long peak = 0;
@@ -57,7 +51,7 @@ Measure run_best(const std::string& exe, const std::string& input, int repeat) {
     std::string cmd = "'" + fs::absolute(exe).string() + "' '" + input +
                       "' --time --no-output 2> '" + err_file + "'";
     int rc = std::system(cmd.c_str());
-    std::string err = slurp(err_file);
+    std::string err = read_file(err_file);
     if (rc != 0) {
       best.error = err.empty() ? "exit status " + std::to_string(rc) : err;
       return best;
@@ -99,7 +93,7 @@ int main(int argc, char** argv) {
   for (const Shape& s : kShapes) {
     if (!only.empty() && only != s.name) continue;
     fs::path file = fs::path(root) / "corpus" / s.file;
-    std::string text = slurp(file);
+    std::string text = read_file(file);
     Measure m[2];
     Lowered low[2];
     std::string failure;

@@ -4,6 +4,7 @@
 // Exit: 0 when everything asked for worked and agreed, 1 on a disagreement or a failed
 // build, 2 on usage, parse, type or lowering errors.
 #include "interp/interp.h"
+#include "ir/files.h"
 #include "ir/parser.h"
 #include "verifier/cuda_check.h"
 
@@ -17,14 +18,6 @@
 using namespace funmem;
 
 namespace {
-
-std::string slurp(const std::string& path, bool* ok) {
-  std::ifstream in(path, std::ios::binary);
-  *ok = static_cast<bool>(in);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 struct Built {
   std::string emu, gpu; // executables ("" when not built)
@@ -143,7 +136,7 @@ int main(int argc, char** argv) {
   lo.short_circuit = !no_sc;
   if (out.empty()) out = file + ".cu";
   bool ok = false;
-  std::string text = slurp(file, &ok);
+  std::string text = read_file(file, &ok);
   if (!ok) {
     std::cerr << file << ": error: cannot read the file\n";
     return 2;
@@ -228,7 +221,7 @@ int main(int argc, char** argv) {
   use_inputs(l);
   // The default (or given) thresholds, then every version of every nest forced.
   std::vector<CudaRun> runs =
-      run(l, b, time, &on, tuning.empty() ? "" : "--tuning '" + tuning + "'");
+      run(l, b, time, &on, tuning.empty() ? "" : "--tuning " + shell_quote(tuning));
   for (const ForcedVersion& v : forced_versions(l.code))
     for (CudaRun r : run(l, b, time, &on, v.args)) {
       r.name += " (" + v.name + " version)";

@@ -3,6 +3,7 @@
 // (the CPU emulation here, nvcc when a GPU is present), reads its tuning forest, runs
 // the monotonic autotuner (tune/tuner.h) and writes a `name=value` tuning file and a
 // report. Every run goes to a log; --resume replays it.
+#include "ir/files.h"
 #include "tune/program_runner.h"
 #include "tune/tuner.h"
 #include "verifier/cuda_check.h"
@@ -22,14 +23,6 @@ using namespace funmem::tune;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const std::string& p, bool* ok) {
-  std::ifstream in(p, std::ios::binary);
-  *ok = static_cast<bool>(in);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 /// The kernels a run launched (`time: kernel NAME (...)` lines), comma-separated.
 std::string launched(const std::string& err) {
@@ -109,7 +102,7 @@ int main(int argc, char** argv) {
   fs::create_directories(work);
 
   bool ok = false;
-  std::string text = slurp(file, &ok);
+  std::string text = read_file(file, &ok);
   if (!ok) {
     std::cerr << file << ": error: cannot read the file\n";
     return 2;
@@ -161,9 +154,10 @@ int main(int argc, char** argv) {
   std::string tree_text;
   {
     fs::path out = fs::path(work) / "tuning-tree.txt";
-    int rc = std::system(("'" + exe + "' --tuning-tree > '" + out.string() + "'").c_str());
+    int rc =
+        std::system((shell_quote(exe) + " --tuning-tree > " + shell_quote(out.string())).c_str());
     bool read_ok = false;
-    tree_text = slurp(out.string(), &read_ok);
+    tree_text = read_file(out.string(), &read_ok);
     if (rc != 0 || !read_ok) {
       std::cerr << "funmem-tune: error: " << exe << " --tuning-tree failed\n";
       return 1;
@@ -219,7 +213,8 @@ int main(int argc, char** argv) {
     std::printf("  verdict\n");
     for (size_t d = 0; d < sets.size(); ++d) {
       std::string kernels;
-      double tuned = best_time(*runner, d, "--tuning '" + output + "'", opt.repeats, &kernels);
+      double tuned =
+          best_time(*runner, d, "--tuning " + shell_quote(output), opt.repeats, &kernels);
       std::printf("%-24s %-28s", sets[d].name.c_str(),
                   (ms_text(tuned) + " (" + kernels + ")").c_str());
       double best = std::numeric_limits<double>::infinity();

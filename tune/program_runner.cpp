@@ -1,5 +1,6 @@
 // Running generated programs for the tuner (see program_runner.h).
 #include "tune/program_runner.h"
+#include "ir/files.h"
 
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
@@ -18,24 +19,6 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 
 namespace {
-
-std::string quote(const std::string& s) {
-  std::string o = "'";
-  for (char c : s) {
-    if (c == '\'')
-      o += "'\\''";
-    else
-      o += c;
-  }
-  return o + "'";
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 /// A fresh temporary path for this process.
 fs::path temp(const std::string& what) {
@@ -137,11 +120,11 @@ int ProgramRunner::run_raw(size_t d, const std::string& flags, std::string* err)
   fs::path e = temp(".err");
   std::ostringstream timeout;
   timeout << timeout_s_;
-  std::string cmd = "timeout -s KILL " + timeout.str() + " " + quote(exe_) + " " +
-                    quote(datasets_[d].input_file) + " --no-output " + flags + " > /dev/null 2> " +
-                    quote(e.string());
+  std::string cmd = "timeout -s KILL " + timeout.str() + " " + shell_quote(exe_) + " " +
+                    shell_quote(datasets_[d].input_file) + " --no-output " + flags +
+                    " > /dev/null 2> " + shell_quote(e.string());
   int rc = std::system(cmd.c_str());
-  if (err) *err = slurp(e);
+  if (err) *err = read_file(e);
   std::error_code ec;
   fs::remove(e, ec);
   if (rc == -1) return -1;
@@ -164,7 +147,7 @@ RunResult ProgramRunner::run(size_t d, const std::vector<int64_t>& t) {
       o << forest_.thresholds[i].name << "=" << threshold_text(t[i]) << "\n";
   }
   std::string err;
-  int rc = run_raw(d, "--time --log-thresholds --tuning " + quote(tuning.string()), &err);
+  int rc = run_raw(d, "--time --log-thresholds --tuning " + shell_quote(tuning.string()), &err);
   std::error_code ec;
   fs::remove(tuning, ec);
   ++executed;

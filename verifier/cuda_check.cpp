@@ -2,6 +2,7 @@
 #include "verifier/cuda_check.h"
 
 #include "analysis/passes.h"
+#include "ir/files.h"
 #include "ir/parser.h"
 #include "ir/typecheck.h"
 #include "ir/unmem.h"
@@ -23,33 +24,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'')
-      q += "'\\''";
-    else
-      q += c;
-  }
-  return q + "'";
-}
-
 /// Runs a shell command with stdout and stderr captured; returns the exit status.
 int run_command(const std::string& cmd, std::string* out, std::string* err) {
   static std::atomic<int> counter{0};
   fs::path dir = fs::temp_directory_path();
   std::string tag = std::to_string(::getpid()) + "-" + std::to_string(counter++);
   fs::path o = dir / ("funmem-cmd-" + tag + ".out"), e = dir / ("funmem-cmd-" + tag + ".err");
-  int rc = std::system((cmd + " > " + quote(o.string()) + " 2> " + quote(e.string())).c_str());
-  if (out) *out = slurp(o.string());
-  if (err) *err = slurp(e.string());
+  int rc = std::system(
+      (cmd + " > " + shell_quote(o.string()) + " 2> " + shell_quote(e.string())).c_str());
+  if (out) *out = read_file(o.string());
+  if (err) *err = read_file(e.string());
   std::error_code ec;
   fs::remove(o, ec);
   fs::remove(e, ec);
@@ -145,8 +129,8 @@ std::string build_emulation(const std::string& cu_path, const std::string& exe_p
   fs::path dir = fs::path(cu_path).parent_path();
   std::string inc = dir.empty() ? "." : dir.string();
   std::string out, err;
-  int rc = run_command("g++ -std=c++20 -O2 -fopenmp -ffp-contract=off -I " + quote(inc) +
-                           " -x c++ " + quote(cu_path) + " -o " + quote(exe_path),
+  int rc = run_command("g++ -std=c++20 -O2 -fopenmp -ffp-contract=off -I " + shell_quote(inc) +
+                           " -x c++ " + shell_quote(cu_path) + " -o " + shell_quote(exe_path),
                        &out, &err);
   return rc == 0 ? "" : "g++ failed (status " + std::to_string(rc) + "):\n" + out + err;
 }
@@ -158,9 +142,9 @@ std::string build_nvcc(const std::string& cu_path, const std::string& exe_path,
   fs::path dir = fs::path(cu_path).parent_path();
   std::string inc = dir.empty() ? "." : dir.string();
   std::string out, err;
-  int rc = run_command(nvcc + " -std=c++20 -O3 --fmad=false -arch=" + arch + " -I " + quote(inc) +
-                           " -x cu " + quote(cu_path) + (device_only ? " --cubin" : "") + " -o " +
-                           quote(exe_path),
+  int rc = run_command(nvcc + " -std=c++20 -O3 --fmad=false -arch=" + arch + " -I " +
+                           shell_quote(inc) + " -x cu " + shell_quote(cu_path) +
+                           (device_only ? " --cubin" : "") + " -o " + shell_quote(exe_path),
                        &out, &err);
   return rc == 0 ? "" : "nvcc failed (status " + std::to_string(rc) + "):\n" + out + err;
 }
@@ -306,9 +290,10 @@ std::vector<CudaRun> run_and_compare(const Lowered& l, const std::string& exe, b
     { std::ofstream(input) << harness_input(imp_inputs(l.funmem.def, in)); }
     std::string out, err;
     auto t0 = std::chrono::steady_clock::now();
-    int rc = run_command(quote(fs::absolute(exe).string()) + " " + quote(input.string()) +
-                             (time ? " --time" : "") + (extra_args.empty() ? "" : " " + extra_args),
-                         &out, &err);
+    int rc =
+        run_command(shell_quote(fs::absolute(exe).string()) + " " + shell_quote(input.string()) +
+                        (time ? " --time" : "") + (extra_args.empty() ? "" : " " + extra_args),
+                    &out, &err);
     r.run_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::error_code ec;
