@@ -104,3 +104,67 @@ TEST_CASE("IMP names become distinct C identifiers", "[codegen][cuda]") {
   CHECK(code->text.find("int64_t v_a__p = ") != std::string::npos);
   CHECK(code->text.find("int64_t v_a_p = ") != std::string::npos);
 }
+
+namespace {
+
+/// `kernel i < n do [var x; x <- READ[i * n];] kernel j < BOUND do WRITE[i * n + j] <- x
+/// done done`, with `n`, `a` and `b` parameters.
+imp::Program nest(const char* read, const char* write, SExpP bound, bool suffix = false) {
+  imp::Program p;
+  p.name = Name{"f", {1, 1}};
+  p.params = {imp::Param{Name{"n", {1, 1}}, false, ScalarType::I64},
+              imp::Param{Name{"a", {1, 1}}, true, ScalarType::I64},
+              imp::Param{Name{"b", {1, 1}}, true, ScalarType::I64}};
+  imp::Block inner, outer;
+  SExpP row = mk_bin(BinOp::Mul, mk_var("i"), mk_var("n"));
+  inner.push_back(imp::Stmt{
+      imp::Write{Name{write, {4, 7}}, mk_bin(BinOp::Add, row, mk_var("j")), mk_var("x")}, {4, 7}});
+  outer.push_back(imp::Stmt{imp::Decl{Name{"x", {2, 5}}, false, ScalarType::I64}, {2, 5}});
+  outer.push_back(imp::Stmt{imp::Read{Name{"x", {2, 5}}, Name{read, {2, 5}}, row}, {2, 5}});
+  outer.push_back(imp::Stmt{imp::Loop{true, Name{"j", {3, 5}}, std::move(bound), inner}, {3, 5}});
+  if (suffix)
+    outer.push_back(imp::Stmt{imp::Write{Name{"b", {5, 5}}, mk_var("i"), mk_int(0)}, {5, 5}});
+  p.body.push_back(imp::Stmt{imp::Loop{true, Name{"i", {1, 3}}, mk_var("n"), outer}, {1, 3}});
+  return p;
+}
+
+size_t thresholds(const imp::Program& p) {
+  std::string err;
+  auto code = imp_to_cuda(p, {}, {}, &err);
+  INFO(err);
+  REQUIRE(code);
+  return code->thresholds.size();
+}
+
+} // namespace
+
+TEST_CASE("kernel nests get versions only when every thread may redo the prefix",
+          "[codegen][cuda][versions]") {
+  // The prefix reads `a`, the inner kernel writes `b`: three versions, two thresholds.
+  std::string err;
+  auto code = imp_to_cuda(nest("a", "b", mk_var("n")), {}, {}, &err);
+  REQUIRE(code);
+  REQUIRE(code->thresholds.size() == 2);
+  CHECK(code->thresholds[0].name == "f.suff_outer_par_0");
+  CHECK(code->thresholds[0].parent == -1);
+  CHECK(code->thresholds[0].exploits == "n");
+  CHECK(code->thresholds[1].name == "f.suff_intra_par_0");
+  CHECK(code->thresholds[1].parent == 0);
+  CHECK(code->text.find("__global__ void fm_kernel_0_intra(") != std::string::npos);
+  CHECK(code->text.find("__global__ void fm_kernel_0_flat(") != std::string::npos);
+  CHECK(code->text.find("fm_h.above(0, fm_n)") != std::string::npos);
+  // Not versioned: the inner kernel writes what the prefix reads (a thread of the
+  // flattened version could read an element another one already overwrote) ...
+  CHECK(thresholds(nest("a", "a", mk_var("n"))) == 0);
+  // ... the inner bound depends on the outer iteration ...
+  CHECK(thresholds(nest("a", "b", mk_var("i"))) == 0);
+  // ... or work follows the inner kernel.
+  CHECK(thresholds(nest("a", "b", mk_var("n"), true)) == 0);
+  // --single-version.
+  CudaOptions single;
+  single.versions = false;
+  auto one = imp_to_cuda(nest("a", "b", mk_var("n")), {}, single, &err);
+  REQUIRE(one);
+  CHECK(one->thresholds.empty());
+  CHECK(one->text.find("_flat") == std::string::npos);
+}
