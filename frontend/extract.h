@@ -1,0 +1,84 @@
+// The Clang LibTooling front end of funmem-extract (issue 10; docs/extract.md): parses
+// CUDA device code (-x cuda --cuda-device-only -nocudainc with the bundled
+// funmem_cuda_min.h, so no CUDA installation is needed) and summarises every
+// `__global__` function's accesses to its pointer parameters and `__shared__` arrays:
+// the array, read or write, the index as a polynomial in the built-in variables
+// (`threadIdx_x`, `blockIdx_x`, `blockDim_x`, `gridDim_x`, ... with `_` for `.`),
+// scalar parameters and loop counters, the enclosing loops and conditions, and the
+// barrier interval. What it cannot follow (data-dependent indices, atomics, warp
+// intrinsics, pointer arithmetic on unknown pointers, other loops) is listed as
+// unsupported with its position, never dropped.
+//
+// Example: `__global__ void k(float* a, int n) { int i = blockIdx.x * blockDim.x +
+// threadIdx.x; if (i < n) a[i] = 0; }` gives one write of `a` at
+// `blockIdx_x*blockDim_x + threadIdx_x` guarded by `blockIdx_x*blockDim_x +
+// threadIdx_x < n`.
+#pragma once
+
+#include "analysis/formula.h"
+#include "ir/ast.h"
+#include "ir/symbolic.h"
+
+#include <string>
+#include <vector>
+
+namespace funmem::frontend {
+
+enum class Space { Global, Shared };
+
+/// An enclosing loop: its counter takes `lower + step * k` for k in [0, count), or,
+/// for a geometric loop (`s >>= 1`, `s /= 2`), the values lower, lower / 2, ... while
+/// greater than `count` (or at least `count` when `inclusive`).
+struct LoopCtx {
+  std::string var;
+  Poly lower, count, step = 1;
+  bool geometric = false, inclusive = false;
+  bool barrier = false;       // the body has __syncthreads() at its top level
+  std::vector<Formula> facts; // what the counter satisfies inside the body
+};
+
+struct Access {
+  std::string array;
+  Space space = Space::Global;
+  bool write = false;
+  Poly index;                  // element index into the array (row-major for 2-d)
+  std::vector<Formula> guards; // enclosing conditions and earlier early returns
+  bool exact_guards = true;    // every enclosing condition became a guard
+  std::vector<LoopCtx> loops;  // enclosing loops, outermost first
+  int phase = 0;               // barrier interval
+  Pos pos;
+  std::string text; // the access as written
+};
+
+struct Problem {
+  Pos pos;
+  std::string what;
+};
+
+struct KernelSummary {
+  std::string name;
+  Pos pos;
+  std::vector<std::string> scalar_params, pointer_params, shared_arrays;
+  std::vector<std::string> thread_names; // built-in names the kernel uses
+  std::vector<Access> accesses;
+  std::vector<Problem> unsupported; // constructs it cannot follow
+  std::vector<Problem> unknown;     // followed, but barrier intervals it cannot order
+  int barriers = 0;
+};
+
+struct ExtractResult {
+  std::vector<KernelSummary> kernels;
+  std::vector<std::string> errors; // `file:line:col: error: ...` from clang
+};
+
+/// Parses `code` (named `file`) with clang and summarises its kernels.
+ExtractResult extract(const std::string& code, const std::string& file,
+                      const std::vector<std::string>& clang_args = {});
+
+/// The text of funmem_cuda_min.h.
+const char* cuda_min_header();
+
+/// `threadIdx_x` -> `threadIdx.x` (and the other built-ins) for messages.
+std::string display_names(std::string text);
+
+} // namespace funmem::frontend

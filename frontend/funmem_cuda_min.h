@@ -1,0 +1,58 @@
+// funmem_cuda_min.h: the minimal CUDA declarations funmem-extract parses kernels with
+// (clang -x cuda --cuda-device-only -nocudainc -nocudalib), so that no CUDA
+// installation is needed. Built-in variables are plain structures: the extractor
+// recognises `threadIdx.x` and its kin by name. Intrinsics are declared so that a
+// kernel using them parses; the extractor reports their calls as unsupported.
+#pragma once
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __forceinline__ inline __attribute__((always_inline))
+#define __restrict__ __restrict
+typedef unsigned long size_t;
+struct uint3 {
+  unsigned int x, y, z;
+};
+struct dim3 {
+  unsigned int x, y, z;
+  __host__ __device__ dim3(unsigned int a = 1, unsigned int b = 1, unsigned int c = 1)
+      : x(a), y(b), z(c) {}
+};
+extern __device__ const uint3 threadIdx;
+extern __device__ const uint3 blockIdx;
+extern __device__ const dim3 blockDim;
+extern __device__ const dim3 gridDim;
+extern __device__ const int warpSize;
+__device__ void __syncthreads();
+__device__ void __syncwarp(unsigned int mask = 0xffffffffu);
+__device__ void __threadfence();
+__device__ int atomicAdd(int*, int);
+__device__ unsigned int atomicAdd(unsigned int*, unsigned int);
+__device__ float atomicAdd(float*, float);
+__device__ double atomicAdd(double*, double);
+__device__ int atomicSub(int*, int);
+__device__ int atomicExch(int*, int);
+__device__ float atomicExch(float*, float);
+__device__ int atomicMin(int*, int);
+__device__ int atomicMax(int*, int);
+__device__ int atomicCAS(int*, int, int);
+__device__ int __shfl_sync(unsigned int, int, int, int = 32);
+__device__ float __shfl_sync(unsigned int, float, int, int = 32);
+__device__ int __shfl_down_sync(unsigned int, int, unsigned int, int = 32);
+__device__ float __shfl_down_sync(unsigned int, float, unsigned int, int = 32);
+__device__ int __shfl_xor_sync(unsigned int, int, int, int = 32);
+__device__ float __shfl_xor_sync(unsigned int, float, int, int = 32);
+__device__ int min(int, int);
+__device__ int max(int, int);
+__device__ float fminf(float, float);
+__device__ float fmaxf(float, float);
+__device__ float sqrtf(float);
+__device__ float expf(float);
+__device__ float logf(float);
+__device__ float fabsf(float);
+__device__ int abs(int);
+__device__ double sqrt(double);
+__device__ double exp(double);
+__device__ double fabs(double);

@@ -1,0 +1,551 @@
+// Race freedom of extracted kernels (see race.h).
+#include "frontend/race.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <map>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+namespace funmem::frontend {
+
+namespace {
+
+const char* const kDims[] = {"x", "y", "z"};
+
+std::string tid(int d) {
+  return std::string("threadIdx_") + kDims[d];
+}
+std::string bid(int d) {
+  return std::string("blockIdx_") + kDims[d];
+}
+std::string bdim(int d) {
+  return std::string("blockDim_") + kDims[d];
+}
+std::string gdim(int d) {
+  return std::string("gridDim_") + kDims[d];
+}
+std::string primed(const std::string& n) {
+  return n + "'";
+}
+
+bool mentions(const Poly& p, const std::string& n) {
+  for (const std::string& v : p.free_vars())
+    if (v == n) return true;
+  return false;
+}
+bool mentions_any(const std::vector<std::string>& vars, const std::set<std::string>& names) {
+  for (const std::string& v : vars)
+    if (names.count(v)) return true;
+  return false;
+}
+
+/// Which built-in dimensions the kernel (or the facts) uses: x always.
+std::vector<int> dims_used(const KernelSummary& k, const std::vector<Formula>& facts) {
+  std::set<std::string> names(k.thread_names.begin(), k.thread_names.end());
+  for (const Formula& f : facts)
+    for (const std::string& v : f.free_vars())
+      names.insert(v);
+  std::vector<int> out{0};
+  for (int d = 1; d < 3; ++d)
+    if (names.count(tid(d)) || names.count(bid(d)) || names.count(bdim(d)) || names.count(gdim(d)))
+      out.push_back(d);
+  return out;
+}
+
+struct Range {
+  Poly lower, span;
+};
+
+/// The range a thread variable of the other thread takes, narrowed by its guards
+/// (`threadIdx.x < e`, `threadIdx.x >= e`): a superset of the threads that run it.
+Range narrow(const std::string& var, Range r, const std::vector<Formula>& guards) {
+  Poly hi = r.lower + r.span, lo = r.lower;
+  bool changed = false;
+  for (const Formula& g : guards) {
+    if (g.kind != Formula::Kind::Cmp) continue;
+    Poly v = Poly::var(var);
+    bool lhs = g.lhs == v && !mentions(g.rhs, var), rhs = g.rhs == v && !mentions(g.lhs, var);
+    if (!lhs && !rhs) continue;
+    const Poly& e = lhs ? g.rhs : g.lhs;
+    Rel rel = g.rel;
+    if (rhs) // e REL v  ->  v REL' e
+      rel = rel == Rel::Lt   ? Rel::Gt
+            : rel == Rel::Le ? Rel::Ge
+            : rel == Rel::Gt ? Rel::Lt
+            : rel == Rel::Ge ? Rel::Le
+                             : rel;
+    if (rel == Rel::Lt) {
+      hi = e;
+      changed = true;
+    } else if (rel == Rel::Le) {
+      hi = e + 1;
+      changed = true;
+    } else if (rel == Rel::Ge) {
+      lo = e;
+      changed = true;
+    } else if (rel == Rel::Gt) {
+      lo = e + 1;
+      changed = true;
+    }
+  }
+  if (!changed) return r;
+  return Range{lo, hi - lo};
+}
+
+class Checker {
+public:
+  Checker(const KernelSummary& k, const RaceOptions& o) : k_(k), opt_(o) {
+    dims_ = dims_used(k, o.facts);
+    for (int d = 0; d < 3; ++d) {
+      bool used = std::find(dims_.begin(), dims_.end(), d) != dims_.end();
+      if (used) {
+        launch_.push_back(ge(Poly::var(bdim(d)), 1));
+        launch_.push_back(ge(Poly::var(gdim(d)), 1));
+        launch_.push_back(ge(Poly::var(tid(d)), 0));
+        launch_.push_back(lt(Poly::var(tid(d)), Poly::var(bdim(d))));
+        launch_.push_back(ge(Poly::var(bid(d)), 0));
+        launch_.push_back(lt(Poly::var(bid(d)), Poly::var(gdim(d))));
+      }
+    }
+    launch_.insert(launch_.end(), o.facts.begin(), o.facts.end());
+  }
+
+  KernelVerdict run() {
+    auto t0 = std::chrono::steady_clock::now();
+    KernelVerdict v;
+    v.kernel = k_.name;
+    v.pos = k_.pos;
+    if (!k_.unsupported.empty()) {
+      v.verdict = Verdict::Unsupported;
+      const Problem& p = k_.unsupported.front();
+      v.reason = std::to_string(p.pos.line) + ":" + std::to_string(p.pos.col) + ": " + p.what;
+      if (k_.unsupported.size() > 1)
+        v.reason += " (and " + std::to_string(k_.unsupported.size() - 1) + " more)";
+      finish(v, t0);
+      return v;
+    }
+    std::string first_open;
+    for (size_t w = 0; w < k_.accesses.size(); ++w) {
+      const Access& aw = k_.accesses[w];
+      if (!aw.write) continue;
+      for (size_t a = 0; a < k_.accesses.size(); ++a) {
+        const Access& aa = k_.accesses[a];
+        if (aa.array != aw.array) continue;
+        pair(aw, aa, v, first_open);
+      }
+    }
+    for (const Problem& p : k_.unknown)
+      if (first_open.empty())
+        first_open = std::to_string(p.pos.line) + ":" + std::to_string(p.pos.col) + ": " + p.what;
+    if (first_open.empty()) {
+      v.verdict = Verdict::RaceFree;
+      v.reason = std::to_string(v.questions.size()) + " question(s), every one disjoint";
+    } else if (auto w = search()) {
+      v.verdict = Verdict::Race;
+      v.witness = w;
+      v.reason = "two threads access " + w->array + "[" + std::to_string(w->address) + "]";
+    } else {
+      v.verdict = Verdict::Unknown;
+      v.reason = first_open;
+    }
+    finish(v, t0);
+    return v;
+  }
+
+private:
+  const KernelSummary& k_;
+  const RaceOptions& opt_;
+  std::vector<int> dims_;
+  std::vector<Formula> launch_;
+  int fresh_ = 0;
+
+  static void finish(KernelVerdict& v, std::chrono::steady_clock::time_point t0) {
+    v.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  /// The loops of `a` whose counters both threads share in a same-block question: those
+  /// with a barrier in their body (both threads are in the same iteration).
+  static std::set<std::string> shared_counters(const Access& a, bool same_block) {
+    std::set<std::string> s;
+    if (same_block)
+      for (const LoopCtx& l : a.loops)
+        if (l.barrier) s.insert(l.var);
+    return s;
+  }
+
+  /// The set of elements one thread touches with `a` (its loops expanded, shared
+  /// counters kept), with names renamed by `ren`; the names expanded are added to
+  /// `expanded`.
+  std::optional<SymLmad> set_of(const Access& a, const std::map<std::string, Poly>& ren,
+                                const std::set<std::string>& shared,
+                                std::set<std::string>& expanded, std::string* why) {
+    SymLmad l;
+    l.offset = a.index.substitute(ren);
+    for (size_t k = a.loops.size(); k-- > 0;) {
+      const LoopCtx& lp = a.loops[k];
+      if (shared.count(lp.var)) continue;
+      if (lp.geometric) {
+        *why = "the halving loop over '" + lp.var +
+               "' has no barrier; its iterations cannot be "
+               "aggregated";
+        return std::nullopt;
+      }
+      std::string c = ren.count(lp.var) ? ren.at(lp.var).to_string() : lp.var;
+      std::string j = "iter%" + std::to_string(fresh_++);
+      Poly at = lp.lower.substitute(ren) + lp.step.substitute(ren) * Poly::var(j);
+      l = lmad_substitute(l, {{c, at}});
+      auto e = lmad_expand(j, 0, lp.count.substitute(ren), l);
+      if (!e) {
+        *why = "the accesses of '" + a.text + "' over the loop on '" + lp.var +
+               "' are not one LMAD (EXPAND failed)";
+        return std::nullopt;
+      }
+      l = *e;
+      expanded.insert(c);
+    }
+    return l;
+  }
+
+  /// Expands the other thread's set over `var` in `r`.
+  static std::optional<SymLmad> over(const SymLmad& l, const std::string& var, const Range& r) {
+    return lmad_expand(var, r.lower, r.span, l);
+  }
+
+  /// Every question for the pair (a write of t, an access of t').
+  void pair(const Access& w, const Access& a, KernelVerdict& v, std::string& first_open) {
+    // Same block: the same barrier interval only (and the same iteration of loops with
+    // barriers). Another block: global memory, any interval.
+    std::vector<bool> blocks;
+    if (w.phase == a.phase) blocks.push_back(true);
+    if (w.space == Space::Global) blocks.push_back(false);
+    for (bool same_block : blocks) {
+      std::set<std::string> shared = shared_counters(w, same_block);
+      for (const std::string& s : shared_counters(a, same_block))
+        shared.insert(s);
+      // Thread t: its own names. Thread t': primed names (shared counters stay).
+      std::set<std::string> exp1;
+      std::string why;
+      auto l1 = set_of(w, {}, shared, exp1, &why);
+      std::map<std::string, Poly> ren;
+      for (int d : dims_) {
+        ren[tid(d)] = Poly::var(primed(tid(d)));
+        ren[bid(d)] = Poly::var(primed(bid(d)));
+      }
+      for (const LoopCtx& lp : a.loops)
+        if (!shared.count(lp.var)) ren[lp.var] = Poly::var(primed(lp.var));
+      std::set<std::string> exp2;
+      std::optional<SymLmad> l2;
+      if (l1) l2 = set_of(a, ren, shared, exp2, &why);
+      // Facts: the launch, t's guards on names that are not expanded, shared counters.
+      std::vector<Formula> facts = launch_;
+      for (const Formula& g : w.guards)
+        if (!mentions_any(g.free_vars(), exp1)) facts.push_back(g);
+      for (const Access* x : {&w, &a})
+        for (const LoopCtx& lp : x->loops)
+          if (shared.count(lp.var)) facts.insert(facts.end(), lp.facts.begin(), lp.facts.end());
+      // The other thread's guards on its own thread variables narrow its ranges.
+      std::vector<Formula> guards2;
+      for (const Formula& g : a.guards)
+        guards2.push_back(g.substitute(ren));
+      std::vector<std::pair<std::string, std::optional<SymLmad>>> qs;
+      for (size_t di = 0; di < dims_.size(); ++di) {
+        for (bool below : {true, false}) {
+          std::optional<SymLmad> l = l2;
+          std::string what = std::string(same_block ? "same block" : "another block") + ", " +
+                             kDims[dims_[di]] + (below ? " below" : " above");
+          // Dimensions after the split one: any value; before: equal; the split one:
+          // below or above. For another block every thread dimension is free.
+          for (size_t e = dims_.size(); e-- > 0 && l;) {
+            int d = dims_[e];
+            std::string tv = primed(tid(d)), bv = primed(bid(d));
+            Range full_t{0, Poly::var(bdim(d))}, full_b{0, Poly::var(gdim(d))};
+            if (same_block) {
+              *l = lmad_substitute(*l, {{bv, Poly::var(bid(d))}});
+              if (e > di) {
+                l = over(*l, tv, narrow(tv, full_t, guards2));
+              } else if (e == di) {
+                Poly t = Poly::var(tid(d));
+                Range r = below ? Range{0, t} : Range{t + 1, Poly::var(bdim(d)) - t - 1};
+                Range n = narrow(tv, full_t, guards2);
+                if (below && !(n.lower == Poly(0))) r = Range{n.lower, t - n.lower};
+                if (!below && !(n.lower + n.span == Poly::var(bdim(d))))
+                  r = Range{t + 1, n.lower + n.span - t - 1};
+                l = over(*l, tv, r);
+              } else {
+                *l = lmad_substitute(*l, {{tv, Poly::var(tid(d))}});
+              }
+            } else {
+              l = over(*l, tv, narrow(tv, full_t, guards2));
+            }
+          }
+          if (!same_block) {
+            for (size_t e = dims_.size(); e-- > 0 && l;) {
+              int d = dims_[e];
+              std::string bv = primed(bid(d));
+              Poly b = Poly::var(bid(d));
+              if (e > di)
+                l = over(*l, bv, Range{0, Poly::var(gdim(d))});
+              else if (e == di)
+                l = over(*l, bv, below ? Range{0, b} : Range{b + 1, Poly::var(gdim(d)) - b - 1});
+              else
+                *l = lmad_substitute(*l, {{bv, b}});
+            }
+          }
+          qs.emplace_back(what, l);
+        }
+      }
+      for (auto& [what, l] : qs) {
+        QuestionResult q;
+        q.what = std::string(w.write ? "write " : "read ") + w.array + "[" +
+                 display_names(w.index.to_string()) + "] at " + std::to_string(w.pos.line) + ":" +
+                 std::to_string(w.pos.col) + " vs " + (a.write ? "write " : "read ") + a.array +
+                 "[" + display_names(a.index.to_string()) + "] at " + std::to_string(a.pos.line) +
+                 ":" + std::to_string(a.pos.col) + ", other thread in " + what;
+        if (!l1 || !l) {
+          q.result.answer = Answer::Unknown;
+          q.result.reason = why.empty() ? "the other threads' accesses are not one LMAD" : why;
+        } else {
+          q.l1 = l1->to_string();
+          q.l2 = l->to_string();
+          q.result = prove_disjoint(*l1, *l, facts, opt_.prover);
+        }
+        if (q.result.answer != Answer::Disjoint && first_open.empty())
+          first_open = q.what + ": " + answer_name(q.result.answer) +
+                       (q.result.reason.empty() ? "" : " (" + q.result.reason + ")");
+        v.questions.push_back(std::move(q));
+      }
+    }
+  }
+
+  // ------------------------------------------------------------ witness search
+
+  struct Event {
+    int access;
+    int64_t address;
+    std::vector<int64_t> block, thread;
+    std::vector<int64_t> shared_key; // values of counters of loops with barriers
+  };
+
+  /// Enumerates thread pairs on small launches for two conflicting accesses.
+  std::optional<RaceWitness> search() {
+    // Names to choose: launch sizes and scalar parameters.
+    std::vector<std::string> knobs;
+    for (int d : dims_) {
+      knobs.push_back(bdim(d));
+      knobs.push_back(gdim(d));
+    }
+    for (const std::string& p : k_.scalar_params)
+      knobs.push_back(p);
+    const std::vector<int64_t> values = {1, 2, 3, 4, 5, 8, 16};
+    std::vector<Env> candidates;
+    // Witnesses the prover found first, then uniform small values, then mixed ones.
+    for (size_t vi = 0; vi < values.size(); ++vi) {
+      Env e;
+      for (const std::string& n : knobs)
+        e[n] = values[vi];
+      candidates.push_back(e);
+    }
+    for (int64_t bd : {2, 4, 8, 16})
+      for (int64_t gd : {1, 2, 3})
+        for (int64_t p : {1, 2, 3, 4, 7, 8, 15, 16, 17, 32, 33}) {
+          Env e;
+          for (const std::string& n : knobs)
+            e[n] = p;
+          for (int d : dims_) {
+            e[bdim(d)] = d == 0 ? bd : 1;
+            e[gdim(d)] = d == 0 ? gd : 1;
+          }
+          candidates.push_back(e);
+        }
+    int budget = opt_.search_limit;
+    for (const Env& env : candidates) {
+      bool ok = true;
+      for (const Formula& f : opt_.facts) {
+        auto t = f.eval(env);
+        if (!t || !*t) ok = false;
+      }
+      if (!ok) continue;
+      if (auto w = search_launch(env, budget)) return w;
+      if (budget <= 0) break;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<RaceWitness> search_launch(const Env& launch, int& budget) {
+    std::vector<Event> events;
+    std::vector<int64_t> bsize, gsize;
+    for (int d = 0; d < 3; ++d) {
+      bool used = std::find(dims_.begin(), dims_.end(), d) != dims_.end();
+      bsize.push_back(used ? launch.at(bdim(d)) : 1);
+      gsize.push_back(used ? launch.at(gdim(d)) : 1);
+    }
+    const int64_t threads = bsize[0] * bsize[1] * bsize[2], blocks = gsize[0] * gsize[1] * gsize[2];
+    for (int64_t b = 0; b < blocks; ++b)
+      for (int64_t t = 0; t < threads; ++t) {
+        Env env = launch;
+        std::vector<int64_t> bi = {b % gsize[0], (b / gsize[0]) % gsize[1],
+                                   b / (gsize[0] * gsize[1])};
+        std::vector<int64_t> ti = {t % bsize[0], (t / bsize[0]) % bsize[1],
+                                   t / (bsize[0] * bsize[1])};
+        for (int d = 0; d < 3; ++d) {
+          env[tid(d)] = ti[static_cast<size_t>(d)];
+          env[bid(d)] = bi[static_cast<size_t>(d)];
+          env[bdim(d)] = bsize[static_cast<size_t>(d)];
+          env[gdim(d)] = gsize[static_cast<size_t>(d)];
+        }
+        for (size_t a = 0; a < k_.accesses.size(); ++a) {
+          if (!k_.accesses[a].exact_guards) continue; // may not happen: no confirmation
+          walk(static_cast<int>(a), 0, env, bi, ti, {}, events, budget);
+          if (budget <= 0) return std::nullopt;
+        }
+      }
+    // Conflicts: same array and address, one a write, different threads, concurrent.
+    std::unordered_map<std::string, std::vector<size_t>> by_place;
+    for (size_t e = 0; e < events.size(); ++e)
+      by_place[k_.accesses[static_cast<size_t>(events[e].access)].array + "#" +
+               std::to_string(events[e].address)]
+          .push_back(e);
+    for (const auto& [place, es] : by_place)
+      for (size_t x : es)
+        for (size_t y : es) {
+          const Event &ex = events[x], &ey = events[y];
+          const Access &ax = k_.accesses[static_cast<size_t>(ex.access)],
+                       &ay = k_.accesses[static_cast<size_t>(ey.access)];
+          if (!ax.write) continue;
+          if (ex.block == ey.block && ex.thread == ey.thread) continue;
+          bool same_block = ex.block == ey.block;
+          if (same_block && (ax.phase != ay.phase || ex.shared_key != ey.shared_key)) continue;
+          if (!same_block && ax.space == Space::Shared) continue;
+          RaceWitness w;
+          w.array = ax.array;
+          w.address = ex.address;
+          w.launch = launch;
+          w.first = describe(ex, ax);
+          w.second = describe(ey, ay);
+          return w;
+        }
+    return std::nullopt;
+  }
+
+  static std::string triple(const std::vector<int64_t>& v) {
+    return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) +
+           ")";
+  }
+  static std::string describe(const Event& e, const Access& a) {
+    return "block " + triple(e.block) + " thread " + triple(e.thread) + " " +
+           (a.write ? "writes " : "reads ") + a.array + "[" + std::to_string(e.address) + "] (" +
+           a.text + " at " + std::to_string(a.pos.line) + ":" + std::to_string(a.pos.col) + ")";
+  }
+
+  /// The concrete iterations of access `a`'s loops from level `depth` on.
+  void walk(int a, size_t depth, Env& env, const std::vector<int64_t>& bi,
+            const std::vector<int64_t>& ti, std::vector<int64_t> key, std::vector<Event>& out,
+            int& budget) {
+    const Access& acc = k_.accesses[static_cast<size_t>(a)];
+    if (--budget <= 0) return;
+    if (depth == acc.loops.size()) {
+      for (const Formula& g : acc.guards) {
+        auto t = g.eval(env);
+        if (!t || !*t) return;
+      }
+      auto addr = acc.index.eval(env);
+      if (!addr) return;
+      out.push_back(Event{a, *addr, bi, ti, key});
+      return;
+    }
+    const LoopCtx& l = acc.loops[depth];
+    auto lower = l.lower.eval(env), count = l.count.eval(env);
+    if (!lower || !count) return;
+    if (l.geometric) {
+      for (int64_t k = *lower; l.inclusive ? k >= *count : k > *count; k /= 2) {
+        env[l.var] = k;
+        std::vector<int64_t> kk = key;
+        if (l.barrier) kk.push_back(k);
+        walk(a, depth + 1, env, bi, ti, kk, out, budget);
+        if (k == 0 || budget <= 0) break;
+      }
+      return;
+    }
+    auto step = l.step.eval(env);
+    if (!step) return;
+    for (int64_t j = 0; j < *count && j < 4096 && budget > 0; ++j) {
+      env[l.var] = *lower + *step * j;
+      std::vector<int64_t> kk = key;
+      if (l.barrier) kk.push_back(env[l.var]);
+      walk(a, depth + 1, env, bi, ti, kk, out, budget);
+    }
+  }
+};
+
+} // namespace
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+  case Verdict::RaceFree:
+    return "race-free";
+  case Verdict::Race:
+    return "race";
+  case Verdict::Unknown:
+    return "unknown";
+  case Verdict::Unsupported:
+    return "unsupported";
+  }
+  return "unknown";
+}
+
+KernelVerdict check_kernel(const KernelSummary& k, const RaceOptions& opt) {
+  return Checker(k, opt).run();
+}
+
+std::optional<Formula> parse_launch_fact(const std::string& text, Diagnostic* error) {
+  std::string t = text;
+  for (const char* b : {"threadIdx", "blockIdx", "blockDim", "gridDim"})
+    for (const char* d : {".x", ".y", ".z"}) {
+      std::string from = std::string(b) + d, to = std::string(b) + "_" + (d + 1);
+      for (size_t at = 0; (at = t.find(from, at)) != std::string::npos; at += to.size())
+        t.replace(at, from.size(), to);
+    }
+  return parse_fact(t, error);
+}
+
+GpuVerifyHeader read_gpuverify_header(const std::string& code) {
+  GpuVerifyHeader h;
+  std::istringstream in(code);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("//", 0) != 0) break; // the header is the leading comment lines
+    std::string body = line.substr(2);
+    if (body.rfind("pass", 0) == 0) h.expect = "race-free";
+    if (body.rfind("xfail", 0) == 0) h.expect = "race";
+    std::istringstream w(body);
+    for (std::string word; w >> word;) {
+      for (const char* what : {"--blockDim=", "--gridDim="}) {
+        if (word.rfind(what, 0) != 0) continue;
+        std::string v = word.substr(std::string(what).size());
+        // [a,b,c] or a single number.
+        if (!v.empty() && v.front() == '[') v = v.substr(1, v.size() - 2);
+        std::istringstream vs(v);
+        std::string item;
+        int d = 0;
+        while (std::getline(vs, item, ',') && d < 3) {
+          bool digits = !item.empty() && std::all_of(item.begin(), item.end(), [](char c) {
+            return std::isdigit(static_cast<unsigned char>(c));
+          });
+          if (digits) {
+            std::string name =
+                std::string(std::string(what) == "--blockDim=" ? "blockDim_" : "gridDim_") +
+                kDims[d];
+            h.facts.push_back(eq(Poly::var(name), std::stoll(item)));
+            h.fact_texts.push_back(display_names(name) + " == " + item);
+          }
+          ++d;
+        }
+      }
+    }
+  }
+  return h;
+}
+
+} // namespace funmem::frontend

@@ -1,0 +1,69 @@
+// Race freedom of extracted CUDA kernels (issue 10; docs/extract.md). For every write
+// of a thread t and every access of the same array by a different thread t' that may
+// run concurrently (another block: any access to global memory; the same block: an
+// access in the same barrier interval), the prover must show that t's set of elements
+// (its loops aggregated with EXPAND) and the union of the other threads' sets are
+// disjoint under the launch facts. "Different thread" is split into ranges the prover
+// handles: t' below or above t in the first built-in dimension where they differ, the
+// earlier dimensions equal, the later ones free. An overlap or unknown answer is then
+// searched for a concrete race on small launches (two threads, an address, confirmed by
+// evaluating both index expressions); only a confirmed one is reported as `race`.
+#pragma once
+
+#include "analysis/prover.h"
+#include "frontend/extract.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace funmem::frontend {
+
+enum class Verdict { RaceFree, Race, Unknown, Unsupported };
+const char* verdict_name(Verdict v);
+
+struct RaceWitness {
+  std::string array;
+  int64_t address = 0;
+  std::string first, second;             // `block (0,0,0) thread (1,0,0) writes a[3] at 5:7`
+  std::map<std::string, int64_t> launch; // the launch and scalar values
+};
+
+struct QuestionResult {
+  std::string what; // e.g. `write a[i] at 4:5 vs read a[i+1] at 4:12, other block below`
+  std::string l1, l2;
+  ProveResult result;
+};
+
+struct KernelVerdict {
+  std::string kernel;
+  Pos pos;
+  Verdict verdict = Verdict::Unknown;
+  std::string reason;
+  std::vector<QuestionResult> questions;
+  std::optional<RaceWitness> witness;
+  double ms = 0;
+};
+
+struct RaceOptions {
+  std::vector<Formula> facts; // launch facts (--assume, GPUVerify header), as parsed
+  ProverOptions prover;
+  int search_limit = 200000; // thread pairs and iterations tried by the witness search
+};
+
+KernelVerdict check_kernel(const KernelSummary& k, const RaceOptions& opt);
+
+/// `blockDim.x == 256` -> a Formula over `blockDim_x` (the dots of the built-ins become
+/// underscores); errors carry a column.
+std::optional<Formula> parse_launch_fact(const std::string& text, Diagnostic* error);
+
+/// GPUVerify's header lines (`//pass`, `//xfail:...`, `//--blockDim=256 --gridDim=64`):
+/// the expected verdict (`race-free` for pass) and the launch facts they give.
+struct GpuVerifyHeader {
+  std::optional<std::string> expect; // race-free | race | unknown | unsupported
+  std::vector<Formula> facts;
+  std::vector<std::string> fact_texts;
+};
+GpuVerifyHeader read_gpuverify_header(const std::string& code);
+
+} // namespace funmem::frontend

@@ -1,0 +1,171 @@
+// funmem-extract: reads CUDA kernels with Clang, summarises each thread's accesses and
+// proves race freedom with the non-overlap prover (issue 10; docs/extract.md).
+#include "frontend/extract.h"
+#include "frontend/race.h"
+#include "ir/files.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+using namespace funmem;
+using namespace funmem::frontend;
+using json = nlohmann::json;
+
+namespace {
+
+std::string where(const std::string& file, Pos p) {
+  return file + ":" + std::to_string(p.line) + ":" + std::to_string(p.col);
+}
+
+const char* space_name(Space s) {
+  return s == Space::Shared ? "shared" : "global";
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"funmem-extract: prove CUDA kernels race-free (Clang front end + LMAD prover)"};
+  std::string file;
+  std::vector<std::string> assumes, clang_args;
+  bool as_json = false, show_accesses = false, explain_proofs = false;
+  unsigned timeout_ms = 1000;
+  app.add_option("file", file, "a CUDA file (.cu)")->required();
+  app.add_option("--assume", assumes,
+                 "a launch fact, e.g. 'blockDim.x == 256' or 'n == gridDim.x * blockDim.x'");
+  app.add_flag("--json", as_json, "one JSON object: every kernel's accesses, questions, verdict");
+  app.add_flag("--accesses", show_accesses, "print each kernel's access summary");
+  app.add_flag("--explain", explain_proofs, "print every question and its proof or witness");
+  app.add_option("--timeout-ms", timeout_ms, "prover budget per side condition");
+  app.add_option("--clang-arg", clang_args, "an extra argument for clang (repeatable)");
+  app.allow_extras();
+  CLI11_PARSE(app, argc, argv);
+  for (const std::string& extra : app.remaining())
+    clang_args.push_back(extra); // after `--`
+
+  bool ok = false;
+  std::string code = read_file(file, &ok);
+  if (!ok) {
+    std::cerr << file << ": error: cannot read the file\n";
+    return 2;
+  }
+  RaceOptions opt;
+  opt.prover.timeout_ms = timeout_ms;
+  GpuVerifyHeader header = read_gpuverify_header(code);
+  opt.facts = header.facts;
+  std::vector<std::string> fact_texts = header.fact_texts;
+  for (const std::string& a : assumes) {
+    Diagnostic d;
+    auto f = parse_launch_fact(a, &d);
+    if (!f) {
+      std::cerr << "--assume '" << a << "':" << d.pos.col << ": error: " << d.message << "\n";
+      return 2;
+    }
+    opt.facts.push_back(*f);
+    fact_texts.push_back(a);
+  }
+
+  ExtractResult r = extract(code, file, clang_args);
+  if (!r.errors.empty()) {
+    for (const std::string& e : r.errors)
+      std::cerr << e << "\n";
+    return 2;
+  }
+  if (r.kernels.empty()) {
+    std::cerr << file << ": error: no __global__ function with a body\n";
+    return 2;
+  }
+
+  json out;
+  out["file"] = file;
+  out["assumptions"] = fact_texts;
+  if (header.expect) out["header_expects"] = *header.expect;
+  out["kernels"] = json::array();
+  bool all_free = true;
+  for (const KernelSummary& k : r.kernels) {
+    KernelVerdict v = check_kernel(k, opt);
+    all_free = all_free && v.verdict == Verdict::RaceFree;
+    if (as_json) {
+      json jk;
+      jk["name"] = k.name;
+      jk["line"] = k.pos.line;
+      jk["verdict"] = verdict_name(v.verdict);
+      jk["reason"] = display_names(v.reason);
+      jk["ms"] = v.ms;
+      jk["accesses"] = json::array();
+      for (const Access& a : k.accesses) {
+        json ja = {{"array", a.array},
+                   {"space", space_name(a.space)},
+                   {"kind", a.write ? "write" : "read"},
+                   {"index", display_names(a.index.to_string())},
+                   {"line", a.pos.line},
+                   {"col", a.pos.col},
+                   {"phase", a.phase},
+                   {"text", a.text}};
+        ja["guards"] = json::array();
+        for (const Formula& g : a.guards)
+          ja["guards"].push_back(display_names(g.to_string()));
+        ja["loops"] = json::array();
+        for (const LoopCtx& l : a.loops)
+          ja["loops"].push_back({{"var", l.var},
+                                 {"lower", display_names(l.lower.to_string())},
+                                 {"count", display_names(l.count.to_string())},
+                                 {"step", display_names(l.step.to_string())},
+                                 {"geometric", l.geometric},
+                                 {"barrier", l.barrier}});
+        jk["accesses"].push_back(ja);
+      }
+      jk["unsupported"] = json::array();
+      for (const Problem& p : k.unsupported)
+        jk["unsupported"].push_back({{"line", p.pos.line}, {"col", p.pos.col}, {"what", p.what}});
+      jk["questions"] = json::array();
+      for (const QuestionResult& q : v.questions)
+        jk["questions"].push_back({{"question", display_names(q.what)},
+                                   {"lmad1", display_names(q.l1)},
+                                   {"lmad2", display_names(q.l2)},
+                                   {"answer", answer_name(q.result.answer)},
+                                   {"summary", display_names(summary(q.result))}});
+      if (v.witness)
+        jk["witness"] = {{"array", v.witness->array},
+                         {"address", v.witness->address},
+                         {"first", v.witness->first},
+                         {"second", v.witness->second},
+                         {"launch", v.witness->launch}};
+      out["kernels"].push_back(jk);
+      continue;
+    }
+    std::printf("%s: kernel %s: %s", where(file, k.pos).c_str(), k.name.c_str(),
+                verdict_name(v.verdict));
+    std::printf(" (%s; %.0f ms)\n", display_names(v.reason).c_str(), v.ms);
+    if (show_accesses)
+      for (const Access& a : k.accesses) {
+        std::printf("  %s %s %s[%s] phase %d", a.write ? "write" : "read ", space_name(a.space),
+                    a.array.c_str(), display_names(a.index.to_string()).c_str(), a.phase);
+        for (const LoopCtx& l : a.loops)
+          std::printf(" for %s", l.var.c_str());
+        for (const Formula& g : a.guards)
+          std::printf(" if %s", display_names(g.to_string()).c_str());
+        std::printf("  (%s at %d:%d)\n", a.text.c_str(), a.pos.line, a.pos.col);
+      }
+    for (const Problem& p : k.unsupported)
+      std::printf("%s: unsupported: %s\n", where(file, p.pos).c_str(), p.what.c_str());
+    if (v.witness) {
+      std::printf("  race on %s[%lld]:\n    %s\n    %s\n  launch:", v.witness->array.c_str(),
+                  static_cast<long long>(v.witness->address), v.witness->first.c_str(),
+                  v.witness->second.c_str());
+      for (const auto& [n, x] : v.witness->launch)
+        std::printf(" %s=%lld", display_names(n).c_str(), static_cast<long long>(x));
+      std::printf("\n");
+    }
+    if (explain_proofs)
+      for (const QuestionResult& q : v.questions) {
+        std::printf("  %s\n    %s\n    %s\n    %s\n", display_names(q.what).c_str(),
+                    display_names(q.l1).c_str(), display_names(q.l2).c_str(),
+                    display_names(summary(q.result)).c_str());
+      }
+  }
+  if (as_json) std::printf("%s\n", out.dump(2).c_str());
+  return all_free ? 0 : 1;
+}
