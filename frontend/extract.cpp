@@ -35,6 +35,49 @@ const char* kHeaderPath = "/funmem-extract/funmem_cuda_min.h";
 
 const char* const kBuiltins[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
 
+/// !f with the negation pushed to the comparisons (De Morgan, flipped relations), so
+/// that the prover's facts stay conjunctions of comparisons where they can.
+Formula negation(const Formula& f) {
+  switch (f.kind) {
+  case Formula::Kind::True: {
+    Formula no;
+    no.kind = Formula::Kind::False;
+    return no;
+  }
+  case Formula::Kind::False:
+    return Formula{};
+  case Formula::Kind::Cmp: {
+    Rel r = f.rel == Rel::Lt   ? Rel::Ge
+            : f.rel == Rel::Le ? Rel::Gt
+            : f.rel == Rel::Gt ? Rel::Le
+            : f.rel == Rel::Ge ? Rel::Lt
+            : f.rel == Rel::Eq ? Rel::Ne
+                               : Rel::Eq;
+    return Formula::cmp(f.lhs, r, f.rhs);
+  }
+  case Formula::Kind::And:
+  case Formula::Kind::Or: {
+    std::vector<Formula> ks;
+    for (const Formula& k : f.kids)
+      ks.push_back(negation(k));
+    return f.kind == Formula::Kind::And ? Formula::disj(ks) : Formula::conj(ks);
+  }
+  case Formula::Kind::Not:
+    return f.kids.front();
+  }
+  return Formula::negate(f);
+}
+
+/// Adds a condition as guards, one per conjunct.
+void add_guard(std::vector<Formula>& gs, const Formula& f) {
+  if (f.kind == Formula::Kind::And) {
+    for (const Formula& k : f.kids)
+      add_guard(gs, k);
+    return;
+  }
+  gs.push_back(f);
+}
+
 /// Why an expression is not a polynomial.
 struct NotAffine {
   std::string why;
@@ -208,7 +251,7 @@ private:
       if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_LNot) {
         auto f = formula(u->getSubExpr());
         if (!f) return std::nullopt;
-        return Formula::negate(*f);
+        return negation(*f);
       }
     } catch (const NotAffine&) {
       return std::nullopt;
@@ -442,7 +485,7 @@ private:
           expr(i->getCond(), c);
           auto f = formula(i->getCond());
           if (f)
-            c.guards.push_back(Formula::negate(*f));
+            add_guard(c.guards, negation(*f));
           else
             c.exact = false;
           continue;
@@ -483,8 +526,8 @@ private:
       Ctx t = c, e = c;
       t.divergent = e.divergent = true;
       if (f) {
-        t.guards.push_back(*f);
-        e.guards.push_back(Formula::negate(*f));
+        add_guard(t.guards, *f);
+        add_guard(e.guards, negation(*f));
       } else {
         t.exact = e.exact = false;
       }

@@ -59,40 +59,75 @@ struct Range {
   Poly lower, span;
 };
 
-/// The range a thread variable of the other thread takes, narrowed by its guards
-/// (`threadIdx.x < e`, `threadIdx.x >= e`): a superset of the threads that run it.
-Range narrow(const std::string& var, Range r, const std::vector<Formula>& guards) {
-  Poly hi = r.lower + r.span, lo = r.lower;
-  bool changed = false;
-  for (const Formula& g : guards) {
-    if (g.kind != Formula::Kind::Cmp) continue;
-    Poly v = Poly::var(var);
-    bool lhs = g.lhs == v && !mentions(g.rhs, var), rhs = g.rhs == v && !mentions(g.lhs, var);
-    if (!lhs && !rhs) continue;
-    const Poly& e = lhs ? g.rhs : g.lhs;
+/// Bounds on `var` that the guards give, solved from comparisons linear in `var` with
+/// coefficient +1 or -1: (inclusive lower, exclusive upper). Expressions that mention a
+/// name in `gone` (expanded already) are not used.
+std::pair<std::optional<Poly>, std::optional<Poly>>
+guard_bounds(const std::string& var, const std::vector<Formula>& guards,
+             const std::set<std::string>& gone) {
+  std::optional<Poly> lo, hi;
+  auto add = [&](const Formula& g) {
+    if (g.kind != Formula::Kind::Cmp) return;
+    Poly p = g.lhs - g.rhs; // p REL 0
+    Poly rest = p.substitute({{var, Poly(0)}});
+    Poly coef = p - rest;
+    int sign = coef == Poly::var(var) ? 1 : coef == -Poly::var(var) ? -1 : 0;
+    if (sign == 0 || mentions(rest, var) || mentions_any(rest.free_vars(), gone)) return;
+    // sign*var + rest REL 0  ->  var REL' -rest*sign
     Rel rel = g.rel;
-    if (rhs) // e REL v  ->  v REL' e
+    if (sign < 0)
       rel = rel == Rel::Lt   ? Rel::Gt
             : rel == Rel::Le ? Rel::Ge
             : rel == Rel::Gt ? Rel::Lt
             : rel == Rel::Ge ? Rel::Le
                              : rel;
-    if (rel == Rel::Lt) {
-      hi = e;
-      changed = true;
-    } else if (rel == Rel::Le) {
-      hi = e + 1;
-      changed = true;
-    } else if (rel == Rel::Ge) {
-      lo = e;
-      changed = true;
-    } else if (rel == Rel::Gt) {
-      lo = e + 1;
-      changed = true;
+    Poly e = sign > 0 ? -rest : rest;
+    switch (rel) {
+    case Rel::Lt:
+      if (!hi) hi = e;
+      break;
+    case Rel::Le:
+      if (!hi) hi = e + 1;
+      break;
+    case Rel::Gt:
+      if (!lo) lo = e + 1;
+      break;
+    case Rel::Ge:
+      if (!lo) lo = e;
+      break;
+    case Rel::Eq:
+      if (!lo) lo = e;
+      if (!hi) hi = e + 1;
+      break;
+    default:
+      break;
     }
+  };
+  for (const Formula& g : guards) {
+    if (g.kind == Formula::Kind::And)
+      for (const Formula& k : g.kids)
+        add(k);
+    else
+      add(g);
   }
-  if (!changed) return r;
-  return Range{lo, hi - lo};
+  return {lo, hi};
+}
+
+/// The other thread's names in the guards (primed): expanded, so no bound may use them.
+std::set<std::string> other_names(const std::vector<Formula>& guards) {
+  std::set<std::string> out;
+  for (const Formula& g : guards)
+    for (const std::string& v : g.free_vars())
+      if (!v.empty() && v.back() == '\'') out.insert(v);
+  return out;
+}
+
+/// The range a thread variable of the other thread takes, narrowed by its guards: a
+/// superset of the threads that run the access.
+Range narrow(const std::string& var, Range r, const std::vector<Formula>& guards) {
+  auto [lo, hi] = guard_bounds(var, guards, other_names(guards));
+  Poly l = lo ? *lo : r.lower, h = hi ? *hi : r.lower + r.span;
+  return Range{l, h - l};
 }
 
 class Checker {
@@ -161,6 +196,7 @@ private:
   std::vector<int> dims_;
   std::vector<Formula> launch_;
   int fresh_ = 0;
+  bool narrow_threads_ = false;
 
   static void finish(KernelVerdict& v, std::chrono::steady_clock::time_point t0) {
     v.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -195,9 +231,40 @@ private:
       }
       std::string c = ren.count(lp.var) ? ren.at(lp.var).to_string() : lp.var;
       std::string j = "iter%" + std::to_string(fresh_++);
-      Poly at = lp.lower.substitute(ren) + lp.step.substitute(ren) * Poly::var(j);
+      Poly lower = lp.lower.substitute(ren), count = lp.count.substitute(ren);
+      Poly step = lp.step.substitute(ren);
+      if (step == Poly(1)) {
+        // The guards may bound the counter more tightly (`if (tx <= d && d - tx < b)`):
+        // either bound is a superset of the iterations that access.
+        std::vector<Formula> gs;
+        for (const Formula& g : a.guards)
+          gs.push_back(g.substitute(ren));
+        auto [glo, ghi] = guard_bounds(c, gs, expanded);
+        // Names expanded later (outer counters, the other thread's built-ins) must not
+        // appear in the count.
+        std::set<std::string> later;
+        for (size_t o = 0; o < k; ++o)
+          if (!shared.count(a.loops[o].var))
+            later.insert(ren.count(a.loops[o].var) ? ren.at(a.loops[o].var).to_string()
+                                                   : a.loops[o].var);
+        auto stable = [&](const Poly& x) {
+          for (const std::string& v : x.free_vars())
+            if (later.count(v) || (!v.empty() && v.back() == '\'')) return false;
+          return true;
+        };
+        const Poly hi0 = lower + count;
+        for (int choice = 0; choice < 3; ++choice) {
+          Poly lo = (choice != 2 && glo) ? *glo : lower, hi = (choice != 1 && ghi) ? *ghi : hi0;
+          if (stable(hi - lo)) {
+            count = hi - lo;
+            lower = lo;
+            break;
+          }
+        }
+      }
+      Poly at = lower + step * Poly::var(j);
       l = lmad_substitute(l, {{c, at}});
-      auto e = lmad_expand(j, 0, lp.count.substitute(ren), l);
+      auto e = lmad_expand(j, 0, count, l);
       if (!e) {
         *why = "the accesses of '" + a.text + "' over the loop on '" + lp.var +
                "' are not one LMAD (EXPAND failed)";
@@ -209,13 +276,112 @@ private:
     return l;
   }
 
+  /// The range of t's own thread variable `var` narrowed by t's guards (names expanded
+  /// already are not used).
+  static Range narrow_own(const std::string& var, Range r, const std::vector<Formula>& guards,
+                          const std::set<std::string>& gone) {
+    auto [lo, hi] = guard_bounds(var, guards, gone);
+    Poly l = lo ? *lo : r.lower, h = hi ? *hi : r.lower + r.span;
+    return Range{l, h - l};
+  }
+
+  /// The prover, then case splits on the uniform names of the strides and counts that
+  /// are at least 1: every name >= 2, and each subset of them equal to 1 (substituted).
+  /// Blocked layouts are separated by one interval pair when the sizes are >= 2; the
+  /// size-1 cases are simpler sets.
+  ProveResult prove_cases(const SymLmad& l1, const SymLmad& l2, const std::vector<Formula>& facts) {
+    ProverOptions po = opt_.prover;
+    po.max_nodes = std::min(po.max_nodes, 60);
+    std::set<std::string> uniform;
+    auto collect = [&](const SymLmad& l) {
+      for (const auto& [c, st] : l.dims)
+        for (const Poly* p : {&c, &st})
+          for (const std::string& v : p->free_vars())
+            if (v.find('\'') == std::string::npos && v.rfind("threadIdx_", 0) != 0 &&
+                v.rfind("blockIdx_", 0) != 0 && v.find('%') == std::string::npos)
+              uniform.insert(v);
+    };
+    collect(l1);
+    collect(l2);
+    std::vector<std::string> names;
+    {
+      Solver s(facts, po.timeout_ms);
+      for (const std::string& v : uniform)
+        if (names.size() < 3 && s.proves(ge(Poly::var(v), 1))) names.push_back(v);
+    }
+    ProveResult whole;
+    for (size_t mask = 0; mask < (size_t{1} << names.size()); ++mask) {
+      std::map<std::string, Poly> one;
+      std::vector<Formula> fs = facts;
+      for (size_t i = 0; i < names.size(); ++i) {
+        if (mask & (size_t{1} << i))
+          one[names[i]] = Poly(1);
+        else
+          fs.push_back(ge(Poly::var(names[i]), 2));
+      }
+      std::vector<Formula> sub;
+      for (const Formula& f : fs)
+        sub.push_back(one.empty() ? f : f.substitute(one));
+      ProveResult r = prove_disjoint(lmad_substitute(l1, one), lmad_substitute(l2, one), sub, po);
+      if (mask == 0) whole = r;
+      if (r.answer != Answer::Disjoint) {
+        if (names.empty() || mask == 0) {
+          // Without the case split, the plain question (its witness or reason).
+          if (!names.empty()) r = prove_disjoint(l1, l2, facts, po);
+          return r;
+        }
+        r.reason = "case " +
+                   [&] {
+                     std::string c;
+                     for (const auto& [n, v] : one)
+                       c += (c.empty() ? "" : ", ") + n + " = 1";
+                     return c;
+                   }() +
+                   ": " + r.reason;
+        return r;
+      }
+    }
+    if (!names.empty()) {
+      std::string c;
+      for (const std::string& n : names)
+        c += (c.empty() ? "" : ", ") + n;
+      whole.reason = "case split on " + c + " (each 1, or at least 2)";
+    }
+    return whole;
+  }
+
   /// Expands the other thread's set over `var` in `r`.
   static std::optional<SymLmad> over(const SymLmad& l, const std::string& var, const Range& r) {
     return lmad_expand(var, r.lower, r.span, l);
   }
 
   /// Every question for the pair (a write of t, an access of t').
+  /// The questions of a pair, first with the built-ins over their whole ranges, then,
+  /// for those not proved, with the ranges the accesses' guards give (either is a
+  /// superset of the threads that access; which one is tighter depends on the sizes).
   void pair(const Access& w, const Access& a, KernelVerdict& v, std::string& first_open) {
+    KernelVerdict wide, narrow_v;
+    std::string open_wide, open_narrow;
+    narrow_threads_ = false;
+    questions(w, a, wide, open_wide);
+    if (!open_wide.empty()) {
+      narrow_threads_ = true;
+      questions(w, a, narrow_v, open_narrow);
+      narrow_threads_ = false;
+    }
+    for (size_t i = 0; i < wide.questions.size(); ++i) {
+      QuestionResult& q = wide.questions[i];
+      if (q.result.answer != Answer::Disjoint && i < narrow_v.questions.size() &&
+          narrow_v.questions[i].result.answer == Answer::Disjoint)
+        q = narrow_v.questions[i];
+      if (q.result.answer != Answer::Disjoint && first_open.empty())
+        first_open = q.what + ": " + answer_name(q.result.answer) +
+                     (q.result.reason.empty() ? "" : " (" + q.result.reason + ")");
+      v.questions.push_back(std::move(q));
+    }
+  }
+
+  void questions(const Access& w, const Access& a, KernelVerdict& v, std::string& first_open) {
     // Same block: the same barrier interval only (and the same iteration of loops with
     // barriers). Another block: global memory, any interval.
     std::vector<bool> blocks;
@@ -248,8 +414,9 @@ private:
           if (shared.count(lp.var)) facts.insert(facts.end(), lp.facts.begin(), lp.facts.end());
       // The other thread's guards on its own thread variables narrow its ranges.
       std::vector<Formula> guards2;
-      for (const Formula& g : a.guards)
-        guards2.push_back(g.substitute(ren));
+      if (narrow_threads_)
+        for (const Formula& g : a.guards)
+          guards2.push_back(g.substitute(ren));
       std::vector<std::pair<std::string, std::optional<SymLmad>>> qs;
       for (size_t di = 0; di < dims_.size(); ++di) {
         for (bool below : {true, false}) {
@@ -269,10 +436,10 @@ private:
               } else if (e == di) {
                 Poly t = Poly::var(tid(d));
                 Range r = below ? Range{0, t} : Range{t + 1, Poly::var(bdim(d)) - t - 1};
-                Range n = narrow(tv, full_t, guards2);
-                if (below && !(n.lower == Poly(0))) r = Range{n.lower, t - n.lower};
-                if (!below && !(n.lower + n.span == Poly::var(bdim(d))))
-                  r = Range{t + 1, n.lower + n.span - t - 1};
+                // Either bound (the split's or the guards') gives a superset.
+                auto [glo, ghi] = guard_bounds(tv, guards2, other_names(guards2));
+                if (below && glo) r = Range{*glo, t - *glo};
+                if (!below && ghi) r = Range{t + 1, *ghi - t - 1};
                 l = over(*l, tv, r);
               } else {
                 *l = lmad_substitute(*l, {{tv, Poly::var(tid(d))}});
@@ -286,11 +453,15 @@ private:
               int d = dims_[e];
               std::string bv = primed(bid(d));
               Poly b = Poly::var(bid(d));
-              if (e > di)
-                l = over(*l, bv, Range{0, Poly::var(gdim(d))});
-              else if (e == di)
-                l = over(*l, bv, below ? Range{0, b} : Range{b + 1, Poly::var(gdim(d)) - b - 1});
-              else
+              if (e > di) {
+                l = over(*l, bv, narrow(bv, Range{0, Poly::var(gdim(d))}, guards2));
+              } else if (e == di) {
+                Range r = below ? Range{0, b} : Range{b + 1, Poly::var(gdim(d)) - b - 1};
+                auto [glo, ghi] = guard_bounds(bv, guards2, other_names(guards2));
+                if (below && glo) r = Range{*glo, b - *glo};
+                if (!below && ghi) r = Range{b + 1, *ghi - b - 1};
+                l = over(*l, bv, r);
+              } else
                 *l = lmad_substitute(*l, {{bv, b}});
             }
           }
@@ -304,13 +475,30 @@ private:
                  std::to_string(w.pos.col) + " vs " + (a.write ? "write " : "read ") + a.array +
                  "[" + display_names(a.index.to_string()) + "] at " + std::to_string(a.pos.line) +
                  ":" + std::to_string(a.pos.col) + ", other thread in " + what;
-        if (!l1 || !l) {
+        // Another block: the whole of t's block (a superset of t's accesses) against the
+        // other blocks, the form in which the SOSI steps separate blocked layouts.
+        std::optional<SymLmad> mine = l1;
+        std::vector<Formula> fs = facts;
+        if (!same_block && mine) {
+          std::vector<Formula> own;
+          if (narrow_threads_)
+            for (const Formula& g : w.guards)
+              own.push_back(g);
+          for (size_t e = dims_.size(); e-- > 0 && mine;) {
+            int d = dims_[e];
+            mine = over(*mine, tid(d), narrow_own(tid(d), Range{0, Poly::var(bdim(d))}, own, exp1));
+          }
+          fs.clear();
+          for (const Formula& f : facts)
+            if (!mentions_any(f.free_vars(), {tid(0), tid(1), tid(2)})) fs.push_back(f);
+        }
+        if (!mine || !l) {
           q.result.answer = Answer::Unknown;
           q.result.reason = why.empty() ? "the other threads' accesses are not one LMAD" : why;
         } else {
-          q.l1 = l1->to_string();
+          q.l1 = mine->to_string();
           q.l2 = l->to_string();
-          q.result = prove_disjoint(*l1, *l, facts, opt_.prover);
+          q.result = prove_cases(*mine, *l, fs);
         }
         if (q.result.answer != Answer::Disjoint && first_open.empty())
           first_open = q.what + ": " + answer_name(q.result.answer) +
