@@ -13,6 +13,7 @@
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -118,6 +119,7 @@ private:
     bool exact = true;
     std::vector<LoopCtx> loops;
     bool divergent = false; // inside an if or a loop body below its top level
+    bool returned = false;  // after `if (cond) return;` with a thread-dependent cond
   };
 
   ASTContext& ctx_;
@@ -471,6 +473,11 @@ private:
       unsupported(s, "__syncthreads() inside a condition or nested statement (divergence)");
       return;
     }
+    if (c.returned) {
+      unsupported(s, "__syncthreads() after a thread-dependent early return (barrier "
+                     "divergence)");
+      return;
+    }
     ++phase_;
     phase_accesses_ = 0;
   }
@@ -488,6 +495,12 @@ private:
             add_guard(c.guards, negation(*f));
           else
             c.exact = false;
+          // Threads of one block that leave early never reach a later barrier.
+          bool per_thread = !f;
+          if (f)
+            for (const std::string& v : f->free_vars())
+              per_thread = per_thread || v.rfind("threadIdx_", 0) == 0;
+          c.returned = c.returned || per_thread;
           continue;
         }
         stmt(child, c);
@@ -681,8 +694,9 @@ private:
     Ctx inner = c;
     inner.loops.push_back(l);
     if (l.barrier) {
-      if (c.divergent) {
-        unsupported(f, "a loop with __syncthreads() inside a condition (divergence)");
+      if (c.divergent || c.returned) {
+        unsupported(f, "a loop with __syncthreads() inside a condition or after a "
+                       "thread-dependent early return (divergence)");
         return;
       }
       if (phase_accesses_ > 0)

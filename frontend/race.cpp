@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <sstream>
@@ -169,7 +171,21 @@ public:
       for (size_t a = 0; a < k_.accesses.size(); ++a) {
         const Access& aa = k_.accesses[a];
         if (aa.array != aw.array) continue;
+        // Two writes: (w, a) and (a, w) ask the same (every pair of distinct threads).
+        if (aa.write && a < w) continue;
         pair(aw, aa, v, first_open);
+        // A race the prover's model points at, confirmed on a small launch: done.
+        if (!first_open.empty() && !models_.empty()) {
+          if (auto wit = search()) {
+            v.verdict = Verdict::Race;
+            v.witness = wit;
+            v.reason =
+                "two threads access " + wit->array + "[" + std::to_string(wit->address) + "]";
+            finish(v, t0);
+            return v;
+          }
+          models_.clear();
+        }
       }
     }
     for (const Problem& p : k_.unknown)
@@ -195,8 +211,10 @@ private:
   const RaceOptions& opt_;
   std::vector<int> dims_;
   std::vector<Formula> launch_;
-  int fresh_ = 0;
   bool narrow_threads_ = false;
+  bool quick_ = false;
+  std::vector<Env> models_;                  // assignments of the overlaps the prover found
+  std::map<std::string, ProveResult> cache_; // equal questions (a += reads and writes)
 
   static void finish(KernelVerdict& v, std::chrono::steady_clock::time_point t0) {
     v.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -230,9 +248,24 @@ private:
         return std::nullopt;
       }
       std::string c = ren.count(lp.var) ? ren.at(lp.var).to_string() : lp.var;
-      std::string j = "iter%" + std::to_string(fresh_++);
+      std::string j = "iter%" + std::to_string(k); // expanded away: names may repeat
       Poly lower = lp.lower.substitute(ren), count = lp.count.substitute(ren);
       Poly step = lp.step.substitute(ren);
+      // A triangular nest (`for k < r` inside `for r < b`): the count grows with an outer
+      // counter; the union over the outer loop is the count at its largest value.
+      for (size_t o = 0; o < k; ++o) {
+        const LoopCtx& out = a.loops[o];
+        if (out.geometric || shared.count(out.var) || !(out.step == Poly(1))) continue;
+        std::string oc = ren.count(out.var) ? ren.at(out.var).to_string() : out.var;
+        if (!mentions(count, oc) || mentions(lower, oc)) continue;
+        Poly rest = count.substitute({{oc, Poly(0)}});
+        Poly coef = count - rest;
+        Poly olo = out.lower.substitute(ren), ocount = out.count.substitute(ren);
+        if (coef == Poly::var(oc))
+          count = rest + olo + ocount - 1;
+        else if (coef == -Poly::var(oc))
+          count = rest - olo;
+      }
       if (step == Poly(1)) {
         // The guards may bound the counter more tightly (`if (tx <= d && d - tx < b)`):
         // either bound is a superset of the iterations that access.
@@ -292,6 +325,13 @@ private:
   ProveResult prove_cases(const SymLmad& l1, const SymLmad& l2, const std::vector<Formula>& facts) {
     ProverOptions po = opt_.prover;
     po.max_nodes = std::min(po.max_nodes, 60);
+    po.search_timeout_ms = std::min(po.search_timeout_ms, 500u);
+    if (quick_) {
+      po.membership = false;
+      po.witness_search = false;
+      po.max_nodes = 30;
+      po.timeout_ms = std::min(po.timeout_ms, 300u);
+    }
     std::set<std::string> uniform;
     auto collect = [&](const SymLmad& l) {
       for (const auto& [c, st] : l.dims)
@@ -303,9 +343,19 @@ private:
     };
     collect(l1);
     collect(l2);
+    // Quick: the plain question first (most are proved without a split). Full: the
+    // split first, the plain question (for its witness or reason) when it fails.
+    ProveResult plain;
+    bool have_plain = false;
+    if (quick_) {
+      plain = prove_disjoint(l1, l2, facts, po);
+      have_plain = true;
+      if (plain.answer != Answer::Unknown) return plain;
+    }
     std::vector<std::string> names;
     {
-      Solver s(facts, po.timeout_ms);
+      // A short budget: a name whose lower bound Z3 cannot see at once is not split.
+      Solver s(facts, 50);
       for (const std::string& v : uniform)
         if (names.size() < 3 && s.proves(ge(Poly::var(v), 1))) names.push_back(v);
     }
@@ -323,13 +373,13 @@ private:
       for (const Formula& f : fs)
         sub.push_back(one.empty() ? f : f.substitute(one));
       ProveResult r = prove_disjoint(lmad_substitute(l1, one), lmad_substitute(l2, one), sub, po);
+
       if (mask == 0) whole = r;
       if (r.answer != Answer::Disjoint) {
-        if (names.empty() || mask == 0) {
-          // Without the case split, the plain question (its witness or reason).
-          if (!names.empty()) r = prove_disjoint(l1, l2, facts, po);
-          return r;
-        }
+        if (names.empty() || mask == 0)
+          return have_plain || names.empty() ? (have_plain ? plain : r)
+                                             : prove_disjoint(l1, l2, facts, po);
+
         r.reason = "case " +
                    [&] {
                      std::string c;
@@ -360,14 +410,39 @@ private:
   /// for those not proved, with the ranges the accesses' guards give (either is a
   /// superset of the threads that access; which one is tighter depends on the sizes).
   void pair(const Access& w, const Access& a, KernelVerdict& v, std::string& first_open) {
-    KernelVerdict wide, narrow_v;
-    std::string open_wide, open_narrow;
+    // Quick attempts (SOSI only) in both modes; the full prover (Z3 on the whole
+    // membership question, witness search) only for what neither proved.
+    KernelVerdict wide, narrow_v, full;
+    std::string open_wide, open_narrow, open_full;
+    quick_ = true;
     narrow_threads_ = false;
     questions(w, a, wide, open_wide);
     if (!open_wide.empty()) {
       narrow_threads_ = true;
       questions(w, a, narrow_v, open_narrow);
-      narrow_threads_ = false;
+    }
+    quick_ = false;
+    KernelVerdict full_wide;
+    std::string open_full_wide;
+    if (!open_wide.empty() && !open_narrow.empty()) {
+      narrow_threads_ = true;
+      questions(w, a, full, open_full);
+      if (!open_full.empty()) {
+        narrow_threads_ = false;
+        questions(w, a, full_wide, open_full_wide);
+      }
+    }
+    narrow_threads_ = false;
+    for (size_t i = 0; i < wide.questions.size(); ++i) {
+      if (wide.questions[i].result.answer == Answer::Disjoint) continue;
+      if (i < narrow_v.questions.size() && narrow_v.questions[i].result.answer == Answer::Disjoint)
+        continue; // taken below
+      if (i < full.questions.size() && full.questions[i].result.answer == Answer::Disjoint)
+        wide.questions[i] = full.questions[i];
+      else if (i < full_wide.questions.size())
+        wide.questions[i] = full_wide.questions[i];
+      else if (i < full.questions.size())
+        wide.questions[i] = full.questions[i];
     }
     for (size_t i = 0; i < wide.questions.size(); ++i) {
       QuestionResult& q = wide.questions[i];
@@ -498,7 +573,17 @@ private:
         } else {
           q.l1 = mine->to_string();
           q.l2 = l->to_string();
-          q.result = prove_cases(*mine, *l, fs);
+          std::string key = std::string(quick_ ? "quick ; " : "full ; ") + q.l1 + " ; " + q.l2;
+          for (const Formula& f : fs)
+            key += " ; " + f.to_string();
+          if (auto it = cache_.find(key); it != cache_.end()) {
+            q.result = it->second;
+          } else {
+            q.result = prove_cases(*mine, *l, fs);
+            cache_[key] = q.result;
+          }
+          if (q.result.answer == Answer::Overlap && q.result.witness)
+            models_.push_back(q.result.witness->assignment);
         }
         if (q.result.answer != Answer::Disjoint && first_open.empty())
           first_open = q.what + ": " + answer_name(q.result.answer) +
@@ -527,24 +612,37 @@ private:
     }
     for (const std::string& p : k_.scalar_params)
       knobs.push_back(p);
-    const std::vector<int64_t> values = {1, 2, 3, 4, 5, 8, 16};
     std::vector<Env> candidates;
-    // Witnesses the prover found first, then uniform small values, then mixed ones.
-    for (size_t vi = 0; vi < values.size(); ++vi) {
+    // The prover's models first (overlaps it found), then small uniform values, then
+    // mixed ones: sizes 2-8, every scalar parameter from {0, 1, 2, 4, 8} independently.
+    for (const Env& m : models_) {
       Env e;
       for (const std::string& n : knobs)
-        e[n] = values[vi];
+        e[n] = m.count(n) ? m.at(n) : 2;
       candidates.push_back(e);
     }
-    for (int64_t bd : {2, 4, 8, 16})
-      for (int64_t gd : {1, 2, 3})
-        for (int64_t p : {1, 2, 3, 4, 7, 8, 15, 16, 17, 32, 33}) {
+    for (int64_t v : {1, 2, 3, 4, 5, 8, 16}) {
+      Env e;
+      for (const std::string& n : knobs)
+        e[n] = v;
+      candidates.push_back(e);
+    }
+    const std::vector<int64_t> pv = {0, 1, 2, 4, 8};
+    size_t combos = 1;
+    for (size_t i = 0; i < k_.scalar_params.size() && combos < 4096; ++i)
+      combos *= pv.size();
+    for (int64_t bd : {2, 4})
+      for (int64_t gd : {2, 3})
+        for (size_t c = 0; c < combos && candidates.size() < 600; ++c) {
           Env e;
-          for (const std::string& n : knobs)
-            e[n] = p;
+          size_t x = c;
+          for (const std::string& p : k_.scalar_params) {
+            e[p] = pv[x % pv.size()];
+            x /= pv.size();
+          }
           for (int d : dims_) {
-            e[bdim(d)] = d == 0 ? bd : 1;
-            e[gdim(d)] = d == 0 ? gd : 1;
+            e[bdim(d)] = bd;
+            e[gdim(d)] = gd;
           }
           candidates.push_back(e);
         }

@@ -161,9 +161,9 @@ int main(int argc, char** argv) {
     }
     if (explain_proofs)
       for (const QuestionResult& q : v.questions) {
-        std::printf("  %s\n    %s\n    %s\n    %s\n", display_names(q.what).c_str(),
+        std::printf("  %s\n    %s\n    %s\n    %s (%.0f ms)\n", display_names(q.what).c_str(),
                     display_names(q.l1).c_str(), display_names(q.l2).c_str(),
-                    display_names(summary(q.result)).c_str());
+                    display_names(summary(q.result)).c_str(), q.result.ms);
       }
   }
   if (as_json) std::printf("%s\n", out.dump(2).c_str());
