@@ -1,0 +1,262 @@
+// The Clang front end and the race checker: kernels parsed from in-memory text, their
+// access summaries, what is reported unsupported, verdicts against brute force on small
+// launches, the GPUVerify header, the corpus/cuda expectations, and funmem-extract.
+#include "frontend/extract.h"
+#include "frontend/race.h"
+#include "tests/test_util.h"
+
+#include <catch2/catch.hpp>
+#include <rapidcheck/catch.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+
+using namespace funmem;
+using namespace funmem::frontend;
+namespace fs = std::filesystem;
+
+namespace {
+
+KernelSummary one(const std::string& code) {
+  ExtractResult r = extract(code, "k.cu");
+  INFO(code);
+  for (const std::string& e : r.errors)
+    UNSCOPED_INFO(e);
+  REQUIRE(r.errors.empty());
+  REQUIRE(r.kernels.size() == 1);
+  return r.kernels[0];
+}
+
+Verdict verdict(const std::string& code, std::vector<Formula> facts = {}) {
+  RaceOptions o;
+  o.facts = std::move(facts);
+  return check_kernel(one(code), o).verdict;
+}
+
+Poly v(const char* n) {
+  return Poly::var(n);
+}
+
+} // namespace
+
+TEST_CASE("accesses are summarised with their guards, loops and barrier intervals",
+          "[frontend]") {
+  KernelSummary k = one("__global__ void scale(float* a, const float* b, int n) {\n"
+                        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                        "  if (i < n) a[i] = 2 * b[i];\n"
+                        "}\n");
+  CHECK(k.name == "scale");
+  CHECK(k.pointer_params == std::vector<std::string>{"a", "b"});
+  CHECK(k.scalar_params == std::vector<std::string>{"n"});
+  REQUIRE(k.accesses.size() == 2);
+  const Access& w = k.accesses[1];
+  CHECK(w.array == "a");
+  CHECK(w.write);
+  CHECK(w.index == v("blockIdx_x") * v("blockDim_x") + v("threadIdx_x"));
+  REQUIRE(w.guards.size() == 1);
+  CHECK(display_names(w.guards[0].to_string()) == "blockDim.x*blockIdx.x + threadIdx.x < n");
+  CHECK(w.pos.line == 3);
+  CHECK(k.unsupported.empty());
+
+  KernelSummary s = one("__global__ void k(float* a, int n) {\n"
+                        "  __shared__ float t[16][17];\n"
+                        "  for (int j = 0; j < n; j += 2) a[j * 3 + threadIdx.x] = 0;\n"
+                        "  t[threadIdx.y][threadIdx.x] = a[0];\n"
+                        "  __syncthreads();\n"
+                        "  a[threadIdx.x] += t[threadIdx.x][threadIdx.y];\n"
+                        "}\n");
+  CHECK(s.shared_arrays == std::vector<std::string>{"t"});
+  CHECK(s.barriers == 1);
+  REQUIRE(s.accesses.size() == 6);
+  REQUIRE(s.accesses[0].loops.size() == 1);
+  CHECK(s.accesses[0].loops[0].step == Poly(2));
+  CHECK(s.accesses[2].index == v("threadIdx_y") * 17 + v("threadIdx_x")); // row of 17
+  CHECK(s.accesses[2].phase == 0);
+  CHECK(s.accesses[5].phase == 1);
+  // a[tx] += t[...]: the read of t, then a read and a write of the same element of a.
+  CHECK(s.accesses[3].array == "t");
+  CHECK(s.accesses[4].array == "a");
+  CHECK_FALSE(s.accesses[4].write);
+  CHECK(s.accesses[5].write);
+  CHECK(s.accesses[4].index == s.accesses[5].index);
+}
+
+TEST_CASE("what the extractor cannot follow is reported with its position", "[frontend]") {
+  auto problems = [](const std::string& code) {
+    std::string all;
+    for (const Problem& p : one(code).unsupported)
+      all += std::to_string(p.pos.line) + ":" + std::to_string(p.pos.col) + " " + p.what + "\n";
+    return all;
+  };
+  CHECK(problems("__global__ void k(int* a, const int* idx) {\n"
+                 "  a[idx[threadIdx.x]] = 1;\n}\n")
+            .find("2:3 index of 'a[idx[threadIdx.x]]': a value read from memory") !=
+        std::string::npos);
+  CHECK(problems("__global__ void k(int* a) {\n  atomicAdd(&a[0], 1);\n}\n").find("'atomicAdd'") !=
+        std::string::npos);
+  CHECK(problems("__global__ void k(int* a, int n) {\n"
+                 "  int i = 0;\n  while (i < n) { a[i] = 0; i++; }\n}\n")
+            .find("3:3 the statement 'WhileStmt'") != std::string::npos);
+  CHECK(problems("__global__ void k(int* a, int n) {\n"
+                 "  for (int j = 1; j < n; j *= 2) a[j] = 0;\n}\n")
+            .find("a loop the extractor cannot summarise") != std::string::npos);
+  CHECK(problems("__global__ void k(float* a) {\n"
+                 "  if (threadIdx.x < 4) __syncthreads();\n}\n")
+            .find("divergence") != std::string::npos);
+  CHECK(problems("__global__ void k(float* a) {\n"
+                 "  float v = __shfl_down_sync(0xffffffff, a[0], 1);\n  a[1] = v;\n}\n")
+            .find("__shfl_down_sync") != std::string::npos);
+  // Unsupported kernels are never called race-free.
+  CHECK(verdict("__global__ void k(int* a, const int* idx) {\n  a[idx[threadIdx.x]] = 1;\n}\n") ==
+        Verdict::Unsupported);
+}
+
+TEST_CASE("clang's errors come out as file:line:col: error", "[frontend]") {
+  ExtractResult r = extract("__global__ void k(int* a) { a[0] = ; }\n", "bad.cu");
+  REQUIRE_FALSE(r.errors.empty());
+  CHECK(r.errors[0].find("bad.cu:1:") == 0);
+  CHECK(r.errors[0].find(": error: ") != std::string::npos);
+}
+
+TEST_CASE("verdicts: disjoint writes, neighbours, barriers", "[frontend]") {
+  CHECK(verdict("__global__ void k(float* a, int n) {\n"
+                "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "  if (i < n) a[i] = a[i] + 1;\n}\n") == Verdict::RaceFree);
+  CHECK(verdict("__global__ void k(float* a, int n) {\n"
+                "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "  if (i + 1 < n) a[i] = a[i + 1];\n}\n") == Verdict::Race);
+  // Every thread writes a[0]: a race as soon as there are two threads.
+  CHECK(verdict("__global__ void k(float* a) { a[0] = threadIdx.x; }\n") == Verdict::Race);
+  // ... unless the launch has one thread.
+  CHECK(verdict("__global__ void k(float* a) { a[0] = threadIdx.x; }\n",
+                {eq(v("blockDim_x"), 1), eq(v("gridDim_x"), 1)}) == Verdict::RaceFree);
+  // Shared memory: the barrier separates the write from the neighbour's read.
+  const char* tile = "__global__ void k(float* a) {\n"
+                     "  __shared__ float t[256];\n"
+                     "  if (blockDim.x > 255) return;\n"
+                     "  t[threadIdx.x] = a[blockIdx.x * blockDim.x + threadIdx.x];\n"
+                     "  BARRIER\n"
+                     "  a[blockIdx.x * blockDim.x + threadIdx.x] = t[threadIdx.x + 1];\n}\n";
+  std::string with = tile, without = tile;
+  with.replace(with.find("BARRIER"), 7, "__syncthreads();");
+  without.replace(without.find("BARRIER"), 7, "");
+  CHECK(verdict(with) == Verdict::RaceFree);
+  CHECK(verdict(without) == Verdict::Race);
+}
+
+TEST_CASE("race witnesses are real and race-free verdicts survive brute force",
+          "[frontend][property]") {
+  // a[c1*i + c2] = a[c3*i + c4] for i < n (one thread per i): the verdict against every
+  // launch with blockDim.x, gridDim.x <= 3 and n <= 8.
+  rc::prop("affine kernels", [] {
+    const int c1 = *rc::gen::inRange(0, 3), c2 = *rc::gen::inRange(0, 3);
+    const int c3 = *rc::gen::inRange(0, 3), c4 = *rc::gen::inRange(0, 3);
+    const std::string code = "__global__ void k(int* a, int n) {\n"
+                             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                             "  if (i < n) a[" +
+                             std::to_string(c1) + " * i + " + std::to_string(c2) + "] = a[" +
+                             std::to_string(c3) + " * i + " + std::to_string(c4) + "];\n}\n";
+    ExtractResult r = extract(code, "p.cu");
+    RC_ASSERT(r.errors.empty());
+    KernelVerdict kv = check_kernel(r.kernels.at(0), RaceOptions{});
+    bool race = false;
+    for (int bd = 1; bd <= 3; ++bd)
+      for (int gd = 1; gd <= 3; ++gd)
+        for (int n = 0; n <= 8; ++n) {
+          int threads = std::min(bd * gd, n);
+          for (int x = 0; x < threads; ++x)
+            for (int y = 0; y < threads; ++y)
+              if (x != y && (c1 * x + c2 == c1 * y + c2 || c1 * x + c2 == c3 * y + c4)) race = true;
+        }
+    if (kv.verdict == Verdict::RaceFree) RC_ASSERT(!race);
+    if (kv.verdict == Verdict::Race) {
+      RC_ASSERT(race);
+      RC_ASSERT(kv.witness.has_value());
+    }
+  });
+}
+
+TEST_CASE("launch facts: --assume syntax and GPUVerify's header lines", "[frontend]") {
+  Diagnostic d;
+  auto f = parse_launch_fact("blockDim.x == 256", &d);
+  REQUIRE(f);
+  CHECK(f->to_string() == "blockDim_x == 256");
+  CHECK_FALSE(parse_launch_fact("blockDim.x ==", &d));
+  GpuVerifyHeader h = read_gpuverify_header("//pass\n//--blockDim=[16,8] --gridDim=64\n"
+                                            "__global__ void k() {}\n");
+  REQUIRE(h.expect);
+  CHECK(*h.expect == "race-free");
+  CHECK(h.fact_texts == std::vector<std::string>{"blockDim.x == 16", "blockDim.y == 8",
+                                                 "gridDim.x == 64"});
+  CHECK(*read_gpuverify_header("//xfail:NOT_ALL_VERIFIED\n").expect == "race");
+}
+
+TEST_CASE("every corpus/cuda kernel gets its expected verdict", "[frontend][corpus]") {
+  // `// expect: V` is the truth; `// currently: unknown (...)` records a kernel the
+  // prover does not decide yet. A race-free kernel is never called racy, nor the
+  // reverse.
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "cuda")) {
+    if (e.path().extension() != ".cu") continue;
+    ++files;
+    std::string code = test::slurp(e.path());
+    auto line_value = [&](const std::string& key) -> std::string {
+      size_t at = code.find("// " + key + ": ");
+      if (at == std::string::npos) return "";
+      at += key.size() + 5;
+      size_t end = code.find_first_of(" \n", at);
+      return code.substr(at, end - at);
+    };
+    std::string expect = line_value("expect"), currently = line_value("currently");
+    INFO(e.path().filename().string());
+    REQUIRE_FALSE(expect.empty());
+    ExtractResult r = extract(code, e.path().filename().string());
+    REQUIRE(r.errors.empty());
+    RaceOptions o;
+    o.facts = read_gpuverify_header(code).facts;
+    Verdict worst = Verdict::RaceFree;
+    for (const KernelSummary& k : r.kernels) {
+      KernelVerdict kv = check_kernel(k, o);
+      INFO(kv.reason);
+      if (kv.verdict != Verdict::RaceFree) worst = kv.verdict;
+    }
+    std::string got = verdict_name(worst);
+    if (got != expect) {
+      CHECK(got == currently);
+      CHECK(currently == "unknown");
+    }
+  }
+  CHECK(files >= 14);
+}
+
+TEST_CASE("funmem-extract: verdicts, JSON and exit codes", "[frontend][tools]") {
+  const std::string bin = FUNMEM_EXTRACT_BIN;
+  const std::string dir = std::string(FUNMEM_SOURCE_DIR) + "/corpus/cuda/";
+  auto free = test::run_command(bin + " " + dir + "reduce.cu");
+  CHECK(free.code == 0);
+  CHECK(free.out.find("kernel reduce: race-free") != std::string::npos);
+  auto race = test::run_command(bin + " " + dir + "reduce-nobarrier.cu");
+  CHECK(race.code == 1);
+  CHECK(race.out.find("race on s[") != std::string::npos);
+  auto json = test::run_command(bin + " --json " + dir + "stencil.cu");
+  CHECK(json.code == 0);
+  CHECK(json.out.find("\"verdict\": \"race-free\"") != std::string::npos);
+  CHECK(json.out.find("\"space\": \"shared\"") != std::string::npos);
+  auto unsup = test::run_command(bin + " " + dir + "histogram-atomic.cu");
+  CHECK(unsup.code == 1);
+  CHECK(unsup.out.find("histogram-atomic.cu:7:3: unsupported: 'atomicAdd'") != std::string::npos);
+  auto bad = test::run_command(bin + " --assume 'blockDim.x ==' " + dir + "reduce.cu");
+  CHECK(bad.code == 2);
+  CHECK(bad.out.find("--assume 'blockDim.x =='") != std::string::npos);
+  auto missing = test::run_command(bin + " /nonexistent.cu");
+  CHECK(missing.code == 2);
+  // With the launch fixed to one thread, every thread writing a[0] is no race.
+  fs::path tmp = fs::temp_directory_path() / "funmem-extract-one.cu";
+  { std::ofstream(tmp) << "__global__ void k(float* a) { a[0] = 1; }\n"; }
+  CHECK(test::run_command(bin + " " + tmp.string()).code == 1);
+  CHECK(test::run_command(bin + " " + tmp.string() +
+                          " --assume 'blockDim.x == 1' --assume 'gridDim.x == 1'")
+            .code == 0);
+  fs::remove(tmp);
+}
