@@ -69,6 +69,12 @@ Formula negation(const Formula& f) {
   return Formula::negate(f);
 }
 
+bool mentions_name(const Poly& p, const std::string& n) {
+  for (const std::string& v : p.free_vars())
+    if (v == n) return true;
+  return false;
+}
+
 /// Adds a condition as guards, one per conjunct.
 void add_guard(std::vector<Formula>& gs, const Formula& f) {
   if (f.kind == Formula::Kind::And) {
@@ -623,10 +629,19 @@ private:
       const auto* cond = dyn_cast_or_null<BinaryOperator>(
           f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
       if (!cond) throw NotAffine{"the loop condition is not a comparison"};
-      const auto* lhs = dyn_cast<DeclRefExpr>(cond->getLHS()->IgnoreParenImpCasts());
-      if (!lhs || lhs->getDecl() != var)
+      // `k + e1 REL e2` (the counter with coefficient 1 on the left): k REL e2 - e1.
+      Poly k0 = Poly::var(l.var);
+      auto saved = env_.find(var) != env_.end() ? std::optional<Poly>(env_[var]) : std::nullopt;
+      env_[var] = k0;
+      Poly left = poly(cond->getLHS()), right = poly(cond->getRHS());
+      if (saved)
+        env_[var] = *saved;
+      else
+        env_.erase(var);
+      Poly rest = left.substitute({{l.var, Poly(0)}});
+      if (!(left - rest == k0) || mentions_name(right, l.var))
         throw NotAffine{"the loop condition does not compare the counter"};
-      Poly b = poly(cond->getRHS());
+      Poly b = right - rest;
       // The increment.
       const Expr* inc = f->getInc() ? f->getInc()->IgnoreParenImpCasts() : nullptr;
       Poly step = 0;

@@ -38,6 +38,16 @@ bool mentions(const Poly& p, const std::string& n) {
     if (v == n) return true;
   return false;
 }
+/// threadIdx_* / blockIdx_*, of this thread or (primed) of the other.
+bool is_builtin_index(const std::string& v) {
+  return v.rfind("threadIdx_", 0) == 0 || v.rfind("blockIdx_", 0) == 0;
+}
+bool mentions_builtin_index(const Poly& p) {
+  for (const std::string& v : p.free_vars())
+    if (is_builtin_index(v)) return true;
+  return false;
+}
+
 bool mentions_any(const std::vector<std::string>& vars, const std::set<std::string>& names) {
   for (const std::string& v : vars)
     if (names.count(v)) return true;
@@ -251,6 +261,28 @@ private:
       std::string j = "iter%" + std::to_string(k); // expanded away: names may repeat
       Poly lower = lp.lower.substitute(ren), count = lp.count.substitute(ren);
       Poly step = lp.step.substitute(ren);
+      // A grid-stride loop (`for (i = tid; i < n; i += blockDim.x * gridDim.x)`): its
+      // count falls as the thread's start rises, so the count of the thread whose start
+      // is smallest (every built-in index 0) bounds every thread's; with that count the
+      // sets of all threads are one LMAD. Only when the start grows with the indices:
+      // every term that mentions one has a positive coefficient and only built-ins.
+      if (mentions_builtin_index(count) && !mentions_builtin_index(step)) {
+        std::map<std::string, Poly> zero;
+        for (const std::string& v : count.free_vars())
+          if (is_builtin_index(v)) zero[v] = Poly(0);
+        for (const std::string& v : lower.free_vars())
+          if (is_builtin_index(v)) zero[v] = Poly(0);
+        Poly rise = lower - lower.substitute(zero);
+        bool grows = true;
+        for (const auto& [m, c] : rise.terms()) {
+          (void)m;
+          grows = grows && c > 0;
+        }
+        for (const std::string& v : rise.free_vars())
+          grows = grows && (is_builtin_index(v) || v.rfind("blockDim_", 0) == 0 ||
+                            v.rfind("gridDim_", 0) == 0);
+        if (grows) count = count.substitute(zero);
+      }
       // A triangular nest (`for k < r` inside `for r < b`): the count grows with an outer
       // counter; the union over the outer loop is the count at its largest value.
       for (size_t o = 0; o < k; ++o) {

@@ -227,7 +227,7 @@ TEST_CASE("every corpus/cuda kernel gets its expected verdict", "[frontend][corp
       CHECK(currently == "unknown");
     }
   }
-  CHECK(files >= 14);
+  CHECK(files >= 16);
 }
 
 TEST_CASE("funmem-extract: verdicts, JSON and exit codes", "[frontend][tools]") {
