@@ -108,10 +108,26 @@ std::string write_cuda(const std::string& cu_path, const CudaCode& code) {
   fs::path p(cu_path);
   std::ofstream out(p);
   out << code.text;
-  std::ofstream rt(p.parent_path().empty() ? fs::path("funmem_cuda_rt.h")
-                                           : p.parent_path() / "funmem_cuda_rt.h");
-  rt << cuda_runtime_header();
-  if (!out || !rt) return "cannot write " + cu_path + " or its funmem_cuda_rt.h";
+  if (!out) return "cannot write " + cu_path;
+  // Several programs lowered into one directory at once share the header: it is
+  // replaced only when it differs, by renaming a complete private copy over it, so a
+  // compiler reading it never sees a truncated file.
+  fs::path rt =
+      p.parent_path().empty() ? fs::path("funmem_cuda_rt.h") : p.parent_path() / "funmem_cuda_rt.h";
+  const std::string header = cuda_runtime_header();
+  bool exists = false;
+  if (read_file(rt.string(), &exists) == header && exists) return "";
+  static std::atomic<int> counter{0};
+  fs::path tmp = rt;
+  tmp += "." + std::to_string(getpid()) + "." + std::to_string(counter++) + ".tmp";
+  {
+    std::ofstream t(tmp, std::ios::binary);
+    t << header;
+    if (!t) return "cannot write " + tmp.string();
+  }
+  std::error_code ec;
+  fs::rename(tmp, rt, ec);
+  if (ec) return "cannot write " + rt.string() + ": " + ec.message();
   return "";
 }
 
