@@ -144,6 +144,18 @@ private:
     return sexp(lmad_apply(l, idx));
   }
 
+  /// `mem[place(idx)] <- value`, remembering the index function it came from.
+  imp::Stmt write(const std::string& mem, const SymLmad& place, const std::vector<Poly>& idx,
+                  SExpP value, Pos pos, const std::string& what) {
+    WriteOrigin o{what, pos, mem, place, {}};
+    for (const Poly& i : idx)
+      o.idx.push_back(i.to_string());
+    imp::Write w{Name{mem, pos}, offset(place, idx), std::move(value)};
+    w.origin = static_cast<int>(rep_.origins.size());
+    rep_.origins.push_back(std::move(o));
+    return st(std::move(w), pos);
+  }
+
   /// COPY (proc. 4.7): a nest of kernels copying `src` into the place `dst` of block `dmem`.
   void copy(const ArrInfo& src, const std::string& dmem, const SymLmad& dst, Pos pos, Block& out) {
     if (src.lay.dims.size() != dst.dims.size())
@@ -162,7 +174,7 @@ private:
     std::string t = fresh("cv");
     Block inner = {st(imp::Decl{Name{t, pos}, false, src.elem}, pos),
                    st(imp::Read{Name{t, pos}, Name{src.mem, pos}, offset(src.lay, idx)}, pos),
-                   st(imp::Write{Name{dmem, pos}, offset(dst, idx), mk_var(t, pos)}, pos)};
+                   write(dmem, dst, idx, mk_var(t, pos), pos, "COPY of " + src.mem)};
     for (size_t k = dst.dims.size(); k-- > 0;) {
       inner = {st(imp::Loop{true, Name{names[k], pos}, sexp(dst.dims[k].first), inner}, pos)};
       ++rep_.kernels;
@@ -174,13 +186,13 @@ private:
   void store(const AtomArg& v, const std::string& dmem, const SymLmad& dst, const Scope& sc,
              Pos pos, Block& out) {
     if (const auto* lit = std::get_if<Lit>(&v.v)) {
-      out.push_back(st(imp::Write{Name{dmem, pos}, offset(dst, {}), mk_lit(*lit, pos)}, pos));
+      out.push_back(write(dmem, dst, {}, mk_lit(*lit, pos), pos, "a literal"));
       return;
     }
     const Name& n = std::get<Name>(v.v);
     auto it = sc.arrays.find(n.s);
     if (it == sc.arrays.end()) {
-      out.push_back(st(imp::Write{Name{dmem, pos}, offset(dst, {}), mk_var(n.s, pos)}, pos));
+      out.push_back(write(dmem, dst, {}, mk_var(n.s, pos), pos, "'" + n.s + "'"));
       return;
     }
     copy(it->second, dmem, dst, pos, out);
@@ -240,7 +252,12 @@ private:
   void stmt(const Stmt& s, Scope& sc, Block& out) {
     const Pos pos = s.pos;
     const auto* l = std::get_if<SLet>(&s.node);
-    if (!l) return; // assume: no IMP counterpart
+    if (!l) {
+      // assume: a check that ends the run as the source's does (and a fact the CUDA
+      // translation validation uses at later launches).
+      out.push_back(st(imp::Assert{std::get<SAssume>(s.node).cond, "assume"}, pos));
+      return;
+    }
     const Binding& p0 = l->pats.at(0);
     auto scalar_type = [&](ScalarType dflt) {
       return p0.type && p0.type->kind == Type::Kind::Scalar ? p0.type->elem : dflt;
@@ -360,8 +377,7 @@ private:
             [&](const EIota&) {
               ArrInfo d = array_info(*p0.type);
               fill(d.mem, d.lay, pos, out, [&](const std::vector<Poly>& idx, Block& in) {
-                in.push_back(
-                    st(imp::Write{Name{d.mem, pos}, offset(d.lay, idx), sexp(idx[0])}, pos));
+                in.push_back(write(d.mem, d.lay, idx, sexp(idx[0]), pos, "iota"));
               });
               sc.arrays[p0.name.s] = d;
             },

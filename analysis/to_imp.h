@@ -11,16 +11,29 @@
 
 #include "ir/ast.h"
 #include "ir/imp.h"
+#include "ir/lmad.h"
 
 #include <optional>
 #include <string>
 
 namespace funmem {
 
+/// The FUNMEM index function an IMP write's index was computed from: the write stores
+/// element `idx` (names of the enclosing IMP loop counters, outermost first) of the
+/// place `lmad` of block `mem`, i.e. its index is lmad_apply(lmad, idx).
+struct WriteOrigin {
+  std::string what; // e.g. `the result of the kernel at 5:3 in its place in ys_mem`
+  Pos pos;
+  std::string mem;
+  SymLmad lmad;
+  std::vector<std::string> idx;
+};
+
 struct ToImpReport {
-  int kernels = 0; // IMP kernels (parallel loops) generated
-  int copies = 0;  // COPY nests generated
-  int elided = 0;  // copies left out because the value was built in place
+  int kernels = 0;                  // IMP kernels (parallel loops) generated
+  int copies = 0;                   // COPY nests generated
+  int elided = 0;                   // copies left out because the value was built in place
+  std::vector<WriteOrigin> origins; // indexed by imp::Write::origin
 };
 
 std::optional<imp::Program> funmem_to_imp(const Program& p, ToImpReport* report = nullptr,

@@ -4,6 +4,7 @@
 #include "ir/overloaded.h"
 #include "ir/printer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -83,6 +84,11 @@ private:
   std::vector<std::set<std::string>> frames_;
   std::set<std::string> seen_;
 
+public:
+  /// The names of an expression (none bound here).
+  void names(const SExp& e) { exp(e); }
+
+private:
   void use(const std::string& n) {
     for (const auto& f : frames_)
       if (f.count(n)) return;
@@ -212,9 +218,48 @@ private:
   const CudaOptions& opt_;
   std::vector<Site> sites_;
   std::vector<CudaKernelInfo> kernels_;
+  std::vector<HostFact> facts_; // what holds on the host at this point of its code
+
+  static std::vector<std::string> names_of(const SExpP& e) {
+    FreeNames f;
+    if (e) f.names(*e);
+    return f.order;
+  }
+  static HostFact fact(HostFact::Kind k, SExpP e, std::string name = "") {
+    HostFact f{k, std::move(name), std::move(e), {}};
+    f.names = names_of(f.expr);
+    if (!f.name.empty()) f.names.push_back(f.name);
+    return f;
+  }
+  /// Facts about names that change no longer hold.
+  void forget(const std::set<std::string>& changed) {
+    std::erase_if(facts_, [&](const HostFact& f) {
+      for (const std::string& n : f.names)
+        if (changed.count(n)) return true;
+      return false;
+    });
+  }
+  static void assigned_in(const imp::Block& b, std::set<std::string>& out) {
+    for (const imp::Stmt& s : b)
+      std::visit(Overloaded{[&](const imp::Decl& d) { out.insert(d.name.s); },
+                            [&](const imp::Assign& a) { out.insert(a.name.s); },
+                            [&](const imp::Read& r) { out.insert(r.dst.s); },
+                            [&](const imp::Alloc& a) { out.insert(a.mem.s); },
+                            [&](const imp::If& i) {
+                              assigned_in(i.then_block, out);
+                              assigned_in(i.else_block, out);
+                            },
+                            [&](const imp::Loop& l) {
+                              out.insert(l.iter.s);
+                              assigned_in(l.body, out);
+                            },
+                            [](const auto&) {}},
+                 s.node);
+  }
   std::string kernels_text_;
   std::vector<std::map<std::string, VarInfo>> frames_;
   bool device_ = false;
+  std::vector<int>* stores_ = nullptr; // the fm_st origins of the kernel being generated
   bool force_unchecked_ = false;
   int temps_ = 0;
   std::string prog_name_;
@@ -402,6 +447,7 @@ private:
             [&](const imp::Decl& d) {
               bool again = frames_.back().count(d.name.s) > 0;
               declare(d.name.s, VarInfo{d.is_mem, d.type});
+              if (!device_) forget({d.name.s});
               std::string init =
                   d.is_mem ? "fm_mem{nullptr, 0}" : std::string(c_type(d.type)) + "{}";
               if (again)
@@ -421,6 +467,11 @@ private:
               }
               Code v = exp(*a.value);
               out += p + cname(a.name.s) + " = " + v.first + ";\n";
+              if (!device_) {
+                forget({a.name.s});
+                HostFact f = fact(HostFact::Kind::Equal, a.value, a.name.s);
+                if (std::count(f.names.begin(), f.names.end(), a.name.s) == 1) facts_.push_back(f);
+              }
             },
             [&](const imp::Alloc& a) {
               if (device_)
@@ -433,6 +484,7 @@ private:
             },
             [&](const imp::Read& r) {
               VarInfo dst = lookup(r.dst.s, s.pos);
+              if (!device_) forget({r.dst.s});
               mem(r.mem, s.pos);
               Code i = exp(*r.index);
               out += p + cname(r.dst.s) + " = " + (device_ ? "fm_ld<" : "fm_host_ld<") +
@@ -441,6 +493,7 @@ private:
             },
             [&](const imp::Write& w) {
               mem(w.mem, s.pos);
+              if (device_ && stores_) stores_->push_back(w.origin);
               Code i = exp(*w.index);
               Code v = exp(*w.value);
               out += p + (device_ ? "fm_st<" : "fm_host_st<") + c_type(v.second) + ">(" +
@@ -449,18 +502,32 @@ private:
             },
             [&](const imp::Assert& a) {
               Code c = exp(*a.cond);
-              std::string st = site(a.kind.c_str(), s.pos, "an index outside its array");
+              std::string st = site(a.kind.c_str(), s.pos,
+                                    a.kind == "assume" ? "the assumption does not hold"
+                                                       : "an index outside its array");
               if (st != "0") out += p + "if (!" + c.first + ") fm_fail(" + st + ");\n";
+              // Past the check the condition holds (the run stopped otherwise); with
+              // checks off it is what the source promised.
+              if (!device_) facts_.push_back(fact(HostFact::Kind::Holds, a.cond));
             },
             [&](const imp::If& i) {
               Code c = exp(*i.cond);
+              std::vector<HostFact> saved = facts_;
               out += p + "if (" + c.first + ") {\n";
+              if (!device_) facts_.push_back(fact(HostFact::Kind::Holds, i.cond));
               block(i.then_block, out, indent + 1);
+              facts_ = saved;
               if (!i.else_block.empty()) {
                 out += p + "} else {\n";
+                if (!device_) facts_.push_back(fact(HostFact::Kind::Fails, i.cond));
                 block(i.else_block, out, indent + 1);
+                facts_ = saved;
               }
               out += p + "}\n";
+              std::set<std::string> changed;
+              assigned_in(i.then_block, changed);
+              assigned_in(i.else_block, changed);
+              if (!device_) forget(changed);
             },
             [&](const imp::Loop& l) {
               if (l.parallel && !device_) {
@@ -475,7 +542,14 @@ private:
                      "); " + cname(l.iter.s) + " < " + t + "; ++" + cname(l.iter.s) + ") {\n";
               frames_.emplace_back();
               declare(l.iter.s, VarInfo{false, ScalarType::I64});
+              // Names the body changes differ from the second iteration on.
+              std::set<std::string> changed = {l.iter.s};
+              assigned_in(l.body, changed);
+              if (!device_) forget(changed);
+              std::vector<HostFact> saved = facts_;
+              if (!device_) facts_.push_back(fact(HostFact::Kind::Below, l.bound, l.iter.s));
               block(l.body, out, indent + 1);
+              facts_ = saved;
               frames_.pop_back();
               out += p + "}\n";
             }},
@@ -572,10 +646,13 @@ private:
   std::string kernel_fn(const std::string& name, const std::string& sig, Pos pos,
                         const std::string& head, const std::string& copies,
                         const std::vector<std::pair<std::string, VarInfo>>& captured,
-                        const imp::Loop& l, const Nest* nest, const std::string& inner_head) {
+                        const imp::Loop& l, const Nest* nest, const std::string& inner_head,
+                        CudaKernelInfo& info, const std::string& version) {
     std::string body;
     bool was_device = device_;
     device_ = true;
+    info.functions.push_back(CudaFunction{name, version, {}});
+    stores_ = &info.functions.back().stores;
     frames_.emplace_back();
     for (const auto& [n, v] : captured)
       declare(n, v);
@@ -601,6 +678,7 @@ private:
     }
     frames_.pop_back();
     device_ = was_device;
+    stores_ = nullptr;
     std::string kt = "// The kernel at " + opt_.source_file + ":" + where(pos) + ".\n";
     kt += "__global__ void " + name + "(" + sig + ") {\n";
     kt += head;
@@ -621,6 +699,7 @@ private:
     CudaKernelInfo k;
     k.name = "fm_kernel_" + std::to_string(kernels_.size());
     k.pos = pos;
+    k.host_facts = facts_;
     std::vector<std::pair<std::string, VarInfo>> captured;
     for (const std::string& n : fn.order) {
       captured.emplace_back(n, lookup(n, pos));
@@ -636,22 +715,25 @@ private:
     const std::string grid_loop =
         "  for (int64_t fm_o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_o < fm_n;\n"
         "       fm_o += (int64_t)blockDim.x * gridDim.x) {\n";
-    kernels_text_ +=
-        kernel_fn(k.name, "int64_t fm_n" + sig, pos, grid_loop, copies, captured, l, nullptr, "");
+    k.outer_bound = l.bound;
+    kernels_text_ += kernel_fn(k.name, "int64_t fm_n" + sig, pos, grid_loop, copies, captured, l,
+                               nullptr, "", k, "");
     std::optional<Nest> nest = versionable(l);
     if (nest) {
       const std::string j = cname(nest->inner->iter.s);
-      kernels_text_ += kernel_fn(
-          k.name + "_intra", "int64_t fm_n, int64_t fm_m" + sig, pos,
-          "  for (int64_t fm_o = blockIdx.x; fm_o < fm_n; fm_o += gridDim.x) {\n", copies, captured,
-          l, &*nest,
-          "for (int64_t " + j + " = threadIdx.x; " + j + " < fm_m; " + j + " += blockDim.x) {");
+      kernels_text_ +=
+          kernel_fn(k.name + "_intra", "int64_t fm_n, int64_t fm_m" + sig, pos,
+                    "  for (int64_t fm_o = blockIdx.x; fm_o < fm_n; fm_o += gridDim.x) {\n", copies,
+                    captured, l, &*nest,
+                    // The launch gives the block fm_m threads: thread j runs inner iteration j.
+                    "if (threadIdx.x < fm_m) { const int64_t " + j + " = threadIdx.x;", k, "intra");
+      k.inner_bound = nest->inner->bound;
       kernels_text_ += kernel_fn(
           k.name + "_flat", "int64_t fm_n, int64_t fm_m" + sig, pos,
           "  for (int64_t fm_f = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_f < fm_n * "
           "fm_m;\n       fm_f += (int64_t)blockDim.x * gridDim.x) {\n    const int64_t fm_o = "
           "fm_f / fm_m;\n",
-          copies, captured, l, &*nest, "{ const int64_t " + j + " = fm_f % fm_m;");
+          copies, captured, l, &*nest, "{ const int64_t " + j + " = fm_f % fm_m;", k, "flat");
     }
 
     Code n = exp(*l.bound);
@@ -713,6 +795,10 @@ private:
 };
 
 } // namespace
+
+std::string cuda_name(const std::string& imp_name) {
+  return cname(imp_name);
+}
 
 const char* c_type(ScalarType t) {
   switch (t) {

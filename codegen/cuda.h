@@ -49,10 +49,37 @@ struct CudaThreshold {
   int64_t default_value = 0;
 };
 
+/// What holds on the host when a kernel is launched, over IMP names: `expr` holds
+/// (an assert passed, an `if` branch taken) or fails (an else branch), `name == expr`
+/// (an assignment not changed since), or `0 <= name < expr` (a host loop's counter).
+struct HostFact {
+  enum class Kind { Holds, Fails, Equal, Below };
+  Kind kind = Kind::Holds;
+  std::string name;
+  SExpP expr;
+  std::vector<std::string> names; // every name it mentions
+};
+
+/// One `__global__` function of the generated file (a kernel or one of its versions),
+/// as translation validation (frontend/validate.h) needs it.
+struct CudaFunction {
+  std::string name;    // fm_kernel_K, fm_kernel_K_intra, fm_kernel_K_flat
+  std::string version; // "" (the only or outer-parallel version), "intra", "flat"
+  /// The IMP writes it stores through fm_st, in the order of the text, as indices into
+  /// ToImpReport::origins (-1: a write without a recorded origin).
+  std::vector<int> stores;
+};
+
 struct CudaKernelInfo {
-  std::string name; // fm_kernel_K
-  Pos pos;          // the IMP kernel it came from
-  std::vector<std::string> params;
+  std::string name;                // fm_kernel_K
+  Pos pos;                         // the IMP kernel it came from
+  std::vector<std::string> params; // IMP names, passed as p_<C name>
+  /// What the host passes as `fm_n` (the kernel's bound) and, for a multi-versioned
+  /// nest, `fm_m` (the inner bound, also the block size of the intra version): IMP
+  /// expressions over the host's names (null when absent).
+  SExpP outer_bound, inner_bound;
+  std::vector<CudaFunction> functions;
+  std::vector<HostFact> host_facts; // at its launch
 };
 
 struct CudaCode {
@@ -72,6 +99,10 @@ std::optional<CudaCode> imp_to_cuda(const imp::Program& p,
 
 /// The text of funmem_cuda_rt.h (written next to generated files).
 const char* cuda_runtime_header();
+
+/// The C identifier of an IMP name in generated code (`v_` + the name with `_` doubled
+/// and `'` as `_p`); kernel parameters add a `p_` in front.
+std::string cuda_name(const std::string& imp_name);
 
 /// C++ spelling of a scalar type (int64_t, int32_t, double, float, bool).
 const char* c_type(ScalarType t);

@@ -5,6 +5,7 @@
 #include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/ASTUnit.h>
@@ -100,7 +101,7 @@ public:
     for (const ParmVarDecl* p : f->parameters()) {
       std::string n = p->getNameAsString();
       QualType t = p->getType();
-      if (t->isPointerType()) {
+      if (t->isPointerType() || is_fm_mem(t)) {
         k_.pointer_params.push_back(n);
         arrays_[p] = {n, Space::Global, 0};
       } else if (t->isIntegerType()) {
@@ -120,7 +121,13 @@ private:
     Space space;
     int64_t row = 0; // 2-d shared arrays: the inner dimension
   };
+  /// funmem-cuda's memory blocks (`fm_mem`, a structure holding the cells' pointer).
+  static bool is_fm_mem(QualType t) {
+    const auto* r = t.getNonReferenceType()->getAsRecordDecl();
+    return r && r->getName() == "fm_mem";
+  }
   struct Ctx {
+    int depth = 0; // enclosing loop bodies and branches
     std::vector<Formula> guards;
     bool exact = true;
     std::vector<LoopCtx> loops;
@@ -136,6 +143,7 @@ private:
   std::map<const ValueDecl*, ArrayRef> arrays_;    // pointer parameters, shared arrays
   std::map<const ValueDecl*, std::pair<ArrayRef, Poly>> aliases_; // p = a + e
   std::set<const ValueDecl*> other_params_;
+  std::map<const ValueDecl*, int> depth_of_; // the depth of each local's declaration
   std::set<std::string> names_;
   int phase_ = 0;
   int phase_accesses_ = 0; // accesses since the last barrier
@@ -216,11 +224,24 @@ private:
       if (u->getOpcode() == UO_Minus) return -poly(u->getSubExpr());
       if (u->getOpcode() == UO_Plus) return poly(u->getSubExpr());
     }
+    if (isa<CXXScalarValueInitExpr>(e)) return Poly(0);
     if (const auto* c = dyn_cast<CallExpr>(e)) {
-      if (const FunctionDecl* f = c->getDirectCallee(); f && c->getNumArgs() == 2) {
+      if (const FunctionDecl* f = c->getDirectCallee()) {
         std::string n = f->getNameAsString();
-        if (n == "min") return Poly::min(poly(c->getArg(0)), poly(c->getArg(1)));
-        if (n == "max") return Poly::max(poly(c->getArg(0)), poly(c->getArg(1)));
+        unsigned args = c->getNumArgs();
+        auto arg = [&](unsigned k) { return poly(c->getArg(k)); };
+        if ((n == "min" || n == "fm_min") && args == 2) return Poly::min(arg(0), arg(1));
+        if ((n == "max" || n == "fm_max") && args == 2) return Poly::max(arg(0), arg(1));
+        // funmem-cuda's checked arithmetic (the last arguments are check sites): the
+        // value is the mathematical one whenever the run does not stop with an error.
+        if (n == "fm_add" && args == 3) return arg(0) + arg(1);
+        if (n == "fm_sub" && args == 3) return arg(0) - arg(1);
+        if (n == "fm_mul" && args == 3) return arg(0) * arg(1);
+        if (n == "fm_neg" && args == 2) return -arg(0);
+        if ((n == "fm_bound" || n == "fm_i32") && args == 2) return arg(0);
+        if (n == "fm_div" && args == 4) return Poly::div(arg(0), arg(1));
+        if (n == "fm_mod" && args == 4) return Poly::mod(arg(0), arg(1));
+        if (n == "fm_ld") throw NotAffine{"a value read from memory (a data-dependent index)"};
       }
     }
     if (isa<ArraySubscriptExpr>(e) ||
@@ -302,6 +323,8 @@ private:
   }
   std::optional<std::pair<ArrayRef, Poly>> place_base(const Expr* e0, const Stmt* at) {
     const Expr* e = e0->IgnoreParenImpCasts();
+    if (const auto* cc = dyn_cast<CXXConstructExpr>(e); cc && cc->getNumArgs() == 1)
+      e = cc->getArg(0)->IgnoreParenImpCasts();
     if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
       const ValueDecl* v = d->getDecl();
       if (auto it = arrays_.find(v); it != arrays_.end())
@@ -330,18 +353,23 @@ private:
       unsupported(lv, "index of '" + text(lv) + "': " + n.why);
       return;
     }
-    if (!p) return;
+    if (p) access_at(p->first, p->second, write, c, lv);
+  }
+  void access_at(const ArrayRef& r, const Poly& index, bool write, const Ctx& c, const Expr* at) {
     Access a;
-    a.array = p->first.name;
-    a.space = p->first.space;
+    a.array = r.name;
+    a.space = r.space;
     a.write = write;
-    a.index = p->second;
+    a.index = index;
     a.guards = c.guards;
     a.exact_guards = c.exact;
     a.loops = c.loops;
     a.phase = phase_;
-    a.pos = pos(lv->getBeginLoc());
-    a.text = text(lv);
+    a.pos = pos(at->getBeginLoc());
+    a.text = text(at);
+    if (write)
+      for (const auto& [d, v] : env_)
+        if (isa<VarDecl>(d)) a.scope[d->getNameAsString()] = v;
     k_.accesses.push_back(std::move(a));
     ++phase_accesses_;
   }
@@ -414,6 +442,19 @@ private:
       barrier(call, c);
       return;
     }
+    // funmem-cuda's element loads and stores: fm_ld<T>(m, i, site), fm_st<T>(m, i, v, site).
+    if ((n == "fm_ld" && call->getNumArgs() == 3) || (n == "fm_st" && call->getNumArgs() == 4)) {
+      for (unsigned k = 1; k < call->getNumArgs(); ++k)
+        expr(call->getArg(k), c);
+      try {
+        auto base = place_base(call->getArg(0), call);
+        if (base)
+          access_at(base->first, base->second + poly(call->getArg(1)), n == "fm_st", c, call);
+      } catch (const NotAffine& e) {
+        unsupported(call, "index of '" + text(call) + "': " + e.why);
+      }
+      return;
+    }
     if (n.rfind("atomic", 0) == 0 || n.rfind("__shfl", 0) == 0 || n == "__syncwarp" ||
         n == "__threadfence" || n.empty()) {
       unsupported(call, (n.empty() ? std::string("an indirect call") : "'" + n + "'") +
@@ -454,7 +495,10 @@ private:
         // it is a plain definition outside any loop and condition.
         env_.erase(v);
         opaque_[v] = "'" + v->getNameAsString() + "' is assigned after its definition";
-        if (!compound && rhs && c.loops.empty() && !c.divergent) {
+        auto level = depth_of_.find(v);
+        if (!compound && rhs &&
+            (level != depth_of_.end() ? level->second == c.depth
+                                      : c.loops.empty() && !c.divergent)) {
           try {
             env_[v] = poly(rhs);
             opaque_.erase(v);
@@ -544,6 +588,8 @@ private:
       auto f = formula(i->getCond());
       Ctx t = c, e = c;
       t.divergent = e.divergent = true;
+      ++t.depth;
+      ++e.depth;
       if (f) {
         add_guard(t.guards, *f);
         add_guard(e.guards, negation(*f));
@@ -578,7 +624,8 @@ private:
       return;
     }
     const Expr* init = v->getInit();
-    if (t->isPointerType()) {
+    depth_of_[v] = c.depth;
+    if (t->isPointerType() || is_fm_mem(t)) {
       if (!init) return;
       try {
         auto p = place_base(init, v->getInit());
@@ -591,12 +638,9 @@ private:
     if (init) expr(init, c);
     if (t->isIntegerType() && init) {
       try {
-        Poly p = poly(init);
-        if (c.divergent) {
-          opaque_[v] = "'" + n + "' is defined inside a condition";
-        } else {
-          env_[v] = p;
-        }
+        // Visible only in its block: its value there is the polynomial (a later
+        // assignment at another depth makes it opaque, see assign).
+        env_[v] = poly(init);
       } catch (const NotAffine& e) {
         opaque_[v] = "'" + n + "' is " + e.why;
       }
@@ -609,9 +653,13 @@ private:
   void for_stmt(const ForStmt* f, const Ctx& c) {
     const VarDecl* var = nullptr;
     const Expr* init = nullptr;
-    if (const auto* ds = dyn_cast_or_null<DeclStmt>(f->getInit()); ds && ds->isSingleDecl()) {
-      var = dyn_cast<VarDecl>(ds->getSingleDecl());
+    if (const auto* ds = dyn_cast_or_null<DeclStmt>(f->getInit());
+        ds && ds->decl_begin() != ds->decl_end()) {
+      // `for (int k = a, n = e; ...)`: the first is the counter, the others locals.
+      var = dyn_cast<VarDecl>(*ds->decl_begin());
       if (var) init = var->getInit();
+      for (auto d = std::next(ds->decl_begin()); d != ds->decl_end(); ++d)
+        if (const auto* other = dyn_cast<VarDecl>(*d)) var_decl(other, c);
     } else if (const auto* b = dyn_cast_or_null<BinaryOperator>(f->getInit());
                b && b->getOpcode() == BO_Assign) {
       if (const auto* d = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts()))
@@ -701,12 +749,14 @@ private:
       if (var) opaque_[var] = "the counter of a loop it cannot summarise";
       Ctx inner = c;
       inner.divergent = true;
+      ++inner.depth;
       stmt(f->getBody(), inner);
       return;
     }
     l.barrier = has_top_barrier(f->getBody());
     env_[var] = Poly::var(l.var);
     Ctx inner = c;
+    ++inner.depth;
     inner.loops.push_back(l);
     if (l.barrier) {
       if (c.divergent || c.returned) {
@@ -784,7 +834,8 @@ ExtractResult extract(const std::string& code, const std::string& file,
   IntrusiveRefCntPtr<DiagnosticOptions> diag_opts = new DiagnosticOptions();
   diag_opts->ShowColors = false;
   TextDiagnosticPrinter printer(diag_os, diag_opts.get());
-  tooling::FileContentMappings files = {{kHeaderPath, cuda_min_header()}};
+  tooling::FileContentMappings files = {{kHeaderPath, cuda_min_header()},
+                                        {kRtModelPath, rt_model_header()}};
   std::unique_ptr<ASTUnit> ast = tooling::buildASTFromCodeWithArgs(
       code, args, file, "funmem-extract", std::make_shared<PCHContainerOperations>(),
       tooling::getClangStripDependencyFileAdjuster(), files, &printer);

@@ -19,6 +19,7 @@
 #include "ir/ast.h"
 #include "ir/symbolic.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,9 @@ struct Access {
   int phase = 0;               // barrier interval
   Pos pos;
   std::string text; // the access as written
+  /// Writes only: the integer locals the extractor follows at this point, by name, as
+  /// polynomials (what translation validation maps the source's names through).
+  std::map<std::string, Poly> scope;
 };
 
 struct Problem {
@@ -77,6 +81,10 @@ ExtractResult extract(const std::string& code, const std::string& file,
 
 /// The text of funmem_cuda_min.h.
 const char* cuda_min_header();
+/// The text of funmem_rt_model.h, parsed in place of funmem-cuda's runtime header; the
+/// extractor maps it at `kRtModelPath`.
+const char* rt_model_header();
+inline constexpr const char* kRtModelPath = "/funmem-extract/funmem_rt_model.h";
 
 /// `threadIdx_x` -> `threadIdx.x` (and the other built-ins) for messages.
 std::string display_names(std::string text);

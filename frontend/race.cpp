@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -664,7 +665,7 @@ private:
     for (size_t i = 0; i < k_.scalar_params.size() && combos < 4096; ++i)
       combos *= pv.size();
     for (int64_t bd : {2, 4})
-      for (int64_t gd : {2, 3})
+      for (int64_t gd : {1, 2, 3})
         for (size_t c = 0; c < combos && candidates.size() < 600; ++c) {
           Env e;
           size_t x = c;
@@ -679,7 +680,8 @@ private:
           candidates.push_back(e);
         }
     int budget = opt_.search_limit;
-    for (const Env& env : candidates) {
+    for (Env env : candidates) {
+      settle_equalities(env, knobs);
       bool ok = true;
       for (const Formula& f : opt_.facts) {
         auto t = f.eval(env);
@@ -690,6 +692,38 @@ private:
       if (budget <= 0) break;
     }
     return std::nullopt;
+  }
+
+  /// Launch facts `knob == e` (`blockDim.x == n`) decide the knob from the others'
+  /// values, so that candidates meet them.
+  void settle_equalities(Env& env, const std::vector<std::string>& knobs) const {
+    std::vector<const Formula*> eqs;
+    std::function<void(const Formula&)> collect = [&](const Formula& f) {
+      if (f.kind == Formula::Kind::Cmp && f.rel == Rel::Eq) eqs.push_back(&f);
+      if (f.kind == Formula::Kind::And)
+        for (const Formula& k : f.kids)
+          collect(k);
+    };
+    for (const Formula& f : opt_.facts)
+      collect(f);
+    for (size_t round = 0; round < knobs.size(); ++round) {
+      bool changed = false;
+      for (const Formula* f : eqs)
+        for (int side = 0; side < 2; ++side) {
+          const Poly& a = side ? f->rhs : f->lhs;
+          const Poly& b = side ? f->lhs : f->rhs;
+          auto vars = a.free_vars();
+          if (vars.size() != 1 || !(a == Poly::var(vars[0])) ||
+              std::find(knobs.begin(), knobs.end(), vars[0]) == knobs.end())
+            continue;
+          auto value = b.eval(env);
+          if (value && *value >= 0 && env[vars[0]] != *value) {
+            env[vars[0]] = *value;
+            changed = true;
+          }
+        }
+      if (!changed) break;
+    }
   }
 
   std::optional<RaceWitness> search_launch(const Env& launch, int& budget) {

@@ -1154,8 +1154,11 @@ struct ImpMachine {
                    [&](const imp::Assert& a) {
                      if (!as_bool(m.eval(*a.cond), a.cond->pos))
                        throw RunError(a.kind, s.pos,
-                                      "an index outside its array (IMP assert at " +
-                                          std::to_string(s.pos.line) + ":" +
+                                      (a.kind == "assume" ? std::string("the assumption does "
+                                                                        "not hold")
+                                                          : std::string("an index outside its "
+                                                                        "array")) +
+                                          " (IMP assert at " + std::to_string(s.pos.line) + ":" +
                                           std::to_string(s.pos.col) + ")");
                    },
                    [&](const imp::Loop& l) {

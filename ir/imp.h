@@ -49,7 +49,12 @@ struct Write {
   Name mem;
   SExpP index;
   SExpP value;
-  friend bool operator==(const Write&, const Write&) = default;
+  /// Where funmem-to-imp took the index from (ToImpReport::origins), -1 when unknown;
+  /// not part of the program's meaning, so equality ignores it.
+  int origin = -1;
+  friend bool operator==(const Write& a, const Write& b) {
+    return a.mem == b.mem && a.index == b.index && a.value == b.value;
+  }
 };
 /// `assert e KIND ;`: a check of the source semantics that IMP's blocks cannot make
 /// (an index within its array's dimension: an array may share a larger block); when e

@@ -373,6 +373,35 @@ Poly Poly::substitute(const std::map<std::string, Poly>& s) const {
   return r;
 }
 
+Poly Poly::fold_divmod() const {
+  Poly p = *this;
+  for (bool changed = true; changed;) {
+    changed = false;
+    Poly next;
+    for (const auto& [m, c] : p.terms_) {
+      for (size_t k = 0; k < m.size() && !changed; ++k) {
+        const Atom& a = *m[k].first;
+        if (a.kind != AtomKind::Mod || m[k].second != 1) continue;
+        Monomial rest = m;
+        rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(k));
+        Poly r = monomial(rest, c);
+        Poly quotient = r * div(a.args[0], a.args[1]) * a.args[1];
+        bool present = !quotient.terms_.empty();
+        for (const auto& [qm, qc] : quotient.terms_) {
+          auto it = p.terms_.find(qm);
+          present = present && it != p.terms_.end() && it->second == qc;
+        }
+        if (!present) continue;
+        next = p - quotient - r * mod(a.args[0], a.args[1]) + r * a.args[0];
+        changed = true;
+      }
+      if (changed) break;
+    }
+    if (changed) p = next;
+  }
+  return p;
+}
+
 std::optional<int64_t> Poly::eval(const std::map<std::string, int64_t>& env,
                                   std::string* error) const {
   int64_t sum = 0;

@@ -82,6 +82,10 @@ public:
   /// coefficients): returns (q, r) with a == q*b + r where no term of r is divisible by
   /// the leading term of b. Example: divide(n*b, n*b - b) == (1, b).
   static std::pair<Poly, Poly> divide(const Poly& a, const Poly& b);
+  /// Folds `(a / b) * b * r + (a % b) * r` back into `a * r` (the identity of truncating
+  /// division, where b != 0), repeatedly: the index a flattened loop computes from its
+  /// quotient and remainder, e.g. (f / m) * m + f % m == f.
+  Poly fold_divmod() const;
   /// a / b when b divides a exactly as polynomials, e.g. (n*m + n) / n == m + 1.
   std::optional<Poly> exact_div(const Poly& b) const;
 

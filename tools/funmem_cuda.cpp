@@ -7,6 +7,9 @@
 #include "ir/files.h"
 #include "ir/parser.h"
 #include "verifier/cuda_check.h"
+#ifdef FUNMEM_HAVE_FRONTEND
+#include "frontend/validate.h"
+#endif
 
 #include <CLI/CLI.hpp>
 
@@ -105,6 +108,7 @@ int main(int argc, char** argv) {
   LowerOptions lo;
   bool build = false, do_run = false, time = false, compare_opt = false, no_sc = false;
   bool no_nvcc = false, single_version = false, tuning_tree = false;
+  bool validate_flag = false, no_validate = false, verbose = false;
   std::string tuning;
   app.add_option("file", file, "a .fun or .funmem program")->required();
   app.add_option("-o,--output", out, "the .cu file to write (default FILE.cu)");
@@ -130,11 +134,21 @@ int main(int argc, char** argv) {
                "one version per kernel nest (no tuning tree, no thresholds)");
   app.add_flag("--tuning-tree", tuning_tree, "print the tuning forest of the generated code");
   app.add_option("--tuning", tuning, "with --run: the tuning file the program reads");
+  app.add_flag("--validate", validate_flag,
+               "translation validation of the generated kernels (the default when built with "
+               "the Clang front end)");
+  app.add_flag("--no-validate", no_validate, "skip translation validation");
+  app.add_flag("-v,--verbose", verbose, "print every validated store");
   CLI11_PARSE(app, argc, argv);
   lo.cuda.checks = checks == "on";
   lo.cuda.versions = !single_version;
   lo.short_circuit = !no_sc;
   if (out.empty()) out = file + ".cu";
+#ifdef FUNMEM_HAVE_FRONTEND
+  const bool validate = !no_validate;
+#else
+  const bool validate = validate_flag && !no_validate;
+#endif
   bool ok = false;
   std::string text = read_file(file, &ok);
   if (!ok) {
@@ -204,6 +218,22 @@ int main(int argc, char** argv) {
   Built b;
   if (!lower_and_build(file, text, lo, out, build || do_run, arch, !no_nvcc, l, b, status))
     return status;
+  if (validate) {
+#ifdef FUNMEM_HAVE_FRONTEND
+    // Translation validation: every generated kernel race-free, every store where its
+    // FUNMEM index function says (frontend/validate.h).
+    frontend::Validation v = frontend::validate_cuda(l.code, l.imp_stats, out);
+    std::printf("translation validation: %s\n%s", v.ok() ? "passed" : "FAILED",
+                frontend::validation_report(v, verbose).c_str());
+    if (!v.ok()) status = 1;
+#else
+    if (validate_flag) {
+      std::cerr << "funmem-cuda: error: --validate needs the Clang front end, which this "
+                   "build does not have\n";
+      return 2;
+    }
+#endif
+  }
   if (tuning_tree) {
     if (l.code.thresholds.empty()) std::printf("tuning forest: empty (no multi-versioned nest)\n");
     for (const CudaThreshold& t : l.code.thresholds) {
@@ -216,7 +246,7 @@ int main(int argc, char** argv) {
       if (!t.otherwise.empty()) std::printf("  otherwise %s\n", t.otherwise.c_str());
     }
   }
-  if (!do_run) return 0;
+  if (!do_run) return status;
   const char* on = "emulation";
   use_inputs(l);
   // The default (or given) thresholds, then every version of every nest forced.

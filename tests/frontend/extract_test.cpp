@@ -40,8 +40,7 @@ Poly v(const char* n) {
 
 } // namespace
 
-TEST_CASE("accesses are summarised with their guards, loops and barrier intervals",
-          "[frontend]") {
+TEST_CASE("accesses are summarised with their guards, loops and barrier intervals", "[frontend]") {
   KernelSummary k = one("__global__ void scale(float* a, const float* b, int n) {\n"
                         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                         "  if (i < n) a[i] = 2 * b[i];\n"
@@ -187,8 +186,8 @@ TEST_CASE("launch facts: --assume syntax and GPUVerify's header lines", "[fronte
                                             "__global__ void k() {}\n");
   REQUIRE(h.expect);
   CHECK(*h.expect == "race-free");
-  CHECK(h.fact_texts == std::vector<std::string>{"blockDim.x == 16", "blockDim.y == 8",
-                                                 "gridDim.x == 64"});
+  CHECK(h.fact_texts ==
+        std::vector<std::string>{"blockDim.x == 16", "blockDim.y == 8", "gridDim.x == 64"});
   CHECK(*read_gpuverify_header("//xfail:NOT_ALL_VERIFIED\n").expect == "race");
 }
 

@@ -135,3 +135,29 @@ TEST_CASE("poly: substitution is evaluation-compatible and idempotent",
     RC_ASSERT(s * 1 == s);
   });
 }
+
+TEST_CASE("poly: folding quotient and remainder keeps the value", "[ir][symbolic][property]") {
+  // (a / b) * b * r + (a % b) * r + rest == a * r + rest wherever b != 0.
+  CHECK((Poly::div(Poly::var("f"), Poly::var("m")) * Poly::var("m") +
+         Poly::mod(Poly::var("f"), Poly::var("m")))
+            .fold_divmod() == Poly::var("f"));
+  rc::prop("eval(fold(p)) == eval(p)", [] {
+    RandExpr a = gen_expr(2), b = gen_expr(1), r = gen_expr(1), rest = gen_expr(2);
+    bool whole = *rc::gen::arbitrary<bool>(); // else only the remainder's half is there
+    Poly q = Poly::div(a.poly, b.poly), m = Poly::mod(a.poly, b.poly);
+    Poly p = (whole ? q * b.poly * r.poly : Poly(0)) + m * r.poly + rest.poly;
+    std::map<std::string, int64_t> env = {{"x", *rc::gen::inRange<int64_t>(-20, 21)},
+                                          {"y", *rc::gen::inRange<int64_t>(-20, 21)},
+                                          {"z", *rc::gen::inRange<int64_t>(-20, 21)}};
+    RC_TAG(p.to_string());
+    auto want = p.eval(env);
+    RC_PRE(want.has_value());
+    auto got = p.fold_divmod().eval(env);
+    RC_ASSERT(got.has_value());
+    RC_ASSERT(*got == *want);
+    // By a name (as the flattened kernels divide by theirs), the fold is complete.
+    Poly y = Poly::var("y"), qy = Poly::div(a.poly, y), my = Poly::mod(a.poly, y);
+    if (!(r.poly == Poly(0)))
+      RC_ASSERT((qy * y * r.poly + my * r.poly).fold_divmod() == a.poly * r.poly);
+  });
+}

@@ -106,7 +106,7 @@ __global__ void fm_kernel_0_intra(int64_t fm_n, int64_t fm_m, int64_t p_v_m, fm_
     const int64_t v_c0 = fm_o;
     {
       (void)fm_bound(v_m, 10);
-      for (int64_t v_c1 = threadIdx.x; v_c1 < fm_m; v_c1 += blockDim.x) {
+      if (threadIdx.x < fm_m) { const int64_t v_c1 = threadIdx.x;
         float v_cv = float{};
         v_cv = fm_ld<float>(v_a__mem, fm_add(fm_mul(v_c0, v_m, 11), v_c1, 12), 13);
         fm_st<float>(v_b__mem, fm_add(fm_mul(v_c0, v_m, 14), v_c1, 15), v_cv, 16);
@@ -173,7 +173,7 @@ __global__ void fm_kernel_1_intra(int64_t fm_n, int64_t fm_m, int64_t p_v_m, int
     const int64_t v_i = fm_o;
     {
       (void)fm_bound(v_m, 37);
-      for (int64_t v_j = threadIdx.x; v_j < fm_m; v_j += blockDim.x) {
+      if (threadIdx.x < fm_m) { const int64_t v_j = threadIdx.x;
         if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(38);
         if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(39);
         float v_x = float{};

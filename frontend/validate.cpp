@@ -1,0 +1,381 @@
+// Translation validation of generated kernels (see validate.h).
+#include "frontend/validate.h"
+
+#include "analysis/formula.h"
+#include "ir/typecheck.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace funmem::frontend {
+
+namespace {
+
+using Subst = std::map<std::string, Poly>;
+
+Poly normalise(const Poly& p, const Subst& s) {
+  return (s.empty() ? p : p.substitute(s)).fold_divmod();
+}
+
+Formula normalise(const Formula& f, const Subst& s) {
+  Formula g = s.empty() ? f : f.substitute(s);
+  if (g.kind == Formula::Kind::Cmp) {
+    g.lhs = g.lhs.fold_divmod();
+    g.rhs = g.rhs.fold_divmod();
+  }
+  for (Formula& k : g.kids)
+    k = normalise(k, Subst{});
+  return g;
+}
+
+/// The launch's values everywhere in the summary.
+void substitute(KernelSummary& k, const Subst& s) {
+  for (Access& a : k.accesses) {
+    a.index = normalise(a.index, s);
+    for (Formula& g : a.guards)
+      g = normalise(g, s);
+    for (LoopCtx& l : a.loops) {
+      l.lower = normalise(l.lower, s);
+      l.count = normalise(l.count, s);
+      l.step = normalise(l.step, s);
+      for (Formula& f : l.facts)
+        f = normalise(f, s);
+    }
+    for (auto& [n, v] : a.scope)
+      v = normalise(v, s);
+  }
+}
+
+/// The host's IMP names as the kernel sees them: a parameter `p_v_n` when `n` is
+/// passed, else a name of its own (`h_n`) that only the host facts constrain.
+Subst host_names(const std::vector<std::string>& names, const KernelSummary& k) {
+  Subst s;
+  for (const std::string& v : names) {
+    std::string c = "p_" + cuda_name(v);
+    bool param =
+        std::find(k.scalar_params.begin(), k.scalar_params.end(), c) != k.scalar_params.end();
+    s[v] = Poly::var(param ? c : "h_" + v);
+  }
+  return s;
+}
+
+std::optional<Poly> kernel_value(const SExpP& e, const KernelSummary& k) {
+  if (!e) return std::nullopt;
+  auto p = to_poly(*e);
+  if (!p) return std::nullopt;
+  return p->substitute(host_names(p->free_vars(), k));
+}
+
+/// A host fact as a formula over the kernel's names (nullopt: not one the prover reads).
+std::optional<Formula> host_fact(const HostFact& f, const KernelSummary& k) {
+  std::optional<Formula> r;
+  std::string why;
+  switch (f.kind) {
+  case HostFact::Kind::Holds:
+  case HostFact::Kind::Fails:
+    if (!f.expr) return std::nullopt;
+    r = formula_of(*f.expr, &why);
+    if (r && f.kind == HostFact::Kind::Fails) r = Formula::negate(*r);
+    break;
+  case HostFact::Kind::Equal:
+  case HostFact::Kind::Below: {
+    auto p = f.expr ? to_poly(*f.expr) : std::nullopt;
+    if (!p) return std::nullopt;
+    Poly n = Poly::var(f.name);
+    r = f.kind == HostFact::Kind::Equal ? eq(n, *p) : Formula::conj({ge(n, 0), lt(n, *p)});
+    break;
+  }
+  }
+  if (!r) return std::nullopt;
+  return r->substitute(host_names(r->free_vars(), k));
+}
+
+/// `p` with `f / m` as `q`, `f % m` as `r` and the remaining `f` as `q * m + r`.
+Poly flat_indices(const Poly& p, const std::string& f, const Poly& m, const Poly& q,
+                  const Poly& r) {
+  Poly out;
+  for (const auto& [mono, c] : p.terms()) {
+    Poly term(c);
+    for (const auto& [atom, power] : mono) {
+      Poly base;
+      const std::vector<Poly>& args = atom->args;
+      auto is_f = [&](const Poly& x) { return x == Poly::var(f); };
+      switch (atom->kind) {
+      case AtomKind::Var:
+        base = atom->name == f ? q * m + r : Poly::var(atom->name);
+        break;
+      case AtomKind::Div:
+        base = is_f(args[0]) && args[1] == m ? q
+                                             : Poly::div(flat_indices(args[0], f, m, q, r),
+                                                         flat_indices(args[1], f, m, q, r));
+        break;
+      case AtomKind::Mod:
+        base = is_f(args[0]) && args[1] == m ? r
+                                             : Poly::mod(flat_indices(args[0], f, m, q, r),
+                                                         flat_indices(args[1], f, m, q, r));
+        break;
+      case AtomKind::Min:
+        base = Poly::min(flat_indices(args[0], f, m, q, r), flat_indices(args[1], f, m, q, r));
+        break;
+      case AtomKind::Max:
+        base = Poly::max(flat_indices(args[0], f, m, q, r), flat_indices(args[1], f, m, q, r));
+        break;
+      case AtomKind::Abs:
+        base = Poly::abs(flat_indices(args[0], f, m, q, r));
+        break;
+      }
+      for (int e = 0; e < power; ++e)
+        term = term * base;
+    }
+    out = out + term;
+  }
+  return out;
+}
+
+/// The generated kernels run their iterations in a grid-stride loop over `fm_o` (or
+/// `fm_f`, flattened; over blocks, `fm_o = blockIdx.x, ...`, in the intra version). Two
+/// accesses of different threads are accesses of different iterations, so, with no
+/// barrier in the kernel, it is race-free if distinct iterations do not conflict: the
+/// loop is replaced by one virtual thread (block) per iteration, `fm_o` by its index,
+/// and the launch by `fm_n` (fm_n * fm_m) threads in one block (fm_n blocks). Returns
+/// the launch facts, or nothing when the kernel is not of that shape.
+std::optional<std::vector<Formula>> virtualise(KernelSummary& k, const std::string& version,
+                                               const Poly& n, const Poly& m) {
+  if (k.barriers > 0) return std::nullopt;
+  const std::string loop = version == "flat" ? "fm_f" : "fm_o";
+  const Poly tx = Poly::var("threadIdx_x"), bx = Poly::var("blockIdx_x");
+  // Outer: iteration fm_o is thread fm_o of one block. Intra: block fm_o. Flat: the
+  // pair (fm_f / fm_m, fm_f % fm_m) -- a bijection onto [0, fm_n) x [0, fm_m) -- is
+  // (block, thread), so quotient and remainder become plain indices.
+  auto rewrite = [&](const Poly& p) {
+    if (version == "flat") return flat_indices(p, loop, m, bx, tx);
+    return p.substitute({{loop, version == "intra" ? bx : tx}});
+  };
+  std::function<Formula(Formula)> rewrite_f = [&](Formula f) {
+    if (f.kind == Formula::Kind::Cmp) {
+      f.lhs = rewrite(f.lhs);
+      f.rhs = rewrite(f.rhs);
+    }
+    for (Formula& c : f.kids)
+      c = rewrite_f(c);
+    return f;
+  };
+  for (Access& a : k.accesses) {
+    if (a.loops.empty() || a.loops[0].var != loop) return std::nullopt;
+    a.loops.erase(a.loops.begin());
+    a.index = rewrite(a.index);
+    // The virtual thread's range, as a guard the prover narrows ranges with.
+    if (version == "flat") a.guards.push_back(lt(tx, m));
+    for (Formula& g : a.guards)
+      g = rewrite_f(g);
+    for (LoopCtx& l : a.loops) {
+      l.lower = rewrite(l.lower);
+      l.count = rewrite(l.count);
+      l.step = rewrite(l.step);
+      for (Formula& f : l.facts)
+        f = rewrite_f(f);
+    }
+    for (auto& [name, v] : a.scope)
+      v = rewrite(v);
+  }
+  for (const char* b : {"threadIdx_x", "blockIdx_x", "blockDim_x", "gridDim_x"})
+    if (std::find(k.thread_names.begin(), k.thread_names.end(), b) == k.thread_names.end())
+      k.thread_names.push_back(b);
+  Poly bdim = Poly::var("blockDim_x"), gdim = Poly::var("gridDim_x");
+  if (version == "intra") return std::vector<Formula>{eq(gdim, n)};
+  if (version == "flat") return std::vector<Formula>{eq(gdim, n), eq(bdim, m)};
+  return std::vector<Formula>{eq(bdim, n), eq(gdim, 1)};
+}
+
+std::string where(Pos p) {
+  return std::to_string(p.line) + ":" + std::to_string(p.col);
+}
+
+} // namespace
+
+bool Validation::ok() const {
+  if (!errors.empty()) return false;
+  for (const FunctionValidation& f : functions)
+    if (!f.ok) return false;
+  return true;
+}
+
+std::string device_part(const std::string& cu_text) {
+  std::vector<std::string> lines;
+  std::istringstream in(cu_text);
+  for (std::string l; std::getline(in, l);)
+    lines.push_back(l);
+  size_t first = lines.size(), main_at = lines.size();
+  for (size_t k = 0; k < lines.size(); ++k) {
+    if (first == lines.size() &&
+        (lines[k].rfind("// The kernel at", 0) == 0 || lines[k].rfind("__global__", 0) == 0))
+      first = k;
+    if (lines[k].rfind("int main(", 0) == 0) main_at = k;
+  }
+  std::string out;
+  for (size_t k = 0; k < lines.size(); ++k) {
+    if (lines[k] == "#include \"funmem_cuda_rt.h\"")
+      out += std::string("#include \"") + kRtModelPath + "\"";
+    else if (k >= first && k < main_at)
+      out += lines[k];
+    out += "\n";
+  }
+  return out;
+}
+
+Validation validate_cuda(const CudaCode& code, const ToImpReport& report,
+                         const std::string& cu_file, const RaceOptions& opt) {
+  Validation v;
+  ExtractResult ex = extract(device_part(code.text), cu_file);
+  v.errors = ex.errors;
+  if (!v.errors.empty()) return v;
+  std::map<std::string, const KernelSummary*> by_name;
+  for (const KernelSummary& k : ex.kernels)
+    by_name[k.name] = &k;
+  for (const CudaKernelInfo& info : code.kernels) {
+    for (const CudaFunction& fn : info.functions) {
+      FunctionValidation fv;
+      fv.name = fn.name;
+      auto it = by_name.find(fn.name);
+      if (it == by_name.end()) {
+        v.errors.push_back(cu_file + ": error: the generated kernel '" + fn.name +
+                           "' was not found by the extractor");
+        continue;
+      }
+      KernelSummary k = *it->second;
+      // The launch: what the host passes as fm_n and fm_m, and the intra version's blocks.
+      Subst launch;
+      RaceOptions o = opt;
+      for (const HostFact& hf : info.host_facts)
+        if (auto f = host_fact(hf, k)) o.facts.push_back(*f);
+      auto bound = [&](const char* name, const SExpP& e) {
+        Poly value = Poly::var(name);
+        if (auto p = kernel_value(e, k)) {
+          launch[name] = *p;
+          value = *p;
+        }
+        o.facts.push_back(ge(value, 1));
+        return value;
+      };
+      bool uses_m = fn.version == "intra" || fn.version == "flat";
+      Poly n = bound("fm_n", info.outer_bound), m = 1;
+      if (uses_m) {
+        m = bound("fm_m", info.inner_bound);
+        if (fn.version == "intra") {
+          o.facts.push_back(eq(Poly::var("blockDim_x"), m));
+          o.facts.push_back(le(m, 1024));
+        }
+      }
+      for (Formula& f : o.facts)
+        f = normalise(f, launch);
+      substitute(k, launch);
+      const KernelSummary as_written = k; // stores are compared in the kernel's own names
+      bool virtual_threads = false;
+      if (auto launch_facts =
+              virtualise(k, fn.version, normalise(n, launch), normalise(m, launch))) {
+        o.facts.insert(o.facts.end(), launch_facts->begin(), launch_facts->end());
+        virtual_threads = true;
+      }
+      fv.race = check_kernel(k, o);
+      if (fv.race.verdict != Verdict::RaceFree) {
+        std::string p = std::string("not proved race-free: ") + verdict_name(fv.race.verdict) +
+                        (fv.race.reason.empty() ? "" : " (" + fv.race.reason + ")");
+        if (fv.race.witness)
+          p += std::string(": ") +
+               (virtual_threads
+                    ? "(threads numbered by iteration: " +
+                          std::string(fn.version == "flat" ? "block fm_f / fm_m, thread fm_f % fm_m"
+                                      : fn.version == "intra" ? "block fm_o"
+                                                              : "thread fm_o") +
+                          ") "
+                    : "") +
+               display_names(fv.race.witness->first) + "; " +
+               display_names(fv.race.witness->second);
+        fv.problems.push_back(p);
+      }
+      // The stores against their origins.
+      std::vector<const Access*> writes;
+      for (const Access& a : as_written.accesses)
+        if (a.write) writes.push_back(&a);
+      if (writes.size() != fn.stores.size())
+        fv.problems.push_back("the extractor found " + std::to_string(writes.size()) +
+                              " store(s), codegen generated " + std::to_string(fn.stores.size()));
+      for (size_t s = 0; s < writes.size() && s < fn.stores.size(); ++s) {
+        const Access& a = *writes[s];
+        StoreCheck sc;
+        sc.pos = a.pos;
+        sc.text = a.text;
+        sc.extracted = display_names(a.index.to_string());
+        int o_ix = fn.stores[s];
+        if (o_ix < 0 || o_ix >= static_cast<int>(report.origins.size())) {
+          sc.why = "codegen recorded no origin for this store";
+          fv.stores.push_back(sc);
+          fv.problems.push_back(where(a.pos) + ": " + sc.why);
+          continue;
+        }
+        const WriteOrigin& origin = report.origins[static_cast<size_t>(o_ix)];
+        sc.block = origin.mem;
+        std::vector<Poly> idx;
+        std::string at;
+        for (const std::string& i : origin.idx) {
+          idx.push_back(Poly::var(i));
+          at += (at.empty() ? "" : ", ") + i;
+        }
+        sc.index_fun =
+            (origin.lmad.dims.empty() ? origin.lmad.offset.to_string() : origin.lmad.to_string()) +
+            (at.empty() ? "" : " at [" + at + "]");
+        Poly expected = lmad_apply(origin.lmad, idx);
+        // IMP names -> the values their C names have at the store.
+        Subst names;
+        for (const std::string& n : expected.free_vars()) {
+          auto sv = a.scope.find(cuda_name(n));
+          if (sv != a.scope.end())
+            names[n] = sv->second;
+          else
+            sc.why = "'" + n + "' (" + cuda_name(n) + ") has no value the extractor follows";
+        }
+        Poly mapped = normalise(normalise(expected, names), launch);
+        sc.expected = display_names(mapped.to_string());
+        if (a.array != "p_" + cuda_name(origin.mem))
+          sc.why = "stores into '" + a.array + "', the write is into '" + origin.mem + "'";
+        else if (sc.why.empty() && !(mapped == a.index))
+          sc.why =
+              "the index " + sc.extracted + " differs from the index function's " + sc.expected;
+        sc.equal = sc.why.empty();
+        if (!sc.equal) fv.problems.push_back(where(a.pos) + ": " + sc.why);
+        fv.stores.push_back(sc);
+      }
+      fv.ok = fv.problems.empty();
+      v.functions.push_back(std::move(fv));
+    }
+  }
+  return v;
+}
+
+std::string validation_report(const Validation& v, bool verbose) {
+  std::string out;
+  for (const std::string& e : v.errors)
+    out += e + "\n";
+  for (const FunctionValidation& f : v.functions) {
+    int equal = 0;
+    for (const StoreCheck& s : f.stores)
+      equal += s.equal ? 1 : 0;
+    out += f.name + ": " + (f.ok ? "validated" : "NOT validated") + ": " +
+           verdict_name(f.race.verdict) + " (" + std::to_string(f.race.questions.size()) +
+           " question(s), " + std::to_string(static_cast<int>(f.race.ms)) + " ms), " +
+           std::to_string(equal) + "/" + std::to_string(f.stores.size()) +
+           " store(s) equal to their index functions\n";
+    for (const std::string& p : f.problems)
+      out += "  " + p + "\n";
+    if (verbose)
+      for (const StoreCheck& s : f.stores)
+        out += "  " + where(s.pos) + " " + s.block + "[" + s.extracted + "]" +
+               (s.equal ? " == " : " != ") + s.index_fun + " = " + s.expected + "\n";
+  }
+  return out;
+}
+
+} // namespace funmem::frontend

@@ -1,0 +1,239 @@
+// Translation validation of funmem-cuda's kernels (issue 10, item 4): every accepted
+// corpus program's kernels (every version) are proved race-free and store where FUNMEM
+// says; racy programs and generated code broken by hand are caught; the host facts
+// (assumptions, host loops, definitions) reach the launch and are needed; the extractor
+// reads the generated code's constructs; funmem-cuda validates by default.
+#include "frontend/validate.h"
+#include "tests/corpus_util.h"
+#include "tests/test_util.h"
+#include "verifier/cuda_check.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+
+using namespace funmem;
+using namespace funmem::frontend;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool expects(const test::CorpusProgram& c, const char* word) {
+  for (const Expect& e : c.program.expects)
+    if (e.word == word) return true;
+  return false;
+}
+
+const char* kRows = "def rows (n : i64) (m : i64) (xss : [n][m]i64) : ([n][m]i64) =\n"
+                    "  let (r : [n][m]i64) = kernel i < n do\n"
+                    "    let (row : [m]i64) = xss[i]\n"
+                    "    let (out : [m]i64) = kernel j < m do\n"
+                    "      let x = row[j]\n"
+                    "      let y = x + i\n"
+                    "      in (y)\n"
+                    "    in (out)\n"
+                    "  in (r)\n";
+
+Lowered lower(const std::string& text, const std::string& name = "rows.fun") {
+  std::string err;
+  auto l = lower_to_cuda(name, text, {}, &err);
+  INFO(err);
+  REQUIRE(l);
+  return *l;
+}
+
+/// `code` with its text replaced once (the replaced text must be there).
+CudaCode edited(CudaCode code, const std::string& from, const std::string& to) {
+  size_t at = code.text.find(from);
+  INFO(from);
+  REQUIRE(at != std::string::npos);
+  code.text.replace(at, from.size(), to);
+  return code;
+}
+
+const FunctionValidation& function(const Validation& v, const std::string& name) {
+  for (const FunctionValidation& f : v.functions)
+    if (f.name == name) return f;
+  FAIL("no function " << name);
+  return v.functions.front();
+}
+
+} // namespace
+
+TEST_CASE("every accepted corpus program's kernels pass translation validation",
+          "[frontend][validate][corpus]") {
+  int programs = 0, functions = 0, stores = 0;
+  for (Lang lang : {Lang::Fun, Lang::FunMem})
+    for (const test::CorpusProgram& c : test::well_typed_corpus(lang)) {
+      if (expects(c, "invalid") || expects(c, "race")) continue;
+      bool elemtype = false;
+      for (const Expect& e : c.program.expects)
+        elemtype = elemtype || (e.word == "error" && e.arg == "elemtype");
+      if (elemtype) continue;
+      std::string err;
+      auto l = lower_to_cuda(c.path.string(), test::slurp(c.path), {}, &err);
+      INFO(c.path.string() << ": " << err);
+      REQUIRE(l);
+      Validation v = validate_cuda(l->code, l->imp_stats, c.path.string() + ".cu");
+      INFO(validation_report(v, true));
+      CHECK(v.ok());
+      ++programs;
+      for (const FunctionValidation& f : v.functions) {
+        ++functions;
+        stores += static_cast<int>(f.stores.size());
+      }
+    }
+  CHECK(programs >= 40);
+  CHECK(functions > programs); // the versions of multi-versioned nests too
+  CHECK(stores >= functions);
+}
+
+TEST_CASE("racy corpus programs fail validation with a witness", "[frontend][validate][corpus]") {
+  int racy = 0;
+  for (const test::CorpusProgram& c : test::well_typed_corpus(Lang::FunMem)) {
+    if (!expects(c, "race")) continue;
+    std::string err;
+    auto l = lower_to_cuda(c.path.string(), test::slurp(c.path), {}, &err);
+    if (!l) continue;
+    Validation v = validate_cuda(l->code, l->imp_stats, "racy.cu");
+    INFO(c.path.string() << "\n" << validation_report(v));
+    CHECK_FALSE(v.ok());
+    bool witnessed = false;
+    for (const FunctionValidation& f : v.functions)
+      witnessed = witnessed || (f.race.verdict == Verdict::Race && f.race.witness);
+    CHECK(witnessed);
+    ++racy;
+  }
+  CHECK(racy >= 3);
+}
+
+TEST_CASE("generated code broken by hand is caught", "[frontend][validate]") {
+  Lowered l = lower(kRows);
+  REQUIRE(l.code.kernels.size() == 1);
+  REQUIRE(l.code.kernels[0].functions.size() == 3);
+  Validation ok = validate_cuda(l.code, l.imp_stats, "rows.cu");
+  INFO(validation_report(ok, true));
+  REQUIRE(ok.ok());
+  const std::string store = "fm_st<int64_t>(v_r__mem, ";
+
+  SECTION("an index one element off") {
+    Validation v = validate_cuda(edited(l.code, store, store + "1 + "), l.imp_stats, "rows.cu");
+    INFO(validation_report(v, true));
+    const FunctionValidation& f = function(v, "fm_kernel_0");
+    CHECK_FALSE(f.ok);
+    REQUIRE(f.stores.size() == 1);
+    CHECK_FALSE(f.stores[0].equal);
+    CHECK(f.stores[0].why.find("differs from the index function") != std::string::npos);
+  }
+  SECTION("a store into another block") {
+    Validation v =
+        validate_cuda(edited(l.code, store, "fm_st<int64_t>(v_xss__mem, "), l.imp_stats, "rows.cu");
+    const FunctionValidation& f = function(v, "fm_kernel_0");
+    CHECK_FALSE(f.ok);
+    CHECK(f.stores.at(0).why.find("stores into 'p_v_xss__mem'") != std::string::npos);
+  }
+  SECTION("every thread of a block on the same inner iteration: the index still matches the "
+          "IMP write, the race is found") {
+    Validation v = validate_cuda(edited(l.code, "= threadIdx.x;", "= 0;"), l.imp_stats, "rows.cu");
+    INFO(validation_report(v, true));
+    const FunctionValidation& f = function(v, "fm_kernel_0_intra");
+    CHECK_FALSE(f.ok);
+    CHECK(f.stores.at(0).equal);
+    CHECK(f.race.verdict == Verdict::Race);
+    CHECK(function(v, "fm_kernel_0").ok);
+  }
+  SECTION("a store left out") {
+    CudaCode c = l.code;
+    size_t at = c.text.find(store);
+    size_t end = c.text.find('\n', at);
+    c.text.replace(at, end - at, ";");
+    Validation v = validate_cuda(c, l.imp_stats, "rows.cu");
+    CHECK_FALSE(function(v, "fm_kernel_0").ok);
+    CHECK(function(v, "fm_kernel_0").problems.at(0).find("found 0 store(s)") != std::string::npos);
+  }
+}
+
+TEST_CASE("host facts reach the launch and NW's kernels need them", "[frontend][validate]") {
+  fs::path nw = fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "nw" / "nw-full.funmem";
+  Lowered l = lower(test::slurp(nw), nw.string());
+  REQUIRE(l.code.kernels.size() == 1);
+  const std::vector<HostFact>& facts = l.code.kernels[0].host_facts;
+  bool assumed = false, loop = false, defined = false;
+  for (const HostFact& f : facts) {
+    assumed = assumed || f.kind == HostFact::Kind::Holds; // assume q > 1 && b > 1
+    loop = loop || (f.kind == HostFact::Kind::Below && f.name == "i");
+    defined = defined || (f.kind == HostFact::Kind::Equal && f.name == "n");
+  }
+  CHECK(assumed);
+  CHECK(loop);
+  CHECK(defined);
+  Validation v = validate_cuda(l.code, l.imp_stats, "nw.cu");
+  INFO(validation_report(v, true));
+  CHECK(v.ok());
+  // Without them the launch could be any: the kernel is racy for some q, b, i, n.
+  CudaCode bare = l.code;
+  bare.kernels[0].host_facts.clear();
+  Validation w = validate_cuda(bare, l.imp_stats, "nw.cu");
+  CHECK_FALSE(w.ok());
+}
+
+TEST_CASE("the extractor reads generated code: blocks, loads, stores, checked arithmetic",
+          "[frontend][validate]") {
+  const std::string code =
+      std::string("#include \"") + kRtModelPath +
+      "\"\n"
+      "__global__ void k(int64_t fm_n, int64_t p_v_m, fm_mem p_v_a) {\n"
+      "  for (int64_t fm_o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_o < fm_n;\n"
+      "       fm_o += (int64_t)blockDim.x * gridDim.x) {\n"
+      "    fm_mem v_a = p_v_a;\n"
+      "    for (int64_t v_j = 0, fm_n0 = fm_bound(p_v_m, 0); v_j < fm_n0; ++v_j) {\n"
+      "      int64_t v_x = int64_t{};\n"
+      "      v_x = fm_add(fm_mul(fm_o, p_v_m, 1), v_j, 2);\n"
+      "      int64_t v_y = fm_ld<int64_t>(v_a, v_x, 3);\n"
+      "      fm_st<int64_t>(v_a, fm_mod(v_x, INT64_C(7), 0, 0), v_y, 4);\n"
+      "      if (v_y > 0) { v_x = 0; }\n"
+      "      fm_st<int64_t>(v_a, v_x, v_y, 5);\n"
+      "    }\n"
+      "  }\n"
+      "}\n";
+  ExtractResult r = extract(code, "gen.cu");
+  for (const std::string& e : r.errors)
+    UNSCOPED_INFO(e);
+  REQUIRE(r.errors.empty());
+  REQUIRE(r.kernels.size() == 1);
+  const KernelSummary& k = r.kernels[0];
+  CHECK(k.pointer_params == std::vector<std::string>{"p_v_a"});
+  REQUIRE(k.accesses.size() == 2); // the load and the first store; the second is unsupported
+  Poly fm_o = Poly::var("fm_o"), m = Poly::var("p_v_m"), j = Poly::var("v_j");
+  CHECK(!k.accesses[0].write);
+  CHECK(k.accesses[0].index == fm_o * m + j);
+  CHECK(k.accesses[1].write);
+  CHECK(k.accesses[1].index == Poly::mod(fm_o * m + j, 7));
+  CHECK(k.accesses[1].scope.at("v_x") == fm_o * m + j);
+  REQUIRE(k.accesses[0].loops.size() == 2);
+  CHECK(k.accesses[0].loops[1].count == m);
+  // v_x was assigned inside a condition: the last store's index is not followed.
+  REQUIRE(k.unsupported.size() == 1);
+  CHECK(k.unsupported[0].pos.line == 12);
+}
+
+TEST_CASE("funmem-cuda validates its kernels by default", "[frontend][validate][tools]") {
+  const std::string bin = FUNMEM_CUDA_BIN, dir = std::string(FUNMEM_SOURCE_DIR) + "/corpus/";
+  const std::string out = (fs::temp_directory_path() / "funmem-validate-test.cu").string();
+  auto ok = test::run_command(bin + " " + dir + "tune/mapscan.fun -o " + out + " -v");
+  INFO(ok.out);
+  CHECK(ok.code == 0);
+  CHECK(ok.out.find("translation validation: passed") != std::string::npos);
+  CHECK(ok.out.find("fm_kernel_0_flat: validated: race-free") != std::string::npos);
+  CHECK(ok.out.find("r_mem[fm_f] == i*m + j = fm_f") != std::string::npos);
+  auto racy = test::run_command(bin + " " + dir + "race/write-write.funmem -o " + out);
+  INFO(racy.out);
+  CHECK(racy.code == 1);
+  CHECK(racy.out.find("translation validation: FAILED") != std::string::npos);
+  CHECK(racy.out.find("race (two threads access p_v_m[0])") != std::string::npos);
+  auto skipped =
+      test::run_command(bin + " " + dir + "race/write-write.funmem --no-validate -o " + out);
+  CHECK(skipped.code == 0);
+  std::remove(out.c_str());
+}
