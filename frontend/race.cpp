@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 namespace funmem::frontend {
@@ -223,6 +224,7 @@ private:
   std::vector<int> dims_;
   std::vector<Formula> launch_;
   bool narrow_threads_ = false;
+  bool same_block_guards_ = false; // same block: t' guards' block indices are t's
   bool quick_ = false;
   std::vector<Env> models_;                  // assignments of the overlaps the prover found
   std::map<std::string, ProveResult> cache_; // equal questions (a += reads and writes)
@@ -438,6 +440,61 @@ private:
     return lmad_expand(var, r.lower, r.span, l);
   }
 
+  /// A launch size fixed by the facts (`blockDim.x == 16`), if any.
+  std::optional<int64_t> fixed_size(const std::string& name) const {
+    for (const Formula& f : opt_.facts)
+      if (f.kind == Formula::Kind::Cmp && f.rel == Rel::Eq) {
+        if (f.lhs == Poly::var(name) && f.rhs.constant()) return f.rhs.constant();
+        if (f.rhs == Poly::var(name) && f.lhs.constant()) return f.lhs.constant();
+      }
+    return std::nullopt;
+  }
+
+  /// Another block's thread t' often uses a block index and a thread index only as
+  /// `K * blockIdx' + threadIdx'` with K its (fixed) block size (a global index, possibly across
+  /// dimensions, as a transpose does). That pair of ranges is exactly one range of the
+  /// global index g' = [K * lower, K * (lower + count)), on which guards such as
+  /// `g' < height` can act -- the product of the two ranges cannot express them. The
+  /// LMAD and guards are rewritten with threadIdx' = g' - K * blockIdx' where that
+  /// removes the block index; `merged` gets both names, `ids` each g' with its range
+  /// and whether it comes from the split dimension.
+  void merge_global_ids(SymLmad& l, std::vector<Formula>& guards, size_t di, bool below,
+                        std::set<std::string>& merged,
+                        std::vector<std::tuple<std::string, Range, int>>& ids) const {
+    for (size_t e1 = di; e1 < dims_.size(); ++e1) {
+      int d1 = dims_[e1];
+      std::string bv = primed(bid(d1));
+      Poly b = Poly::var(bid(d1)), gd = Poly::var(gdim(d1));
+      Range rb = e1 > di ? Range{0, gd} : below ? Range{0, b} : Range{b + 1, gd - b - 1};
+      for (int d2 : dims_) {
+        std::string tv = primed(tid(d2));
+        if (merged.count(tv) || merged.count(bv)) continue;
+        // Only for a block size the launch fixes: with a symbolic one the ranges are
+        // products of sizes, and the prover's side conditions on them took minutes
+        // (LUD's kernels).
+        std::vector<Poly> sizes;
+        if (auto k = fixed_size(bdim(d2))) sizes.emplace_back(*k);
+        for (const Poly& k : sizes) {
+          std::string g = primed("gid_" + std::string(kDims[d2]) + "_" + kDims[d1]);
+          std::map<std::string, Poly> s = {{tv, Poly::var(g) - k * Poly::var(bv)}};
+          SymLmad cand = lmad_substitute(l, s);
+          std::vector<std::string> fv = lmad_free_vars(cand);
+          if (std::find(fv.begin(), fv.end(), bv) != fv.end() ||
+              std::find(fv.begin(), fv.end(), g) == fv.end())
+            continue;
+          l = cand;
+          for (Formula& f : guards)
+            f = f.substitute(s);
+          merged.insert(tv);
+          merged.insert(bv);
+          // -1: a free block index; 1: the split's blocks below t's; 0: above.
+          ids.emplace_back(g, Range{k * rb.lower, k * rb.span}, e1 > di ? -1 : below ? 1 : 0);
+          break;
+        }
+      }
+    }
+  }
+
   /// Every question for the pair (a write of t, an access of t').
   /// The questions of a pair, first with the built-ins over their whole ranges, then,
   /// for those not proved, with the ranges the accesses' guards give (either is a
@@ -445,14 +502,29 @@ private:
   void pair(const Access& w, const Access& a, KernelVerdict& v, std::string& first_open) {
     // Quick attempts (SOSI only) in both modes; the full prover (Z3 on the whole
     // membership question, witness search) only for what neither proved.
-    KernelVerdict wide, narrow_v, full;
-    std::string open_wide, open_narrow, open_full;
+    KernelVerdict wide, narrow_v, full, narrow_same;
+    std::string open_wide, open_narrow, open_full, open_same;
     quick_ = true;
     narrow_threads_ = false;
     questions(w, a, wide, open_wide);
     if (!open_wide.empty()) {
       narrow_threads_ = true;
       questions(w, a, narrow_v, open_narrow);
+      if (!open_narrow.empty()) {
+        // In the same block, the other thread's guards may also bound its range through
+        // the shared block indices (`16*blockIdx.y + tx' < height`): tighter for some
+        // kernels, looser than the block for others, so a separate attempt.
+        same_block_guards_ = true;
+        questions(w, a, narrow_same, open_same);
+        same_block_guards_ = false;
+        for (size_t i = 0; i < narrow_v.questions.size() && i < narrow_same.questions.size(); ++i)
+          if (narrow_v.questions[i].result.answer != Answer::Disjoint &&
+              narrow_same.questions[i].result.answer == Answer::Disjoint)
+            narrow_v.questions[i] = narrow_same.questions[i];
+        open_narrow.clear();
+        for (const QuestionResult& q : narrow_v.questions)
+          if (q.result.answer != Answer::Disjoint && open_narrow.empty()) open_narrow = q.what;
+      }
     }
     quick_ = false;
     KernelVerdict full_wide;
@@ -522,15 +594,28 @@ private:
           if (shared.count(lp.var)) facts.insert(facts.end(), lp.facts.begin(), lp.facts.end());
       // The other thread's guards on its own thread variables narrow its ranges.
       std::vector<Formula> guards2;
-      if (narrow_threads_)
+      if (narrow_threads_) {
+        // In the same block t' has t's block indices: its guards may use them.
+        std::map<std::string, Poly> same;
+        if (same_block && same_block_guards_)
+          for (int d : dims_)
+            same[primed(bid(d))] = Poly::var(bid(d));
         for (const Formula& g : a.guards)
-          guards2.push_back(g.substitute(ren));
-      std::vector<std::pair<std::string, std::optional<SymLmad>>> qs;
+          guards2.push_back(same.empty() ? g.substitute(ren) : g.substitute(ren).substitute(same));
+      }
+      // A question, and the thread dimensions of t's block to keep at the block's size
+      // (against the blocks above, those merged with the split block index: the split
+      // separates them, a guard's bound could reach into the next block).
+      std::vector<std::tuple<std::string, std::optional<SymLmad>, std::set<int>>> qs;
       for (size_t di = 0; di < dims_.size(); ++di) {
         for (bool below : {true, false}) {
           std::optional<SymLmad> l = l2;
           std::string what = std::string(same_block ? "same block" : "another block") + ", " +
                              kDims[dims_[di]] + (below ? " below" : " above");
+          std::vector<Formula> g2 = guards2;
+          std::set<std::string> merged;
+          std::vector<std::tuple<std::string, Range, int>> global_ids;
+          if (!same_block && l) merge_global_ids(*l, g2, di, below, merged, global_ids);
           // Dimensions after the split one: any value; before: equal; the split one:
           // below or above. For another block every thread dimension is free.
           for (size_t e = dims_.size(); e-- > 0 && l;) {
@@ -540,20 +625,20 @@ private:
             if (same_block) {
               *l = lmad_substitute(*l, {{bv, Poly::var(bid(d))}});
               if (e > di) {
-                l = over(*l, tv, narrow(tv, full_t, guards2));
+                l = over(*l, tv, narrow(tv, full_t, g2));
               } else if (e == di) {
                 Poly t = Poly::var(tid(d));
                 Range r = below ? Range{0, t} : Range{t + 1, Poly::var(bdim(d)) - t - 1};
                 // Either bound (the split's or the guards') gives a superset.
-                auto [glo, ghi] = guard_bounds(tv, guards2, other_names(guards2));
+                auto [glo, ghi] = guard_bounds(tv, g2, other_names(g2));
                 if (below && glo) r = Range{*glo, t - *glo};
                 if (!below && ghi) r = Range{t + 1, *ghi - t - 1};
                 l = over(*l, tv, r);
               } else {
                 *l = lmad_substitute(*l, {{tv, Poly::var(tid(d))}});
               }
-            } else {
-              l = over(*l, tv, narrow(tv, full_t, guards2));
+            } else if (!merged.count(tv)) {
+              l = over(*l, tv, narrow(tv, full_t, g2));
             }
           }
           if (!same_block) {
@@ -561,11 +646,12 @@ private:
               int d = dims_[e];
               std::string bv = primed(bid(d));
               Poly b = Poly::var(bid(d));
+              if (merged.count(bv)) continue;
               if (e > di) {
-                l = over(*l, bv, narrow(bv, Range{0, Poly::var(gdim(d))}, guards2));
+                l = over(*l, bv, narrow(bv, Range{0, Poly::var(gdim(d))}, g2));
               } else if (e == di) {
                 Range r = below ? Range{0, b} : Range{b + 1, Poly::var(gdim(d)) - b - 1};
-                auto [glo, ghi] = guard_bounds(bv, guards2, other_names(guards2));
+                auto [glo, ghi] = guard_bounds(bv, g2, other_names(g2));
                 if (below && glo) r = Range{*glo, b - *glo};
                 if (!below && ghi) r = Range{b + 1, *ghi - b - 1};
                 l = over(*l, bv, r);
@@ -573,10 +659,29 @@ private:
                 *l = lmad_substitute(*l, {{bv, b}});
             }
           }
-          qs.emplace_back(what, l);
+          for (const auto& [g, r, split] : global_ids) {
+            if (!l) break;
+            // The split's bound stays (it separates the blocks); the guards may tighten
+            // the other side.
+            auto [glo, ghi] = guard_bounds(g, g2, other_names(g2));
+            Range rg = r;
+            if (split >= 0) {
+              if (split == 1 && glo) rg = Range{*glo, r.lower + r.span - *glo};
+              if (split == 0 && ghi) rg = Range{r.lower, *ghi - r.lower};
+            } else {
+              rg = narrow(g, r, g2);
+            }
+            l = over(*l, g, rg);
+          }
+          std::set<int> keep;
+          for (const auto& [g, r, split] : global_ids)
+            if (split == 0) // t's block against the blocks above: its own upper end
+              for (int d : dims_)
+                if (g.find(std::string("gid_") + kDims[d] + "_") == 0) keep.insert(d);
+          qs.emplace_back(what, l, keep);
         }
       }
-      for (auto& [what, l] : qs) {
+      for (auto& [what, l, keep] : qs) {
         QuestionResult q;
         q.what = std::string(w.write ? "write " : "read ") + w.array + "[" +
                  display_names(w.index.to_string()) + "] at " + std::to_string(w.pos.line) + ":" +
@@ -594,7 +699,9 @@ private:
               own.push_back(g);
           for (size_t e = dims_.size(); e-- > 0 && mine;) {
             int d = dims_[e];
-            mine = over(*mine, tid(d), narrow_own(tid(d), Range{0, Poly::var(bdim(d))}, own, exp1));
+            Range block{0, Poly::var(bdim(d))};
+            mine =
+                over(*mine, tid(d), keep.count(d) ? block : narrow_own(tid(d), block, own, exp1));
           }
           fs.clear();
           for (const Formula& f : facts)

@@ -3,7 +3,6 @@
 // conflicts): the block loads a 16 x 16 tile by rows, waits, and writes it transposed.
 // The launch (16 x 16 threads) comes from the GPUVerify-style header line above.
 // expect: race-free
-// currently: unknown (the output guard bounds a thread range that the block size also bounds; the prover gets one bound at a time)
 __global__ void transpose(const float* in, float* out, int width, int height) {
   __shared__ float tile[16][17];
   int x = blockIdx.x * 16 + threadIdx.x;

@@ -176,6 +176,55 @@ TEST_CASE("race witnesses are real and race-free verdicts survive brute force",
   });
 }
 
+TEST_CASE("2-d tiles with a fixed block size: verdicts survive brute force",
+          "[frontend][property]") {
+  // out[y * S + x] for x = blockIdx.y * B + threadIdx.x < h, y = blockIdx.x * B +
+  // threadIdx.y < w (a transpose's store), B fixed by the launch facts, S one of h,
+  // h + 1, h - 1, 2: every launch with gridDim <= 3 and w, h <= 6 enumerated.
+  rc::prop("tiled stores", [] {
+    const int b = *rc::gen::inRange(1, 4);
+    const int si = *rc::gen::inRange(0, 4);
+    const char* strides[] = {"h", "h + 1", "h - 1", "2"};
+    const std::string code = "__global__ void k(int* out, int w, int h) {\n"
+                             "  int x = blockIdx.y * " +
+                             std::to_string(b) +
+                             " + threadIdx.x;\n"
+                             "  int y = blockIdx.x * " +
+                             std::to_string(b) +
+                             " + threadIdx.y;\n"
+                             "  if (x < h && y < w) out[y * (" +
+                             strides[si] + ") + x] = 0;\n}\n";
+    RC_TAG(code);
+    ExtractResult r = extract(code, "t.cu");
+    RC_ASSERT(r.errors.empty());
+    RaceOptions o;
+    o.facts = {Formula::cmp(v("blockDim_x"), Rel::Eq, Poly(b)),
+               Formula::cmp(v("blockDim_y"), Rel::Eq, Poly(b))};
+    KernelVerdict kv = check_kernel(r.kernels.at(0), o);
+    bool race = false;
+    for (int gx = 1; gx <= 3; ++gx)
+      for (int gy = 1; gy <= 3; ++gy)
+        for (int w = 0; w <= 6; ++w)
+          for (int h = 0; h <= 6; ++h) {
+            const int stride[] = {h, h + 1, h - 1, 2};
+            std::map<int, int> owner;
+            for (int bx = 0; bx < gx; ++bx)
+              for (int by = 0; by < gy; ++by)
+                for (int tx = 0; tx < b; ++tx)
+                  for (int ty = 0; ty < b; ++ty) {
+                    int x = by * b + tx, y = bx * b + ty;
+                    if (!(x < h && y < w)) continue;
+                    int id = ((bx * gy + by) * b + tx) * b + ty;
+                    auto [it, fresh] = owner.emplace(y * stride[si] + x, id);
+                    if (!fresh && it->second != id) race = true;
+                  }
+          }
+    if (kv.verdict == Verdict::RaceFree) RC_ASSERT(!race);
+    if (kv.verdict == Verdict::Race) RC_ASSERT(race);
+    if (si == 0) RC_ASSERT(kv.verdict == Verdict::RaceFree); // the transpose's own layout
+  });
+}
+
 TEST_CASE("launch facts: --assume syntax and GPUVerify's header lines", "[frontend]") {
   Diagnostic d;
   auto f = parse_launch_fact("blockDim.x == 256", &d);
