@@ -12,26 +12,10 @@ typedef unsigned long uint64_t;
 #define NAN __builtin_nanf("")
 #define INFINITY __builtin_inff()
 #define FM_HD __host__ __device__
-struct fm_cell {
-  unsigned char bytes[8];
-};
+// A memory block: only its type matters to the extractor (kernels pass it by value).
 struct fm_mem {
-  fm_cell* p;
-  int64_t n;
-};
-struct fm_site {
-  const char* kind;
-  int line, col;
-  const char* what;
-};
-struct fm_threshold_info {
-  const char* name;
-  int parent;
-  int64_t def;
-  const char* p;
-  const char* version;
-  const char* otherwise;
-  const char* where;
+  void* cells;
+  int64_t count;
 };
 FM_HD void fm_fail(int site);
 FM_HD int64_t fm_add(int64_t a, int64_t b, int site);
