@@ -182,6 +182,12 @@ private:
     }
     std::string a = sexp(elem, depth + 1), b = sexp(elem, depth + 1);
     const bool is_float = elem == "f64" || elem == "f32";
+    // Integer division and remainder by a positive literal: never by zero, and the
+    // quotient of a small value cannot overflow.
+    if (!is_float && chance(12)) {
+      std::string d = std::to_string(1 + rnd(7)) + (elem == "i32" ? "i32" : "");
+      return "(" + a + (chance(50) ? " / " : " % ") + d + ")";
+    }
     // No `*` on i32: values stay small, so i32 arithmetic cannot overflow.
     switch (rnd(is_float ? 6 : elem == "i32" ? 5 : 6)) {
     case 0:
@@ -249,6 +255,11 @@ private:
         concat(out, indent, depth);
         continue;
       }
+      if (chance(5)) { // an assumption the data sets satisfy (sizes are 1..max-size)
+        static const char* facts[] = {"n >= 1", "m > 0 && n > 0", "n * m >= 1", "n + m >= 2"};
+        out.push_back(pad(indent) + "assume " + facts[rnd(4)] + (chance(30) ? " || c" : ""));
+        continue;
+      }
       produce(out, indent, depth, random_type());
     }
   }
@@ -278,7 +289,7 @@ private:
     }
     const bool nest = depth < opt_.max_depth;
     for (int attempt = 0; attempt < 8; ++attempt) {
-      switch (rnd(14)) {
+      switch (rnd(16)) {
       case 11: { // scratch, then every element written by a whole-array slice update
         if (!chance(25)) break;
         Var src = find_or_produce(out, indent, depth, t);
@@ -303,6 +314,33 @@ private:
         else
           break;
         return bind(out, indent, t, flat.name + "[" + lmad + "]");
+      }
+      case 15: { // an LMAD update of a flat n * m array (a row or a column), then its view
+        if (t.elem != "i64" || t.dims.size() != 1 || (t.dims[0] != "n" && t.dims[0] != "m") ||
+            !chance(50))
+          break;
+        const std::string lmad = t.dims[0] == "n"
+                                     ? (chance(50) ? "0 + {(n : m)}" : "m - 1 + {(n : m)}")
+                                     : (chance(50) ? "0 + {(m : 1)}" : "(n - 1) * m + {(m : 1)}");
+        Var flat = bind(out, indent, Ty{"i64", {"n * m"}}, "iota n * m");
+        vars_.pop_back(); // consumed by the update
+        Var v = produce(out, indent, depth, t);
+        v = bind(out, indent, t, "copy " + v.name);
+        Var upd =
+            bind(out, indent, Ty{"i64", {"n * m"}}, flat.name + " with [" + lmad + "] = " + v.name);
+        return bind(out, indent, t, upd.name + "[" + lmad + "]");
+      }
+      case 14: { // a partial slice: the array as its first row and the view of the rest
+        const std::string& d = t.dims[0];
+        if (d.find(' ') != std::string::npos || !chance(40)) break;
+        const Var src = find_or_produce(out, indent, depth, t);
+        Ty head = t, rest = t;
+        head.dims[0] = "1";
+        rest.dims[0] = d + " - 1";
+        Var h = bind(out, indent, head, src.name + "[0 : 1]");
+        Var r = bind(out, indent, rest, src.name + "[1 : " + d + " - 1]");
+        vars_.pop_back(); // may be empty: index 0 would be out of bounds, so never read
+        return bind(out, indent, t, "concat " + h.name + " " + r.name);
       }
       case 13: { // every other row (stride 2) of an array twice as long
         const std::string& d = t.dims[0];

@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <set>
 
 using namespace funmem;
@@ -20,6 +21,31 @@ TEST_CASE("the generator is deterministic per seed and varies across seeds", "[v
   }
   CHECK(texts.size() == 20);
   CHECK(program_seed(5, 0) != program_seed(6, 0));
+}
+
+TEST_CASE("the generator covers the syntax: assume, partial slices, LMAD updates, division",
+          "[verifier][fuzz]") {
+  // Each construct turns up within the first 300 programs of a campaign, and the
+  // programs that have one pass every check.
+  const std::vector<std::pair<std::string, std::string>> wanted = {{"assume", "assume "},
+                                                                   {"partial slice", "[1 : n - 1]"},
+                                                                   {"LMAD update", " with [0 + {("},
+                                                                   {"division", " / "},
+                                                                   {"remainder", " % "}};
+  std::map<std::string, int> found;
+  for (uint64_t k = 0; k < 300; ++k) {
+    std::string text = generate_fun(program_seed(2, k));
+    for (const auto& [what, needle] : wanted)
+      if (text.find(needle) != std::string::npos && found[what]++ < 2) {
+        FuzzOutcome o = fuzz_program(text);
+        INFO(what << "\n" << text << o.check << ": " << o.detail);
+        CHECK(o.ok);
+      }
+  }
+  for (const auto& [what, needle] : wanted) {
+    INFO(what);
+    CHECK(found[what] > 0);
+  }
 }
 
 TEST_CASE("generated programs pass every check", "[verifier][fuzz]") {
