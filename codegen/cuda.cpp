@@ -260,6 +260,8 @@ private:
   std::vector<std::map<std::string, VarInfo>> frames_;
   bool device_ = false;
   std::vector<int>* stores_ = nullptr; // the fm_st origins of the kernel being generated
+  std::vector<std::vector<std::pair<std::string, SExpP>>>* store_loops_ = nullptr;
+  std::vector<std::pair<std::string, SExpP>> imp_loops_; // IMP loops around, in a kernel
   bool force_unchecked_ = false;
   int temps_ = 0;
   std::string prog_name_;
@@ -493,7 +495,10 @@ private:
             },
             [&](const imp::Write& w) {
               mem(w.mem, s.pos);
-              if (device_ && stores_) stores_->push_back(w.origin);
+              if (device_ && stores_) {
+                stores_->push_back(w.origin);
+                store_loops_->push_back(imp_loops_);
+              }
               Code i = exp(*w.index);
               Code v = exp(*w.value);
               out += p + (device_ ? "fm_st<" : "fm_host_st<") + c_type(v.second) + ">(" +
@@ -548,7 +553,9 @@ private:
               if (!device_) forget(changed);
               std::vector<HostFact> saved = facts_;
               if (!device_) facts_.push_back(fact(HostFact::Kind::Below, l.bound, l.iter.s));
+              if (device_) imp_loops_.emplace_back(l.iter.s, l.bound);
               block(l.body, out, indent + 1);
+              if (device_) imp_loops_.pop_back();
               facts_ = saved;
               frames_.pop_back();
               out += p + "}\n";
@@ -651,8 +658,10 @@ private:
     std::string body;
     bool was_device = device_;
     device_ = true;
-    info.functions.push_back(CudaFunction{name, version, {}});
+    info.functions.push_back(CudaFunction{name, version, {}, {}});
     stores_ = &info.functions.back().stores;
+    store_loops_ = &info.functions.back().store_loops;
+    imp_loops_ = {{l.iter.s, l.bound}};
     frames_.emplace_back();
     for (const auto& [n, v] : captured)
       declare(n, v);
@@ -671,7 +680,9 @@ private:
       body += pad(3) + inner_head + "\n";
       frames_.emplace_back();
       declare(nest->inner->iter.s, VarInfo{false, ScalarType::I64});
+      imp_loops_.emplace_back(nest->inner->iter.s, nest->inner->bound);
       block(nest->inner->body, body, 4);
+      imp_loops_.pop_back();
       frames_.pop_back();
       body += pad(3) + "}\n";
       frames_.pop_back();
@@ -679,6 +690,8 @@ private:
     frames_.pop_back();
     device_ = was_device;
     stores_ = nullptr;
+    store_loops_ = nullptr;
+    imp_loops_.clear();
     std::string kt = "// The kernel at " + opt_.source_file + ":" + where(pos) + ".\n";
     kt += "__global__ void " + name + "(" + sig + ") {\n";
     kt += head;

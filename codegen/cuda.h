@@ -68,6 +68,9 @@ struct CudaFunction {
   /// The IMP writes it stores through fm_st, in the order of the text, as indices into
   /// ToImpReport::origins (-1: a write without a recorded origin).
   std::vector<int> stores;
+  /// Per store, the IMP loops around it inside the kernel (the kernel's own iterator
+  /// first): counter and bound, over IMP names.
+  std::vector<std::vector<std::pair<std::string, SExpP>>> store_loops;
 };
 
 struct CudaKernelInfo {

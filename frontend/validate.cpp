@@ -190,6 +190,43 @@ std::optional<std::vector<Formula>> virtualise(KernelSummary& k, const std::stri
   return std::vector<Formula>{eq(bdim, n), eq(gdim, 1)};
 }
 
+/// A canonical form of an LMAD as a set: unit and zero-stride dimensions dropped,
+/// contiguous dimensions joined, dimensions sorted (counts assumed positive).
+SymLmad canonical(SymLmad l) {
+  std::erase_if(l.dims, [](const std::pair<Poly, Poly>& d) {
+    return d.first == Poly(1) || d.second == Poly(0);
+  });
+  for (bool joined = true; joined;) {
+    joined = false;
+    for (size_t i = 0; i < l.dims.size() && !joined; ++i)
+      for (size_t j = 0; j < l.dims.size() && !joined; ++j)
+        if (i != j && l.dims[i].second == l.dims[j].first * l.dims[j].second) {
+          l.dims[j].first = l.dims[i].first * l.dims[j].first;
+          l.dims.erase(l.dims.begin() + static_cast<std::ptrdiff_t>(i));
+          joined = true;
+        }
+  }
+  std::sort(l.dims.begin(), l.dims.end(), [](const auto& a, const auto& b) {
+    return a.second == b.second ? a.first < b.first : a.second < b.second;
+  });
+  return l;
+}
+
+/// EXPAND of `index` over loops (innermost last in `loops`), each `var` from `lower` in
+/// `count` steps of `step`; nullopt when a loop is not affine in it.
+std::optional<SymLmad> expand_over(SymLmad l, const std::vector<LoopCtx>& loops) {
+  for (size_t k = loops.size(); k-- > 0;) {
+    const LoopCtx& c = loops[k];
+    if (c.geometric) return std::nullopt;
+    const std::string step_var = c.var + "#k";
+    l = lmad_substitute(l, {{c.var, c.lower + c.step * Poly::var(step_var)}});
+    auto e = lmad_expand(step_var, 0, c.count, l);
+    if (!e) return std::nullopt;
+    l = *e;
+  }
+  return l;
+}
+
 std::string where(Pos p) {
   return std::to_string(p.line) + ":" + std::to_string(p.col);
 }
@@ -261,7 +298,8 @@ Validation validate_cuda(const CudaCode& code, const ToImpReport& report,
         return value;
       };
       bool uses_m = fn.version == "intra" || fn.version == "flat";
-      Poly n = bound("fm_n", info.outer_bound), m = 1;
+      Poly n = bound("fm_n", info.outer_bound);
+      Poly m = 1;
       if (uses_m) {
         m = bound("fm_m", info.inner_bound);
         if (fn.version == "intra") {
@@ -297,9 +335,11 @@ Validation validate_cuda(const CudaCode& code, const ToImpReport& report,
         fv.problems.push_back(p);
       }
       // The stores against their origins.
-      std::vector<const Access*> writes;
+      std::vector<const Access*> writes, virtual_writes;
       for (const Access& a : as_written.accesses)
         if (a.write) writes.push_back(&a);
+      for (const Access& a : k.accesses)
+        if (a.write) virtual_writes.push_back(&a);
       if (writes.size() != fn.stores.size())
         fv.problems.push_back("the extractor found " + std::to_string(writes.size()) +
                               " store(s), codegen generated " + std::to_string(fn.stores.size()));
@@ -346,6 +386,45 @@ Validation validate_cuda(const CudaCode& code, const ToImpReport& report,
               "the index " + sc.extracted + " differs from the index function's " + sc.expected;
         sc.equal = sc.why.empty();
         if (!sc.equal) fv.problems.push_back(where(a.pos) + ": " + sc.why);
+        // The write sets over the whole iteration space.
+        if (sc.equal && virtual_threads && s < virtual_writes.size()) {
+          std::optional<SymLmad> want = SymLmad{expected, {}};
+          const auto& loops = s < fn.store_loops.size()
+                                  ? fn.store_loops[s]
+                                  : std::vector<std::pair<std::string, SExpP>>{};
+          for (size_t li = loops.size(); li-- > 0 && want;) {
+            auto bound = loops[li].second ? to_poly(*loops[li].second) : std::nullopt;
+            if (!bound)
+              want.reset();
+            else
+              want = lmad_expand(loops[li].first, 0, *bound, *want);
+          }
+          if (want) {
+            Subst rest;
+            for (const std::string& n : lmad_free_vars(*want)) {
+              auto sv = a.scope.find(cuda_name(n));
+              rest[n] = sv != a.scope.end() ? sv->second : host_names({n}, k).at(n);
+            }
+            *want = lmad_substitute(lmad_substitute(*want, rest), launch);
+          }
+          const Access& va = *virtual_writes[s];
+          std::optional<SymLmad> got = expand_over(SymLmad{va.index, {}}, va.loops);
+          const Poly nn = normalise(n, launch), mm = normalise(m, launch);
+          if (got && fn.version != "") got = lmad_expand("threadIdx_x", 0, mm, *got);
+          if (got) got = lmad_expand(fn.version == "" ? "threadIdx_x" : "blockIdx_x", 0, nn, *got);
+          if (got && want) {
+            SymLmad cg = canonical(*got), cw = canonical(*want);
+            sc.extracted_lmad = display_names(cg.to_string());
+            sc.expected_lmad = display_names(cw.to_string());
+            sc.lmad_equal = cg == cw;
+          }
+          if (!sc.lmad_equal)
+            fv.problems.push_back(
+                where(a.pos) + ": the write set " +
+                (sc.extracted_lmad.empty() ? "(not one LMAD)" : sc.extracted_lmad) +
+                " is not shown equal to the index function's " +
+                (sc.expected_lmad.empty() ? "(not one LMAD)" : sc.expected_lmad));
+        }
         fv.stores.push_back(sc);
       }
       fv.ok = fv.problems.empty();
@@ -373,7 +452,11 @@ std::string validation_report(const Validation& v, bool verbose) {
     if (verbose)
       for (const StoreCheck& s : f.stores)
         out += "  " + where(s.pos) + " " + s.block + "[" + s.extracted + "]" +
-               (s.equal ? " == " : " != ") + s.index_fun + " = " + s.expected + "\n";
+               (s.equal ? " == " : " != ") + s.index_fun + " = " + s.expected + "\n" +
+               (s.extracted_lmad.empty()
+                    ? ""
+                    : "    writes " + s.extracted_lmad + (s.lmad_equal ? " == " : " != ") +
+                          s.expected_lmad + "\n");
   }
   return out;
 }

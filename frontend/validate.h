@@ -14,8 +14,12 @@
 //     `fm_o`, or `fm_f / fm_m` in the flattened version) and quotient and remainder
 //     are folded (`(f / m) * m + f % m == f`).
 //
-// What is not checked here: that the loops cover exactly the IMP iteration space (the
-// differential runs against the interpreters check that), and the values stored.
+//  3. write, over its whole iteration space, the set of elements the index function
+//     gives over the IMP loops: the extracted index EXPANDed over the virtual threads
+//     and the C loops around it equals the index function EXPANDed over the IMP loops
+//     (canonical LMADs compared; a guard the code adds is not part of either set).
+//
+// What is not checked here: the values stored (the differential runs do that).
 #pragma once
 
 #include "analysis/to_imp.h"
@@ -36,6 +40,12 @@ struct StoreCheck {
   std::string index_fun; // `9 + {(10 : 9)}` applied to [i] (the origin as written)
   bool equal = false;
   std::string why; // when not equal
+  /// The write sets over the kernel's whole iteration space: EXPAND of the extracted
+  /// index over the virtual threads and the loops around it, and of the index function
+  /// over the IMP loops around the write (both in canonical form: no unit dimensions,
+  /// joined where contiguous, sorted).
+  std::string extracted_lmad, expected_lmad;
+  bool lmad_equal = false;
 };
 
 struct FunctionValidation {

@@ -143,6 +143,19 @@ TEST_CASE("generated code broken by hand is caught", "[frontend][validate]") {
     CHECK(f.race.verdict == Verdict::Race);
     CHECK(function(v, "fm_kernel_0").ok);
   }
+  SECTION("an inner loop one iteration short: every store matches, the write set does not") {
+    Validation v =
+        validate_cuda(edited(l.code, "v_j < fm_n0;", "v_j < fm_n0 - 1;"), l.imp_stats, "rows.cu");
+    INFO(validation_report(v, true));
+    const FunctionValidation& f = function(v, "fm_kernel_0");
+    CHECK_FALSE(f.ok);
+    CHECK(f.race.verdict == Verdict::RaceFree);
+    REQUIRE(f.stores.size() == 1);
+    CHECK(f.stores[0].equal);
+    CHECK_FALSE(f.stores[0].lmad_equal);
+    CHECK(function(ok, "fm_kernel_0").stores.at(0).lmad_equal);
+    CHECK(function(ok, "fm_kernel_0").stores.at(0).expected_lmad == "0 + {(p_v_m*p_v_n : 1)}");
+  }
   SECTION("a store left out") {
     CudaCode c = l.code;
     size_t at = c.text.find(store);
@@ -171,6 +184,15 @@ TEST_CASE("host facts reach the launch and NW's kernels need them", "[frontend][
   Validation v = validate_cuda(l.code, l.imp_stats, "nw.cu");
   INFO(validation_report(v, true));
   CHECK(v.ok());
+  // Every version writes exactly the update's index function in the program text,
+  // i*b + n + 1 + {(i+1 : n*b - b), (b : n), (b : 1)}.
+  for (const FunctionValidation& f : v.functions) {
+    REQUIRE(f.stores.size() == 1);
+    CHECK(f.stores[0].extracted_lmad ==
+          "p_v_b*p_v_i + p_v_n + 1 + {(p_v_b : 1), (p_v_i + 1 : p_v_b*p_v_n - p_v_b), (p_v_b : "
+          "p_v_n)}");
+    CHECK(f.stores[0].lmad_equal);
+  }
   // Without them the launch could be any: the kernel is racy for some q, b, i, n.
   CudaCode bare = l.code;
   bare.kernels[0].host_facts.clear();
