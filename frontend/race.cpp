@@ -440,6 +440,54 @@ private:
     return lmad_expand(var, r.lower, r.span, l);
   }
 
+  /// A diagonal dimension (c : s1 + k) of `l`, with s1 a stride of either set and k a
+  /// positive constant, boxed into (c : s1), (c : k) (a superset: the diagonal of its
+  /// square), so that its strides match the other set's rows and columns; nullopt when
+  /// there is none.
+  static std::optional<SymLmad> box_diagonals(const SymLmad& l, const SymLmad& other) {
+    std::vector<Poly> strides;
+    for (const SymLmad* x : {&l, &other})
+      for (const auto& d : x->dims)
+        strides.push_back(d.second);
+    SymLmad out = l;
+    out.dims.clear();
+    bool changed = false;
+    for (const auto& [count, stride] : l.dims) {
+      bool boxed = false;
+      for (const Poly& s1 : strides) {
+        auto k = (stride - s1).constant();
+        if (s1 == stride || !k || *k < 1 || s1.is_constant()) continue;
+        out.dims.emplace_back(count, s1);
+        out.dims.emplace_back(count, Poly(*k));
+        boxed = changed = true;
+        break;
+      }
+      if (!boxed) out.dims.emplace_back(count, stride);
+    }
+    if (!changed) return std::nullopt;
+    return out;
+  }
+
+  /// Linear comparisons scaled by the (positive) block sizes: `it + 1 + blockIdx.x < nb`
+  /// gives `b*it + b + b*blockIdx.x < b*nb` for b = blockDim.x, the non-linear fact a
+  /// blocked layout's column bound needs and the side conditions do not find alone.
+  void add_products(std::vector<Formula>& facts) const {
+    std::vector<Formula> extra;
+    for (const Formula& f : facts) {
+      if (f.kind != Formula::Kind::Cmp || f.rel == Rel::Eq || f.rel == Rel::Ne) continue;
+      if (f.lhs.degree() > 1 || f.rhs.degree() > 1) continue;
+      for (int d : dims_) {
+        bool mentions = false;
+        for (const std::string& v : f.free_vars())
+          mentions = mentions || v == bdim(d);
+        if (mentions) continue;
+        Poly size = Poly::var(bdim(d));
+        extra.push_back(Formula::cmp(f.lhs * size, f.rel, f.rhs * size));
+      }
+    }
+    facts.insert(facts.end(), extra.begin(), extra.end());
+  }
+
   /// A launch size fixed by the facts (`blockDim.x == 16`), if any.
   std::optional<int64_t> fixed_size(const std::string& name) const {
     for (const Formula& f : opt_.facts)
@@ -473,7 +521,7 @@ private:
         // products of sizes, and the prover's side conditions on them took minutes
         // (LUD's kernels).
         std::vector<Poly> sizes;
-        if (auto k = fixed_size(bdim(d2))) sizes.emplace_back(*k);
+        if (auto k = fixed_size(bdim(d2))) sizes = {Poly(*k), Poly::var(bdim(d2))};
         for (const Poly& k : sizes) {
           std::string g = primed("gid_" + std::string(kDims[d2]) + "_" + kDims[d1]);
           std::map<std::string, Poly> s = {{tv, Poly::var(g) - k * Poly::var(bv)}};
@@ -720,6 +768,19 @@ private:
             q.result = it->second;
           } else {
             q.result = prove_cases(*mine, *l, fs);
+            if (q.result.answer == Answer::Unknown && !quick_)
+              if (auto boxed = box_diagonals(*l, *mine)) {
+                // A superset of the other threads' set that SOSI can align, and the
+                // guards scaled by the block sizes for the non-linear bounds it needs.
+                std::vector<Formula> more = fs;
+                add_products(more);
+                ProveResult r = prove_cases(*mine, *boxed, more);
+                if (r.answer == Answer::Disjoint) {
+                  q.l2 = boxed->to_string();
+                  r.reason = "the other threads' diagonal boxed: " + r.reason;
+                  q.result = r;
+                }
+              }
             cache_[key] = q.result;
           }
           if (q.result.answer == Answer::Overlap && q.result.witness)

@@ -3,7 +3,6 @@
 // column and substitutes forward down it) and the column-panel block below it (thread tx
 // owns one row). The diagonal block is only read.
 // expect: race-free
-// currently: unknown (the diagonal elements a[(d0 + c) * n + d0 + c] form an LMAD of stride n + 1, the row panel one of stride n; SOSI finds no interval pair to separate them without boxing the diagonal into its b x b block)
 __global__ void lud_perimeter(float* a, int nb, int it) {
   int b = blockDim.x;
   int n = nb * b;

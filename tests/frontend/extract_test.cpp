@@ -225,6 +225,46 @@ TEST_CASE("2-d tiles with a fixed block size: verdicts survive brute force",
   });
 }
 
+TEST_CASE("a column written while the diagonal is read: verdicts survive brute force",
+          "[frontend][property]") {
+  // Thread t writes a[r*w + C + t] for 1 <= r < R and reads the diagonal a[c*(w + 1)]
+  // for c < D (LUD's perimeter shape, where the diagonal is boxed to be separated).
+  rc::prop("column against diagonal", [] {
+    const int C = *rc::gen::inRange(0, 4), D = *rc::gen::inRange(1, 4), R = *rc::gen::inRange(1, 4);
+    const std::string code = "__global__ void k(float* a, int w) {\n"
+                             "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                             "  if (" +
+                             std::to_string(C) +
+                             " + t >= w) return;\n"
+                             "  float x = 0;\n"
+                             "  for (int c = 0; c < " +
+                             std::to_string(D) +
+                             "; c++) x += a[c * (w + 1)];\n"
+                             "  for (int r = 1; r < " +
+                             std::to_string(R) + "; r++) a[r * w + " + std::to_string(C) +
+                             " + t] = x;\n}\n";
+    RC_TAG(code);
+    ExtractResult r = extract(code, "d.cu");
+    RC_ASSERT(r.errors.empty());
+    const int B = *rc::gen::inRange(1, 4); // the block size the launch fixes
+    RaceOptions o;
+    o.facts = {Formula::cmp(v("blockDim_x"), Rel::Eq, Poly(B))};
+    KernelVerdict kv = check_kernel(r.kernels.at(0), o);
+    bool race = false;
+    for (int threads = B; threads <= 4 * B; threads += B)
+      for (int w = 0; w <= 8; ++w) {
+        int active = std::max(0, std::min(threads, w - C));
+        for (int t = 0; t < active; ++t)
+          for (int rr = 1; rr < R; ++rr)
+            for (int c = 0; c < D; ++c)
+              if (rr * w + C + t == c * (w + 1) && active >= 2) race = true;
+      }
+    if (kv.verdict == Verdict::RaceFree) RC_ASSERT(!race);
+    if (kv.verdict == Verdict::Race) RC_ASSERT(race);
+    if (C >= D) RC_ASSERT(kv.verdict == Verdict::RaceFree);
+  });
+}
+
 TEST_CASE("launch facts: --assume syntax and GPUVerify's header lines", "[frontend]") {
   Diagnostic d;
   auto f = parse_launch_fact("blockDim.x == 256", &d);
