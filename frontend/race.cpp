@@ -224,7 +224,8 @@ private:
   std::vector<int> dims_;
   std::vector<Formula> launch_;
   bool narrow_threads_ = false;
-  bool same_block_guards_ = false; // same block: t' guards' block indices are t's
+  bool same_block_guards_ = false;        // same block: t' guards' block indices are t's
+  const KernelVerdict* proved_ = nullptr; // an earlier pass over the pair's questions
   bool quick_ = false;
   std::vector<Env> models_;                  // assignments of the overlaps the prover found
   std::map<std::string, ProveResult> cache_; // equal questions (a += reads and writes)
@@ -557,13 +558,17 @@ private:
     questions(w, a, wide, open_wide);
     if (!open_wide.empty()) {
       narrow_threads_ = true;
+      proved_ = &wide;
       questions(w, a, narrow_v, open_narrow);
+      proved_ = nullptr;
       if (!open_narrow.empty()) {
         // In the same block, the other thread's guards may also bound its range through
         // the shared block indices (`16*blockIdx.y + tx' < height`): tighter for some
         // kernels, looser than the block for others, so a separate attempt.
         same_block_guards_ = true;
+        proved_ = &narrow_v;
         questions(w, a, narrow_same, open_same);
+        proved_ = nullptr;
         same_block_guards_ = false;
         for (size_t i = 0; i < narrow_v.questions.size() && i < narrow_same.questions.size(); ++i)
           if (narrow_v.questions[i].result.answer != Answer::Disjoint &&
@@ -579,11 +584,14 @@ private:
     std::string open_full_wide;
     if (!open_wide.empty() && !open_narrow.empty()) {
       narrow_threads_ = true;
+      proved_ = &narrow_v;
       questions(w, a, full, open_full);
       if (!open_full.empty()) {
         narrow_threads_ = false;
+        proved_ = &full;
         questions(w, a, full_wide, open_full_wide);
       }
+      proved_ = nullptr;
     }
     narrow_threads_ = false;
     for (size_t i = 0; i < wide.questions.size(); ++i) {
@@ -730,6 +738,13 @@ private:
         }
       }
       for (auto& [what, l, keep] : qs) {
+        // Proved in an earlier pass over the same pair: the same question, kept.
+        if (const size_t idx = v.questions.size();
+            proved_ && idx < proved_->questions.size() &&
+            proved_->questions[idx].result.answer == Answer::Disjoint) {
+          v.questions.push_back(proved_->questions[idx]);
+          continue;
+        }
         QuestionResult q;
         q.what = std::string(w.write ? "write " : "read ") + w.array + "[" +
                  display_names(w.index.to_string()) + "] at " + std::to_string(w.pos.line) + ":" +
