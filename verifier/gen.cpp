@@ -140,6 +140,21 @@ private:
     for (const Counter& c : counters_)
       if (c.bound == dim) cands.push_back(c.name);
     if (cands.empty() || chance(15)) return "0";
+    const std::string& j = pick(cands);
+    // Non-affine indices, still in bounds (0 <= j < dim): half the counter, or the
+    // counter shifted and wrapped around the dimension.
+    if (chance(8)) return "(" + j + " / 2)";
+    if (chance(8)) return "((" + j + " + " + std::to_string(1 + rnd(3)) + ") % (" + dim + "))";
+    return j;
+  }
+
+  /// A split point of a dimension of size `dim`: 1, or a counter bounded by it (then
+  /// 0 <= split < dim, so either part may be empty).
+  std::string split_for(const std::string& dim) {
+    std::vector<std::string> cands;
+    for (const Counter& c : counters_)
+      if (c.bound == dim) cands.push_back(c.name);
+    if (cands.empty() || chance(30)) return "1";
     return pick(cands);
   }
 
@@ -186,6 +201,9 @@ private:
     // quotient of a small value cannot overflow.
     if (!is_float && chance(12)) {
       std::string d = std::to_string(1 + rnd(7)) + (elem == "i32" ? "i32" : "");
+      // By a variable: a size (at least 1 in every data set) or an expression kept
+      // positive by max.
+      if (elem == "i64" && chance(40)) d = chance(50) ? random_size() : "max(" + b + ", 1)";
       return "(" + a + (chance(50) ? " / " : " % ") + d + ")";
     }
     // No `*` on i32: values stay small, so i32 arithmetic cannot overflow.
@@ -330,16 +348,18 @@ private:
             bind(out, indent, Ty{"i64", {"n * m"}}, flat.name + " with [" + lmad + "] = " + v.name);
         return bind(out, indent, t, upd.name + "[" + lmad + "]");
       }
-      case 14: { // a partial slice: the array as its first row and the view of the rest
+      case 14: { // partial slices: the array split at 1 or at a counter, joined again
         const std::string& d = t.dims[0];
         if (d.find(' ') != std::string::npos || !chance(40)) break;
+        const std::string k = split_for(d);
         const Var src = find_or_produce(out, indent, depth, t);
         Ty head = t, rest = t;
-        head.dims[0] = "1";
-        rest.dims[0] = d + " - 1";
-        Var h = bind(out, indent, head, src.name + "[0 : 1]");
-        Var r = bind(out, indent, rest, src.name + "[1 : " + d + " - 1]");
-        vars_.pop_back(); // may be empty: index 0 would be out of bounds, so never read
+        head.dims[0] = k;
+        rest.dims[0] = d + " - " + k;
+        Var h = bind(out, indent, head, src.name + "[0 : " + k + "]");
+        Var r = bind(out, indent, rest, src.name + "[" + k + " : " + d + " - " + k + "]");
+        // A part that may be empty (index 0 out of bounds) is not read again.
+        vars_.resize(vars_.size() - (k == "1" ? 1 : 2));
         return bind(out, indent, t, "concat " + h.name + " " + r.name);
       }
       case 13: { // every other row (stride 2) of an array twice as long

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <regex>
 #include <set>
 
 using namespace funmem;
@@ -23,26 +24,31 @@ TEST_CASE("the generator is deterministic per seed and varies across seeds", "[v
   CHECK(program_seed(5, 0) != program_seed(6, 0));
 }
 
-TEST_CASE("the generator covers the syntax: assume, partial slices, LMAD updates, division",
+TEST_CASE("the generator covers the syntax: assume, partial slices, LMAD updates, division, "
+          "non-affine indices",
           "[verifier][fuzz]") {
   // Each construct turns up within the first 300 programs of a campaign, and the
   // programs that have one pass every check.
-  const std::vector<std::pair<std::string, std::string>> wanted = {{"assume", "assume "},
-                                                                   {"partial slice", "[1 : n - 1]"},
-                                                                   {"LMAD update", " with [0 + {("},
-                                                                   {"division", " / "},
-                                                                   {"remainder", " % "}};
+  const std::vector<std::pair<std::string, std::string>> wanted = {
+      {"assume", R"(assume )"},
+      {"partial slice", R"(\[1 : n - 1\])"},
+      {"slice split at a counter", R"(\[(ix|j)\d+ : [nm] - (ix|j)\d+\])"},
+      {"LMAD update", R"( with \[0 \+ \{\()"},
+      {"division", R"( / )"},
+      {"remainder", R"( % )"},
+      {"division by a variable", R"( [/%] ([nm]\)|max\())"},
+      {"non-affine index", R"(\[\(+(ix|j)\d+ (/ 2|\+ \d\) %))"}};
   std::map<std::string, int> found;
   for (uint64_t k = 0; k < 300; ++k) {
     std::string text = generate_fun(program_seed(2, k));
-    for (const auto& [what, needle] : wanted)
-      if (text.find(needle) != std::string::npos && found[what]++ < 2) {
+    for (const auto& [what, pattern] : wanted)
+      if (std::regex_search(text, std::regex(pattern)) && found[what]++ < 2) {
         FuzzOutcome o = fuzz_program(text);
         INFO(what << "\n" << text << o.check << ": " << o.detail);
         CHECK(o.ok);
       }
   }
-  for (const auto& [what, needle] : wanted) {
+  for (const auto& [what, pattern] : wanted) {
     INFO(what);
     CHECK(found[what] > 0);
   }
