@@ -350,7 +350,7 @@ struct Solver::Impl {
     z3::check_result r = z3::unknown;
     try {
       if (!base) {
-        base.emplace(ctx_ref());
+        base.emplace(ctx_ref(), z3::solver::simple());
         for (const Formula& f : facts)
           base->add(formula(f));
       }
