@@ -556,10 +556,18 @@ private:
     quick_ = true;
     narrow_threads_ = false;
     questions(w, a, wide, open_wide);
+    // The time of every attempt at a question (a kept answer costs nothing again).
+    std::vector<double> spent(wide.questions.size(), 0.0);
+    auto add_time = [&spent](const KernelVerdict& pass) {
+      for (size_t i = 0; i < pass.questions.size() && i < spent.size(); ++i)
+        spent[i] += pass.questions[i].ms;
+    };
+    add_time(wide);
     if (!open_wide.empty()) {
       narrow_threads_ = true;
       proved_ = &wide;
       questions(w, a, narrow_v, open_narrow);
+      add_time(narrow_v);
       proved_ = nullptr;
       if (!open_narrow.empty()) {
         // In the same block, the other thread's guards may also bound its range through
@@ -568,6 +576,7 @@ private:
         same_block_guards_ = true;
         proved_ = &narrow_v;
         questions(w, a, narrow_same, open_same);
+        add_time(narrow_same);
         proved_ = nullptr;
         same_block_guards_ = false;
         for (size_t i = 0; i < narrow_v.questions.size() && i < narrow_same.questions.size(); ++i)
@@ -586,10 +595,12 @@ private:
       narrow_threads_ = true;
       proved_ = &narrow_v;
       questions(w, a, full, open_full);
+      add_time(full);
       if (!open_full.empty()) {
         narrow_threads_ = false;
         proved_ = &full;
         questions(w, a, full_wide, open_full_wide);
+        add_time(full_wide);
       }
       proved_ = nullptr;
     }
@@ -610,6 +621,7 @@ private:
       if (q.result.answer != Answer::Disjoint && i < narrow_v.questions.size() &&
           narrow_v.questions[i].result.answer == Answer::Disjoint)
         q = narrow_v.questions[i];
+      q.ms = spent[i];
       if (q.result.answer != Answer::Disjoint && first_open.empty())
         first_open = q.what + ": " + answer_name(q.result.answer) +
                      (q.result.reason.empty() ? "" : " (" + q.result.reason + ")");
@@ -743,8 +755,10 @@ private:
             proved_ && idx < proved_->questions.size() &&
             proved_->questions[idx].result.answer == Answer::Disjoint) {
           v.questions.push_back(proved_->questions[idx]);
+          v.questions.back().ms = 0;
           continue;
         }
+        const auto q0 = std::chrono::steady_clock::now();
         QuestionResult q;
         q.what = std::string(w.write ? "write " : "read ") + w.array + "[" +
                  display_names(w.index.to_string()) + "] at " + std::to_string(w.pos.line) + ":" +
@@ -783,7 +797,7 @@ private:
             q.result = it->second;
           } else {
             q.result = prove_cases(*mine, *l, fs);
-            if (q.result.answer == Answer::Unknown && !quick_)
+            if (q.result.answer == Answer::Unknown)
               if (auto boxed = box_diagonals(*l, *mine)) {
                 // A superset of the other threads' set that SOSI can align, and the
                 // guards scaled by the block sizes for the non-linear bounds it needs.
@@ -804,6 +818,8 @@ private:
         if (q.result.answer != Answer::Disjoint && first_open.empty())
           first_open = q.what + ": " + answer_name(q.result.answer) +
                        (q.result.reason.empty() ? "" : " (" + q.result.reason + ")");
+        q.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - q0)
+                   .count();
         v.questions.push_back(std::move(q));
       }
     }

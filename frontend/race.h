@@ -33,6 +33,7 @@ struct QuestionResult {
   std::string what; // e.g. `write a[i] at 4:5 vs read a[i+1] at 4:12, other block below`
   std::string l1, l2;
   ProveResult result;
+  double ms = 0; // spent on the question, over every attempt (result.ms: the last one)
 };
 
 struct KernelVerdict {
