@@ -370,6 +370,16 @@ struct Solver::Impl {
       r = base->check();
       if (r == z3::sat && out) *out = base->get_model();
       base->pop();
+      if (r == z3::unknown) {
+        z3::solver tactic(ctx_ref());
+        tactic.set(p);
+        for (const Formula& f : facts)
+          tactic.add(formula(f));
+        for (const Formula& f : extra)
+          tactic.add(formula(f));
+        r = tactic.check();
+        if (r == z3::sat && out) *out = tactic.get_model();
+      }
     } catch (const z3::exception&) {
       r = z3::unknown;
     }
