@@ -4,6 +4,7 @@
 #include "analysis/solver.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <unordered_map>
 
@@ -27,6 +28,7 @@ struct Solver::Impl {
   std::map<std::string, bool> cache;
   SolverStats stats;
   std::optional<std::map<std::string, Poly>> shift; // name -> name + its lower bound
+  std::optional<std::map<std::string, Poly>> defs_; // see lower_definitions()
   std::vector<Env> samples; // assignments known to satisfy the facts (Z3 models)
   std::optional<std::string> facts_key_;
 
@@ -157,6 +159,70 @@ struct Solver::Impl {
     return false;
   }
 
+  /// Whether `goal` is false at an assignment of a small search that satisfies the facts:
+  /// the names are generated through lower_definitions() (their new names >= 0 taking
+  /// the same value from {0, 1, 2, 4, 9}, then every combination of 0..k for growing k, at
+  /// most 256 assignments), names without a definition taking the same values; each
+  /// assignment is checked against every fact and the goal by evaluation, so only a true
+  /// counterexample refutes. A refuting assignment is kept as a sample.
+  bool refuted_by_search(const Formula& goal) {
+    const std::map<std::string, Poly>& defs = lower_definitions();
+    std::vector<std::string> vars = fact_vars();
+    for (const std::string& v : goal.free_vars())
+      if (std::find(vars.begin(), vars.end(), v) == vars.end()) vars.push_back(v);
+    std::set<std::string> leaf_set;
+    for (const std::string& v : vars) {
+      auto it = defs.find(v);
+      if (it == defs.end()) {
+        leaf_set.insert(v);
+        continue;
+      }
+      for (const std::string& l : it->second.free_vars())
+        leaf_set.insert(l);
+    }
+    const std::vector<std::string> leaves(leaf_set.begin(), leaf_set.end());
+    if (leaves.size() > 12) return false;
+    static constexpr int64_t kValues[] = {0, 1, 2, 4, 9};
+    int budget = 256;
+    auto try_leaves = [&](const std::vector<int>& pick) {
+      Env leaf, env;
+      for (size_t i = 0; i < leaves.size(); ++i)
+        leaf[leaves[i]] = kValues[pick[i]];
+      for (const std::string& v : vars) {
+        auto it = defs.find(v);
+        auto val = it == defs.end() ? std::optional<int64_t>(leaf[v]) : it->second.eval(leaf);
+        if (!val) return false;
+        env[v] = *val;
+      }
+      for (const Formula& f : facts) {
+        auto ok = f.eval(env);
+        if (!ok || !*ok) return false;
+      }
+      auto g = goal.eval(env);
+      if (!g || *g) return false;
+      if (samples.size() < 16) samples.push_back(env);
+      return true;
+    };
+    for (int k = 0; k < 5 && budget > 0; ++k, --budget)
+      if (try_leaves(std::vector<int>(leaves.size(), k))) return true;
+    for (int k = 1; k < 5 && budget > 0; ++k) {
+      // Every combination of the first k + 1 values that uses the value k.
+      std::vector<int> pick(leaves.size(), 0);
+      while (budget > 0) {
+        if (std::find(pick.begin(), pick.end(), k) != pick.end()) {
+          --budget;
+          if (try_leaves(pick)) return true;
+        }
+        size_t i = 0;
+        while (i < pick.size() && pick[i] == k)
+          pick[i++] = 0;
+        if (i == pick.size()) break;
+        ++pick[i];
+      }
+    }
+    return false;
+  }
+
   /// The constant lower bounds the facts give single names (`b > 0`, `i >= 1`, `0 <= i`,
   /// `n == 5`), as the substitution x -> x + lb(x).
   const std::map<std::string, Poly>& lower_bounds() {
@@ -208,10 +274,118 @@ struct Solver::Impl {
     return *shift;
   }
 
+  /// The names the facts bound from below by other names: a comparison linear in y
+  /// (coefficient 1, y in no other term) whose other terms have non-positive
+  /// coefficients and no opaque atom, `y - r - c >= 0` (`nb > blockIdx + it + 1`, `b >
+  /// t`, `n == b*q + 1`), defines y = r + c + s with a new name s >= 0 (s = 0 for an
+  /// equation). Each y takes one definition (an equation first, then the one with the
+  /// most names, then the largest c), the names of r resolved in turn (a definition that
+  /// would be circular is passed over); names without one are shifted by their constant
+  /// lower bound as in lower_bounds(). Every assignment that satisfies the facts gives
+  /// the new names values >= 0, so a polynomial with no negative coefficient after the
+  /// substitution is >= 0 wherever the facts hold.
+  const std::map<std::string, Poly>& lower_definitions() {
+    if (defs_) return *defs_;
+    struct Cand {
+      Poly rest; // r + c
+      bool exact;
+      size_t names;
+      int64_t c;
+    };
+    std::map<std::string, std::vector<Cand>> cands;
+    auto consider = [&](const Poly& e, bool exact) { // e >= 0
+      for (const std::string& y : e.free_vars()) {
+        const Poly vy = Poly::var(y);
+        const Poly rest = vy - e; // e = y - rest
+        bool ok = true;
+        int64_t k = 0;
+        for (const auto& [mono, c] : rest.terms()) {
+          if (mono.empty()) k = c; // the constant may have any sign
+          for (const auto& [atom, power] : mono)
+            ok = ok && atom->kind == AtomKind::Var && atom->name != y && c > 0;
+        }
+        if (ok) cands[y].push_back({rest, exact, rest.free_vars().size(), k});
+      }
+    };
+    for (const Formula* f : comparisons()) {
+      const Poly d = f->lhs - f->rhs;
+      switch (f->rel) {
+      case Rel::Eq:
+        consider(d, true);
+        consider(-d, true);
+        break;
+      case Rel::Ge:
+        consider(d, false);
+        break;
+      case Rel::Gt:
+        consider(d - 1, false);
+        break;
+      case Rel::Le:
+        consider(-d, false);
+        break;
+      case Rel::Lt:
+        consider(-d - 1, false);
+        break;
+      default:
+        break;
+      }
+    }
+    for (auto& [y, cs] : cands)
+      std::stable_sort(cs.begin(), cs.end(), [](const Cand& a, const Cand& b) {
+        if (a.exact != b.exact) return a.exact;
+        if (a.names != b.names) return a.names > b.names;
+        return a.c > b.c;
+      });
+    const std::map<std::string, Poly>& shifted = lower_bounds();
+    std::map<std::string, Poly> done;
+    std::set<std::string> busy;
+    // resolve(y): y in terms of names that are >= 0; nullopt when y has no lower bound.
+    std::function<std::optional<Poly>(const std::string&)> resolve =
+        [&](const std::string& y) -> std::optional<Poly> {
+      if (auto it = done.find(y); it != done.end()) return it->second;
+      busy.insert(y);
+      std::optional<Poly> out;
+      if (auto it = cands.find(y); it != cands.end())
+        for (const Cand& c : it->second) {
+          std::map<std::string, Poly> sub;
+          bool ok = true;
+          for (const std::string& v : c.rest.free_vars()) {
+            std::optional<Poly> r = busy.count(v) ? std::nullopt : resolve(v);
+            if (!r) {
+              ok = false;
+              break;
+            }
+            sub.emplace(v, *r);
+          }
+          if (!ok) continue;
+          try {
+            out = c.rest.substitute(sub);
+          } catch (const SymbolicOverflow&) {
+            continue;
+          }
+          if (!c.exact) *out = *out + Poly::var("$s:" + y);
+          break;
+        }
+      if (!out)
+        if (auto it = shifted.find(y); it != shifted.end()) out = it->second;
+      busy.erase(y);
+      if (out) done.emplace(y, *out);
+      return out;
+    };
+    for (const auto& [y, cs] : cands)
+      resolve(y);
+    for (const auto& [y, e] : shifted)
+      done.emplace(y, e);
+    defs_ = std::move(done);
+    return *defs_;
+  }
+
   /// goal proved by sign alone: written as p >= 0, with every name x replaced by
   /// x + lb(x) (so that the new x is >= 0), p has no negative coefficient and no opaque
   /// atom. Sound (a subset of the facts suffices), cheap, and it decides most of the
-  /// prover's bound conditions (`i*b + b - 1 >= 0` with i >= 0, b >= 1).
+  /// prover's bound conditions (`i*b + b - 1 >= 0` with i >= 0, b >= 1). Failing that,
+  /// the same with the names replaced by lower_definitions() (`b*nb - b*i - b - t - 1 >=
+  /// 0` with t < b, i + 1 < nb).
   bool by_lower_bounds(const Formula& goal) {
     if (goal.kind == Formula::Kind::And) {
       for (const Formula& k : goal.kids)
@@ -236,10 +410,23 @@ struct Solver::Impl {
     default:
       return false;
     }
-    const auto& sh = lower_bounds();
+    if (nonnegative_under(p, lower_bounds())) return true;
+    if (!nonnegative_under(p, lower_definitions())) return false;
+    ++stats.definitions;
+    return true;
+  }
+
+  /// p >= 0 because, with the names replaced by `sh` (names that are >= 0), no
+  /// coefficient is negative and no atom is opaque.
+  static bool nonnegative_under(const Poly& p, const std::map<std::string, Poly>& sh) {
     for (const std::string& v : p.free_vars())
       if (!sh.count(v)) return false;
-    Poly q = p.substitute(sh);
+    Poly q;
+    try {
+      q = p.substitute(sh);
+    } catch (const SymbolicOverflow&) {
+      return false;
+    }
     for (const auto& [mono, c] : q.terms()) {
       if (c < 0) return false;
       for (const auto& [atom, power] : mono)
@@ -447,7 +634,9 @@ bool Solver::proves(const Formula& goal) {
     impl_->cache.emplace(key, true);
     return true;
   }
-  if (impl_->refuted_by_sample(goal)) {
+  const bool by_sample = impl_->refuted_by_sample(goal);
+  if (by_sample || impl_->refuted_by_search(goal)) {
+    if (!by_sample) ++impl_->stats.searched;
     ++impl_->stats.refuted;
     impl_->cache.emplace(key, false);
     return false;

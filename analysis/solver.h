@@ -19,14 +19,16 @@ using Env = std::map<std::string, int64_t>;
 enum class SatResult { Sat, Unsat, Unknown };
 
 struct SolverStats {
-  int queries = 0;    // proves() calls
-  int cache_hits = 0; // answered from the cache
-  int trivial = 0;    // decided without Z3 (constant comparisons)
-  int bounds = 0;     // proved without Z3 from the names' lower bounds (see proves())
-  int refuted = 0;    // disproved without Z3: false at a known model of the facts
-  int z3_calls = 0;   // checks sent to Z3
-  int z3_unknown = 0; // unknown or timed out
-  double z3_ms = 0;   // time inside Z3
+  int queries = 0;     // proves() calls
+  int cache_hits = 0;  // answered from the cache
+  int trivial = 0;     // decided without Z3 (constant comparisons)
+  int bounds = 0;      // proved without Z3 from the names' lower bounds (see proves())
+  int definitions = 0; // of `bounds`, those that needed lower_definitions (names bounded by names)
+  int refuted = 0;     // disproved without Z3: false at a known model of the facts
+  int searched = 0;    // of `refuted`, those whose counterexample the small search found
+  int z3_calls = 0;    // checks sent to Z3
+  int z3_unknown = 0;  // unknown or timed out
+  double z3_ms = 0;    // time inside Z3
 };
 
 class Solver {
@@ -38,9 +40,10 @@ public:
   Solver& operator=(const Solver&) = delete;
 
   const std::vector<Formula>& facts() const;
-  /// facts |- goal. Decided without Z3 when the goal is constant, when it follows from
-  /// the names' constant lower bounds by sign alone, or when it is false at a known model
-  /// of the facts; otherwise by Z3.
+  /// facts |- goal. Decided without Z3 when the goal is constant, when it follows by
+  /// sign alone from the names' lower bounds (constants, or other names: `b > t`, `nb >
+  /// i + 1` substituted as b = t + 1 + s with s >= 0), or when it is false at a known
+  /// model of the facts or at one of a small search; otherwise by Z3.
   bool proves(const Formula& goal);
   /// Satisfiability of facts && extra; on Sat, `model` (when given) receives the values
   /// of `vars`, checked to satisfy facts && extra by evaluation (a model that fails the
