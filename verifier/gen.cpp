@@ -64,7 +64,8 @@ public:
     // Results: up to three distinct locals (always at least one array).
     std::vector<Var> results;
     results.push_back(find_or_produce(body, 1, 0, random_array_type()));
-    for (int k = rnd(3); k > 0; --k) {
+    // (No locals at all when the body is empty and the first result is a parameter.)
+    for (int k = vars_.size() > first_local ? rnd(3) : 0; k > 0; --k) {
       const Var& v = vars_[first_local +
                            static_cast<size_t>(rnd(static_cast<int>(vars_.size() - first_local)))];
       bool dup = false;

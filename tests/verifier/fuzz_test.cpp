@@ -67,6 +67,28 @@ TEST_CASE("generated programs pass every check", "[verifier][fuzz]") {
   }
 }
 
+TEST_CASE("the smallest settings generate programs whose only result is a parameter",
+          "[verifier][fuzz]") {
+  // One statement, no nesting: some bodies are empty and return a parameter; the extra
+  // results were once drawn from the (then empty) locals, reading past the end of a
+  // vector (a crash of `funmem-fuzz --max-stmts 3 --max-depth 1`).
+  GenOptions tiny;
+  tiny.max_stmts = 1;
+  tiny.max_depth = 0;
+  tiny.max_size = 1;
+  int without_locals = 0;
+  for (uint64_t k = 0; k < 3000; ++k) {
+    std::string text = generate_fun(program_seed(1, k), tiny);
+    if (text.find("  let ") == std::string::npos) {
+      ++without_locals;
+      FuzzOutcome o = fuzz_program(text);
+      INFO(text << o.check << ": " << o.detail);
+      CHECK(o.ok);
+    }
+  }
+  CHECK(without_locals >= 3);
+}
+
 TEST_CASE("the checks catch a broken program", "[verifier][fuzz]") {
   const std::string good = "def f (n : i64) (xs : [n]i64) : ([n]i64) =\n"
                            "  let (ys : [n]i64) = kernel i < n do\n"
