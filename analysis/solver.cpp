@@ -29,6 +29,16 @@ struct Solver::Impl {
   SolverStats stats;
   std::optional<std::map<std::string, Poly>> shift; // name -> name + its lower bound
   std::optional<std::map<std::string, Poly>> defs_; // see lower_definitions()
+  std::optional<std::vector<Env>> search_models_;   // see search_models()
+  std::optional<int> facts_degree_;
+  int facts_degree() {
+    if (!facts_degree_) {
+      facts_degree_ = 0;
+      for (const Formula& f : facts)
+        facts_degree_ = std::max(*facts_degree_, degree(f));
+    }
+    return *facts_degree_;
+  }
   std::vector<Env> samples; // assignments known to satisfy the facts (Z3 models)
   std::optional<std::string> facts_key_;
 
@@ -159,17 +169,16 @@ struct Solver::Impl {
     return false;
   }
 
-  /// Whether `goal` is false at an assignment of a small search that satisfies the facts:
-  /// the names are generated through lower_definitions() (their new names >= 0 taking
-  /// the same value from {0, 1, 2, 4, 9}, then every combination of 0..k for growing k, at
-  /// most 256 assignments), names without a definition taking the same values; each
-  /// assignment is checked against every fact and the goal by evaluation, so only a true
-  /// counterexample refutes. A refuting assignment is kept as a sample.
-  bool refuted_by_search(const Formula& goal) {
+  /// Assignments of the facts' names that satisfy every fact, from a small search: the
+  /// names are generated through lower_definitions() (their new names >= 0 all taking
+  /// the same value from {0, 1, 2, 4, 9}, then every combination of 0..k for growing k;
+  /// at most 256 tried), names without a definition taking the values directly; each is
+  /// checked against the facts by evaluation. Computed once per solver.
+  const std::vector<Env>& search_models() {
+    if (search_models_) return *search_models_;
+    search_models_.emplace();
     const std::map<std::string, Poly>& defs = lower_definitions();
-    std::vector<std::string> vars = fact_vars();
-    for (const std::string& v : goal.free_vars())
-      if (std::find(vars.begin(), vars.end(), v) == vars.end()) vars.push_back(v);
+    const std::vector<std::string> vars = fact_vars();
     std::set<std::string> leaf_set;
     for (const std::string& v : vars) {
       auto it = defs.find(v);
@@ -181,7 +190,7 @@ struct Solver::Impl {
         leaf_set.insert(l);
     }
     const std::vector<std::string> leaves(leaf_set.begin(), leaf_set.end());
-    if (leaves.size() > 12) return false;
+    if (leaves.size() > 12) return *search_models_;
     static constexpr int64_t kValues[] = {0, 1, 2, 4, 9};
     int budget = 256;
     auto try_leaves = [&](const std::vector<int>& pick) {
@@ -191,27 +200,24 @@ struct Solver::Impl {
       for (const std::string& v : vars) {
         auto it = defs.find(v);
         auto val = it == defs.end() ? std::optional<int64_t>(leaf[v]) : it->second.eval(leaf);
-        if (!val) return false;
+        if (!val) return;
         env[v] = *val;
       }
       for (const Formula& f : facts) {
         auto ok = f.eval(env);
-        if (!ok || !*ok) return false;
+        if (!ok || !*ok) return;
       }
-      auto g = goal.eval(env);
-      if (!g || *g) return false;
-      if (samples.size() < 16) samples.push_back(env);
-      return true;
+      search_models_->push_back(std::move(env));
     };
     for (int k = 0; k < 5 && budget > 0; ++k, --budget)
-      if (try_leaves(std::vector<int>(leaves.size(), k))) return true;
+      try_leaves(std::vector<int>(leaves.size(), k));
     for (int k = 1; k < 5 && budget > 0; ++k) {
       // Every combination of the first k + 1 values that uses the value k.
       std::vector<int> pick(leaves.size(), 0);
       while (budget > 0) {
         if (std::find(pick.begin(), pick.end(), k) != pick.end()) {
           --budget;
-          if (try_leaves(pick)) return true;
+          try_leaves(pick);
         }
         size_t i = 0;
         while (i < pick.size() && pick[i] == k)
@@ -219,6 +225,20 @@ struct Solver::Impl {
         if (i == pick.size()) break;
         ++pick[i];
       }
+    }
+    return *search_models_;
+  }
+
+  /// Whether `goal` is false at one of search_models() (names only the goal mentions
+  /// take 0): a counterexample checked by evaluation. (Not kept as a sample: the samples
+  /// are Z3's models, whose larger values refute what the small search cannot.)
+  bool refuted_by_search(const Formula& goal) {
+    for (const Env& m : search_models()) {
+      Env env = m;
+      for (const std::string& v : goal.free_vars())
+        env.emplace(v, 0);
+      auto g = goal.eval(env);
+      if (g && !*g) return true;
     }
     return false;
   }
@@ -275,10 +295,10 @@ struct Solver::Impl {
   }
 
   /// The names the facts bound from below by other names: a comparison linear in y
-  /// (coefficient 1, y in no other term) whose other terms have non-positive
-  /// coefficients and no opaque atom, `y - r - c >= 0` (`nb > blockIdx + it + 1`, `b >
-  /// t`, `n == b*q + 1`), defines y = r + c + s with a new name s >= 0 (s = 0 for an
-  /// equation). Each y takes one definition (an equation first, then the one with the
+  /// (coefficient 1, y in no other term) with no opaque atom, `y - r - c >= 0` (`nb >
+  /// blockIdx + it + 1`, `b > t`, `n == b*q + 1`), defines y = r + c + s with a new name
+  /// s >= 0 (s = 0 for an equation), provided r, its names resolved, has no negative
+  /// coefficient. Each y takes one definition (an equation first, then the one with the
   /// most names, then the largest c), the names of r resolved in turn (a definition that
   /// would be circular is passed over); names without one are shifted by their constant
   /// lower bound as in lower_bounds(). Every assignment that satisfies the facts gives
@@ -302,7 +322,7 @@ struct Solver::Impl {
         for (const auto& [mono, c] : rest.terms()) {
           if (mono.empty()) k = c; // the constant may have any sign
           for (const auto& [atom, power] : mono)
-            ok = ok && atom->kind == AtomKind::Var && atom->name != y && c > 0;
+            ok = ok && atom->kind == AtomKind::Var && atom->name != y;
         }
         if (ok) cands[y].push_back({rest, exact, rest.free_vars().size(), k});
       }
@@ -361,6 +381,15 @@ struct Solver::Impl {
           try {
             out = c.rest.substitute(sub);
           } catch (const SymbolicOverflow&) {
+            continue;
+          }
+          // Only a bound that grows with the new names is of use (`q > diag - i` with
+          // diag = i + s gives q = s + 1 + s'); another is passed over.
+          bool grows = true;
+          for (const auto& [mono, k] : out->terms())
+            grows = grows && (mono.empty() || k > 0);
+          if (!grows) {
+            out.reset();
             continue;
           }
           if (!c.exact) *out = *out + Poly::var("$s:" + y);
@@ -531,41 +560,74 @@ struct Solver::Impl {
   /// Z3 leaves x/0 unconstrained, which can only make a proof harder, never unsound,
   /// because every proof obligation must hold for all interpretations of x/0.
   static constexpr uint64_t kRlimitPerMs = 2000;
+  static constexpr int kTacticDegree = 3;
 
-  SatResult run(const std::vector<Formula>& extra, unsigned timeout, z3::model* out) {
+  static int degree(const Formula& f) {
+    int d = f.kind == Formula::Kind::Cmp ? std::max(f.lhs.degree(), f.rhs.degree()) : 0;
+    for (const Formula& k : f.kids)
+      d = std::max(d, degree(k));
+    return d;
+  }
+
+  /// facts && extra by Z3 within `timeout` ms. The incremental core (the facts asserted
+  /// once, the extra in a push/pop scope) first, Z3's tactic for nonlinear integer
+  /// arithmetic (nlsat) on a fresh solver when it says unknown; with `tactic_first`, for
+  /// a nonlinear problem, the other way round (the core can spend many times its budget
+  /// on a nonlinear membership problem without looking at its limits).
+  SatResult run(const std::vector<Formula>& extra, unsigned timeout, z3::model* out,
+                bool tactic_first = false) {
     auto t0 = std::chrono::steady_clock::now();
     z3::check_result r = z3::unknown;
     try {
-      if (!base) {
-        base.emplace(ctx_ref(), z3::solver::simple());
-        for (const Formula& f : facts)
-          base->add(formula(f));
-      }
       // The budget is Z3's resource count (about 2,000 units per ms on the machine of
       // docs/prover.md), so that an answer does not depend on the machine's load; the
       // wall-clock limit, twice the budget, stops checks whose work Z3 does not count
       // (some nonlinear ones) and checks on a machine far slower than that one.
-      z3::params p(ctx_ref());
-      const uint64_t units = static_cast<uint64_t>(timeout) * kRlimitPerMs;
-      p.set("rlimit", timeout && units < 4294967295u ? static_cast<unsigned>(units) : 0u);
-      const uint64_t wall = static_cast<uint64_t>(timeout) * 2;
-      p.set("timeout", timeout && wall < 4294967295u ? static_cast<unsigned>(wall) : 4294967295u);
-      base->set(p);
-      base->push();
-      for (const Formula& f : extra)
-        base->add(formula(f));
-      r = base->check();
-      if (r == z3::sat && out) *out = base->get_model();
-      base->pop();
-      if (r == z3::unknown) {
-        z3::solver tactic(ctx_ref());
-        tactic.set(p);
-        for (const Formula& f : facts)
-          tactic.add(formula(f));
+      auto limits = [](unsigned ms) {
+        z3::params p(ctx_ref());
+        const uint64_t units = static_cast<uint64_t>(ms) * kRlimitPerMs;
+        p.set("rlimit", ms && units < 4294967295u ? static_cast<unsigned>(units) : 0u);
+        const uint64_t wall = static_cast<uint64_t>(ms) * 2;
+        p.set("timeout", ms && wall < 4294967295u ? static_cast<unsigned>(wall) : 4294967295u);
+        return p;
+      };
+      auto incremental = [&] {
+        if (!base) {
+          base.emplace(ctx_ref(), z3::solver::simple());
+          for (const Formula& f : facts)
+            base->add(formula(f));
+        }
+        base->set(limits(timeout));
+        base->push();
         for (const Formula& f : extra)
-          tactic.add(formula(f));
-        r = tactic.check();
-        if (r == z3::sat && out) *out = tactic.get_model();
+          base->add(formula(f));
+        z3::check_result c = base->check();
+        if (c == z3::sat && out) *out = base->get_model();
+        base->pop();
+        return c;
+      };
+      // A combined solver used once, without push: it runs the tactic for the problem's
+      // logic. (Not `try_for`: Z3 4.8's timers deadlock when nested in a check's own.)
+      auto tactic = [&](unsigned ms) {
+        z3::solver t(ctx_ref());
+        t.set(limits(ms));
+        for (const Formula& f : facts)
+          t.add(formula(f));
+        for (const Formula& f : extra)
+          t.add(formula(f));
+        z3::check_result c = t.check();
+        if (c == z3::sat && out) *out = t.get_model();
+        return c;
+      };
+      int deg = facts_degree();
+      for (const Formula& f : extra)
+        deg = std::max(deg, degree(f));
+      if (tactic_first && deg >= kTacticDegree) {
+        r = tactic(timeout ? std::max(1u, timeout / 5) : 0u);
+        if (r == z3::unknown) r = incremental();
+      } else {
+        r = incremental();
+        if (r == z3::unknown) r = tactic(timeout);
       }
     } catch (const z3::exception&) {
       r = z3::unknown;
@@ -697,7 +759,7 @@ SatResult Solver::check(const std::vector<Formula>& extra, const std::vector<std
     return r;
   };
   z3::model m(impl_->ctx_ref());
-  SatResult r = impl_->run(extra, timeout_ms, &m);
+  SatResult r = impl_->run(extra, timeout_ms, &m, true);
   if (r != SatResult::Sat || !model) return answer(r, {});
   Env env;
   for (const std::string& v : vars) {

@@ -123,6 +123,8 @@ int count_inputs(const std::vector<std::string>& ls) {
 
 } // namespace
 
+constexpr int kMaxShrinkRounds = 50;
+
 std::string shrink(const std::string& text, const FuzzOutcome& failure, int* steps) {
   auto still_fails = [&](const std::vector<std::string>& ls) {
     if (steps) ++*steps;
@@ -130,8 +132,10 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
     return !o.ok && o.check == failure.check;
   };
   std::vector<std::string> ls = split_lines(text);
-  for (bool progress = true; progress;) {
-    progress = false;
+  // Every round makes the program smaller or its literals and sizes simpler, so it ends;
+  // the cap on rounds is a guard against a step that does not.
+  for (int round = 0, progress = 1; progress && round < kMaxShrinkRounds; ++round) {
+    progress = 0;
     // Drop statements (a nested statement with its body), last first.
     for (size_t i = ls.size(); i-- > 0;) {
       if (i >= ls.size() || ls[i].substr(indent_of(ls[i])).rfind("let ", 0) != 0) continue;
@@ -140,7 +144,7 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
                  cand.begin() + static_cast<std::ptrdiff_t>(extent(ls, i)));
       if (still_fails(cand)) {
         ls = std::move(cand);
-        progress = true;
+        progress = 1;
       }
     }
     // Replace a statement (with its nested body) by a constant of its type: an array by
@@ -178,8 +182,14 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
         }
       } else if (std::regex_match(ls[i], mt, sca_re)) {
         const std::string ind = mt[1], name = mt[2], rhs = mt[3];
+        // Only an expression becomes a literal: a literal replaced by another literal
+        // could go back and forth for ever (`let s = 0` used only as `s == s`).
+        bool is_literal = false;
         for (const char* e : {"i64", "f64", "i32", "f32", "bool"})
-          if (rhs != literal(e)) replacements.push_back({ind + "let " + name + " = " + literal(e)});
+          is_literal = is_literal || rhs == literal(e);
+        if (!is_literal)
+          for (const char* e : {"i64", "f64", "i32", "f32", "bool"})
+            replacements.push_back({ind + "let " + name + " = " + literal(e)});
       }
       for (const std::vector<std::string>& rep : replacements) {
         std::vector<std::string> cand(ls.begin(), ls.begin() + static_cast<std::ptrdiff_t>(i));
@@ -187,7 +197,7 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
         cand.insert(cand.end(), ls.begin() + static_cast<std::ptrdiff_t>(extent(ls, i)), ls.end());
         if (still_fails(cand)) {
           ls = std::move(cand);
-          progress = true;
+          progress = 1;
           break;
         }
       }
@@ -201,7 +211,7 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
         cand.erase(cand.begin() + static_cast<std::ptrdiff_t>(i));
         if (still_fails(cand)) {
           ls = std::move(cand);
-          progress = true;
+          progress = 1;
           continue;
         }
       }
@@ -218,7 +228,8 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
             cand[i].replace(at, static_cast<size_t>(mt.length(2)), std::to_string(v - 1));
             if (still_fails(cand)) {
               ls = std::move(cand);
-              progress = lowered = true;
+              progress = 1;
+              lowered = true;
               break;
             }
           }

@@ -149,14 +149,19 @@ private:
     return j;
   }
 
-  /// A split point of a dimension of size `dim`: 1, or a counter bounded by it (then
-  /// 0 <= split < dim, so either part may be empty).
+  /// A split point of a dimension of size `dim` (a name): 1, half of it, or an
+  /// expression of a counter bounded by it (the counter, half of it, or `min(j + 1,
+  /// dim)`); always 0 <= split <= dim, so either part may be empty. The parts' sizes
+  /// then carry the division or the minimum (`[n - (j / 2)]`).
   std::string split_for(const std::string& dim) {
     std::vector<std::string> cands;
     for (const Counter& c : counters_)
       if (c.bound == dim) cands.push_back(c.name);
-    if (cands.empty() || chance(30)) return "1";
-    return pick(cands);
+    if (cands.empty() || chance(30)) return chance(25) ? "(" + dim + " / 2)" : "1";
+    const std::string& j = pick(cands);
+    if (chance(15)) return "(" + j + " / 2)";
+    if (chance(15)) return "min(" + j + " + 1, " + dim + ")";
+    return j;
   }
 
   std::vector<const Var*> vars_of(const Ty& t) {

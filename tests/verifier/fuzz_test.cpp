@@ -33,6 +33,8 @@ TEST_CASE("the generator covers the syntax: assume, partial slices, LMAD updates
       {"assume", R"(assume )"},
       {"partial slice", R"(\[1 : n - 1\])"},
       {"slice split at a counter", R"(\[(ix|j)\d+ : [nm] - (ix|j)\d+\])"},
+      {"slice split at an expression", R"(\[(min\((ix|j)\d+ \+ 1, [nm]\)|\((ix|j)\d+ / 2\)) : )"},
+      {"division in a size", R"(: \[[nm] - \(([nm]|ix\d+|j\d+) / 2\)\])"},
       {"LMAD update", R"( with \[0 \+ \{\()"},
       {"division", R"( / )"},
       {"remainder", R"( % )"},
@@ -115,6 +117,32 @@ TEST_CASE("the checks catch a broken program", "[verifier][fuzz]") {
   FuzzOutcome p = fuzz_program("def f (n : i64) : (i64) = in (");
   CHECK_FALSE(p.ok);
   CHECK(p.check == "parse");
+}
+
+TEST_CASE("shrinking ends when a literal fits every type it is used at", "[verifier][fuzz]") {
+  // `s` is used only as `s <= abs(s)`, which type-checks for every element type: the
+  // shrinker once replaced `0` by `0.5` and back for ever (funmem-fuzz --seed 1 --broken
+  // sc-no-overlap hung). The bounds error keeps the program failing throughout.
+  const std::string text = "def f (n : i64) (xs : [n]i64) : ([n]i64) =\n"
+                           "  let s = 0\n"
+                           "  let (ys : [n]i64) = if s <= abs(s) then\n"
+                           "      let (zs : [n]i64) = kernel i < n do\n"
+                           "          let v = xs[n]\n"
+                           "          in (v)\n"
+                           "      in (zs)\n"
+                           "    else\n"
+                           "      let (ws : [n]i64) = copy xs\n"
+                           "      in (ws)\n"
+                           "  in (ys)\n"
+                           "-- input: n=2\n"
+                           "-- expect: valid\n";
+  FuzzOutcome o = fuzz_program(text);
+  REQUIRE_FALSE(o.ok);
+  int steps = 0;
+  std::string small = shrink(text, o, &steps);
+  CHECK(fuzz_program(small).check == o.check);
+  CHECK(small.find("let s = 0\n") != std::string::npos);
+  CHECK(small.find("-- input: n=1\n") != std::string::npos);
 }
 
 TEST_CASE("shrinking drops what the failure does not need", "[verifier][fuzz]") {
