@@ -159,9 +159,15 @@ struct Solver::Impl {
   /// mention are free, and take 0): then it does not follow from them.
   bool refuted_by_sample(const Formula& goal) {
     ensure_sample();
-    for (const Env& s : samples) {
-      Env env = s;
-      for (const std::string& v : goal.free_vars())
+    return false_at_one_of(goal, samples);
+  }
+
+  /// Whether `goal` evaluates to false at one of `models` (names they lack take 0).
+  static bool false_at_one_of(const Formula& goal, const std::vector<Env>& models) {
+    const std::vector<std::string> vars = goal.free_vars();
+    for (const Env& m : models) {
+      Env env = m;
+      for (const std::string& v : vars)
         env.emplace(v, 0);
       auto val = goal.eval(env);
       if (val && !*val) return true;
@@ -232,16 +238,7 @@ struct Solver::Impl {
   /// Whether `goal` is false at one of search_models() (names only the goal mentions
   /// take 0): a counterexample checked by evaluation. (Not kept as a sample: the samples
   /// are Z3's models, whose larger values refute what the small search cannot.)
-  bool refuted_by_search(const Formula& goal) {
-    for (const Env& m : search_models()) {
-      Env env = m;
-      for (const std::string& v : goal.free_vars())
-        env.emplace(v, 0);
-      auto g = goal.eval(env);
-      if (g && !*g) return true;
-    }
-    return false;
-  }
+  bool refuted_by_search(const Formula& goal) { return false_at_one_of(goal, search_models()); }
 
   /// The constant lower bounds the facts give single names (`b > 0`, `i >= 1`, `0 <= i`,
   /// `n == 5`), as the substitution x -> x + lb(x).
