@@ -604,10 +604,14 @@ struct Solver::Impl {
         return c;
       };
       // A combined solver used once, without push: it runs the tactic for the problem's
-      // logic. (Not `try_for`: Z3 4.8's timers deadlock when nested in a check's own.)
+      // logic. Its budget is the resource limit alone: Z3 4.8.12's timers deadlock when
+      // nested (`try_for`, and this solver's own `timeout` with its tactic's), seen in CI.
       auto tactic = [&](unsigned ms) {
         z3::solver t(ctx_ref());
-        t.set(limits(ms));
+        z3::params q(ctx_ref());
+        const uint64_t units = static_cast<uint64_t>(ms) * kRlimitPerMs;
+        q.set("rlimit", ms && units < 4294967295u ? static_cast<unsigned>(units) : 0u);
+        t.set(q);
         for (const Formula& f : facts)
           t.add(formula(f));
         for (const Formula& f : extra)
