@@ -25,7 +25,7 @@ inline Poly poly(const SExp& e) {
 }
 
 inline SExpP sexp(const Poly& p) {
-  auto e = parse_sexp(p.to_string());
+  auto e = to_sexp(p);
   if (!e) throw Untranslatable("cannot print the polynomial " + p.to_string());
   return *e;
 }

@@ -790,6 +790,15 @@ ParseResult parse_program(const std::string& text0, Lang lang) {
   return r;
 }
 
+bool is_name(const std::string& s) {
+  auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (s.empty() || !(alpha(s[0]) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(alpha(c) || digit(c) || c == '_' || c == '\'')) return false;
+  return !keywords().count(s);
+}
+
 std::optional<SExpP> parse_sexp(const std::string& text, Diagnostic* error) {
   return parse_fragment<decltype(sexp), SExpP>(text, sexp, error);
 }

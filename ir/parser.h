@@ -24,6 +24,10 @@ ParseResult parse_program(const std::string& text, Lang lang);
 /// The language of a file by its extension: `.fun` is FUN, everything else FUNMEM.
 Lang lang_of_path(const std::string& path);
 
+/// True when `s` is a name of the syntax (a letter or '_', then letters, digits, '_' and
+/// '\'', not a keyword).
+bool is_name(const std::string& s);
+
 /// Parsers for fragments, for tools and tests. They return nullopt on error and set
 /// `error` when it is given.
 std::optional<SExpP> parse_sexp(const std::string& text, Diagnostic* error = nullptr);

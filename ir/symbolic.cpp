@@ -424,9 +424,7 @@ std::optional<int64_t> Poly::eval(const std::map<std::string, int64_t>& env,
   return sum;
 }
 
-std::string Poly::to_string() const {
-  if (terms_.empty()) return "0";
-  // Highest-degree terms first, the constant last.
+std::vector<std::pair<const Monomial*, int64_t>> Poly::print_order() const {
   std::vector<std::pair<const Monomial*, int64_t>> order;
   for (const auto& [m, c] : terms_)
     order.emplace_back(&m, c);
@@ -439,6 +437,12 @@ std::string Poly::to_string() const {
     };
     return deg(*x.first) > deg(*y.first);
   });
+  return order;
+}
+
+std::string Poly::to_string() const {
+  if (terms_.empty()) return "0";
+  const auto order = print_order();
   std::ostringstream os;
   bool first = true;
   for (const auto& [m, c] : order) {

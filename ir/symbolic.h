@@ -74,6 +74,9 @@ public:
                               std::string* error = nullptr) const;
   /// Canonical text in the scalar-expression syntax (parses back to an equal Poly).
   std::string to_string() const;
+  /// The terms in the order to_string prints them: highest degree first, the constant
+  /// last.
+  std::vector<std::pair<const Monomial*, int64_t>> print_order() const;
   /// The largest total degree of a monomial (0 for constants).
   int degree() const;
   /// The monomial `c * m`.

@@ -5,6 +5,7 @@
 #include "ir/overloaded.h"
 
 #include "ir/lmad.h"
+#include "ir/parser.h"
 #include "ir/printer.h"
 
 #include <algorithm>
@@ -1089,6 +1090,68 @@ std::optional<Poly> to_poly(const SExp& e) {
                    }
                  }},
       e.node);
+}
+
+std::optional<SExpP> to_sexp(const Poly& p) {
+  // Mirrors Poly::to_string and the grammar: terms joined left to right by + and -, a
+  // term's factors by *, a leading '-' binding to the first factor (to the coefficient
+  // as a negative literal), / and % atoms in parentheses, min/max/abs as calls.
+  const auto order = p.print_order();
+  if (order.empty()) return mk_int(0);
+  auto atom = [](const Atom& a) -> std::optional<SExpP> {
+    if (a.kind == AtomKind::Var) {
+      if (!is_name(a.name)) return std::nullopt;
+      return mk_var(a.name);
+    }
+    std::vector<SExpP> args;
+    for (const Poly& q : a.args) {
+      auto e = to_sexp(q);
+      if (!e) return std::nullopt;
+      args.push_back(*e);
+    }
+    switch (a.kind) {
+    case AtomKind::Div:
+      return mk_bin(BinOp::Div, args[0], args[1]);
+    case AtomKind::Mod:
+      return mk_bin(BinOp::Mod, args[0], args[1]);
+    case AtomKind::Min:
+      return SExpP(SExp{SCall{Fn::Min, args}, Pos{}});
+    case AtomKind::Max:
+      return SExpP(SExp{SCall{Fn::Max, args}, Pos{}});
+    case AtomKind::Abs:
+      return SExpP(SExp{SCall{Fn::Abs, args}, Pos{}});
+    case AtomKind::Var:
+      break;
+    }
+    return std::nullopt;
+  };
+  std::optional<SExpP> sum;
+  for (const auto& [m, c] : order) {
+    const bool first = !sum, neg = c < 0;
+    const bool need_coef = m->empty() || (c != 1 && c != -1);
+    std::optional<SExpP> term;
+    if (need_coef) {
+      if (first && neg) {
+        term = mk_int(c);
+      } else {
+        if (c == INT64_MIN) return std::nullopt; // its magnitude is out of range
+        term = mk_int(neg ? -c : c);
+      }
+    }
+    for (const auto& [a, e] : *m) {
+      auto f = atom(*a);
+      if (!f) return std::nullopt;
+      for (int i = 0; i < e; ++i) {
+        if (term) {
+          term = mk_bin(BinOp::Mul, *term, *f);
+        } else {
+          term = first && neg ? SExpP(SExp{SUnary{UnOp::Neg, *f}, Pos{}}) : *f;
+        }
+      }
+    }
+    sum = first ? *term : mk_bin(neg ? BinOp::Sub : BinOp::Add, *sum, *term);
+  }
+  return sum;
 }
 
 std::vector<Diagnostic> typecheck(const Program& p) {

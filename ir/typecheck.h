@@ -24,4 +24,9 @@ std::vector<Diagnostic> typecheck(const Program& p);
 /// SymbolicOverflow.
 std::optional<Poly> to_poly(const SExp& e);
 
+/// The scalar expression of a normal form: the tree parse_sexp(p.to_string()) gives,
+/// built without printing and parsing; nullopt where that text does not parse (a
+/// name that is not one of the syntax, a term -9223372036854775808 after the first).
+std::optional<SExpP> to_sexp(const Poly& p);
+
 } // namespace funmem

@@ -59,43 +59,49 @@ bool prepare(DataSetRun& r, const Program& p, const InputSet* set, uint64_t seed
   return true;
 }
 
-DataSetRun run_data_set(const Program& p, const Program& fun, const Program* mem,
-                        const InputSet* set, std::string name, const CheckOptions& opt,
-                        uint64_t seed) {
-  DataSetRun r;
-  r.name = std::move(name);
+/// One data set's inputs and its value-semantics run, shared by every stage.
+struct Reference {
+  DataSetRun base; // name, inputs, input error and value error
   Inputs in;
-  if (!prepare(r, p, set, seed, in)) return r;
+  RunResult value;
+};
+
+Reference reference_run(const Program& p, const Program& fun, const InputSet* set, std::string name,
+                        const CheckOptions& opt, uint64_t seed) {
+  Reference ref;
+  ref.base.name = std::move(name);
+  if (!prepare(ref.base, p, set, seed, ref.in)) return ref;
   // unmem turns memory parameters into i64 ones; their value does not matter (fig. 4.7).
   for (const Binding& b : p.def.params)
-    if (b.type && b.type->kind == Type::Kind::Mem) in[b.name.s].is_mem = true;
-  RunResult v = run_program(fun, Semantics::Value, in, opt.limits);
-  r.value_error = v.error;
-  if (!mem) return r;
-  RunResult h = run_program(*mem, Semantics::Heap, in, opt.limits);
+    if (b.type && b.type->kind == Type::Kind::Mem) ref.in[b.name.s].is_mem = true;
+  ref.value = run_program(fun, Semantics::Value, ref.in, opt.limits);
+  ref.base.value_error = ref.value.error;
+  return ref;
+}
+
+DataSetRun run_data_set(const Reference& ref, const Program* mem, const CheckOptions& opt) {
+  DataSetRun r = ref.base;
+  if (!mem || r.input_error) return r;
+  RunResult h = run_program(*mem, Semantics::Heap, ref.in, opt.limits);
   r.heap_ran = true;
   r.heap_error = h.error;
   r.races = h.races;
   r.heap_stats = h.stats;
-  if (!v.error && !h.error) r.mismatch = compare_results(v.results, h.results);
+  if (!ref.value.error && !h.error) r.mismatch = compare_results(ref.value.results, h.results);
   return r;
 }
 
 /// The IMP stage: the IMP program's blocks must hold the FUN value semantics' results.
-DataSetRun run_imp_data_set(const Program& p, const imp::Program& ip, const Def& memdef,
-                            const InputSet* set, std::string name, const CheckOptions& opt,
-                            uint64_t seed) {
-  DataSetRun r;
-  r.name = std::move(name);
+DataSetRun run_imp_data_set(const Reference& ref, const imp::Program& ip, const Def& memdef,
+                            const CheckOptions& opt) {
+  DataSetRun r = ref.base;
   r.stage = "to-imp";
-  Inputs in;
-  if (!prepare(r, p, set, seed, in)) return r;
-  RunResult v = run_program(p, Semantics::Value, in, opt.limits);
-  r.value_error = v.error;
-  RunResult h = run_imp(ip, imp_inputs(memdef, in), opt.limits);
+  if (r.input_error) return r;
+  RunResult h = run_imp(ip, imp_inputs(memdef, ref.in), opt.limits);
   r.heap_ran = true;
   r.heap_error = h.error;
   // IMP has no assume: a failed assume of the value semantics ends the comparison.
+  const auto& v = ref.value;
   if (v.error && v.error->kind == "assume" && !h.error) r.heap_error = v.error;
   r.races = h.races;
   r.heap_stats = h.stats;
@@ -185,23 +191,17 @@ void judge(ExpectResult& er, const CheckReport& r, Lang lang) {
   }
 }
 
+void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& expects,
+                const CheckOptions& opt);
+
 } // namespace
 
-CheckReport check_source(const std::string& file, const std::string& text,
-                         const CheckOptions& opt) {
-  CheckReport r;
-  r.file = file;
-  r.lang = lang_of_path(file);
-  ParseResult pr = parse_program(text, r.lang);
-  std::vector<Expect> expects = pr.program ? pr.program->expects : pr.expects;
+namespace {
+
+/// The expectations of a file, the static ones (`error parse`, `error type`, and every
+/// one when the program does not type-check) judged.
+std::vector<Expect> judge_static(CheckReport& r, std::vector<Expect> expects) {
   if (expects.empty()) expects.push_back(Expect{"valid", "", Pos{}});
-  if (pr.error) {
-    r.diagnostics.push_back(*pr.error);
-  } else {
-    r.parsed = true;
-    r.diagnostics = typecheck(*pr.program);
-    r.typed = r.diagnostics.empty();
-  }
   for (const Expect& e : expects) {
     ExpectResult er{e, ExpectStatus::Unchecked, ""};
     bool static_error = e.word == "error" && (e.arg == "parse" || e.arg == "type");
@@ -218,9 +218,45 @@ CheckReport check_source(const std::string& file, const std::string& text,
     }
     r.expectations.push_back(std::move(er));
   }
-  if (!r.typed) return r;
+  return expects;
+}
+
+} // namespace
+
+CheckReport check_source(const std::string& file, const std::string& text,
+                         const CheckOptions& opt) {
+  CheckReport r;
+  r.file = file;
+  r.lang = lang_of_path(file);
+  ParseResult pr = parse_program(text, r.lang);
+  if (pr.error) {
+    r.diagnostics.push_back(*pr.error);
+  } else {
+    r.parsed = true;
+    r.diagnostics = typecheck(*pr.program);
+    r.typed = r.diagnostics.empty();
+  }
+  std::vector<Expect> expects = judge_static(r, pr.program ? pr.program->expects : pr.expects);
+  if (r.typed) run_checks(r, *pr.program, expects, opt);
+  return r;
+}
+
+CheckReport check_program(const std::string& file, const Program& p, const CheckOptions& opt) {
+  CheckReport r;
+  r.file = file;
+  r.lang = p.lang;
+  r.parsed = r.typed = true;
+  run_checks(r, p, judge_static(r, p.expects), opt);
+  return r;
+}
+
+namespace {
+
+/// Runs the pipeline and every data set of a typed program and judges the run-time
+/// expectations.
+void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& expects,
+                const CheckOptions& opt) {
   // Run every data set (the command line's, else the file's, else one random set).
-  const Program& p = *pr.program;
   Program fun = p.lang == Lang::FunMem ? unmem(p) : p;
   // The heap programs: the FUNMEM program itself, or every stage of the pipeline.
   std::vector<std::pair<std::string, Program>> heaps;
@@ -275,19 +311,22 @@ CheckReport check_source(const std::string& file, const std::string& text,
                        : opt.inputs.empty() ? "input at line " + std::to_string(sets[k].pos.line)
                                             : "--input " + std::to_string(k + 1);
     const size_t first = r.runs.size();
+    const Reference ref = reference_run(p, fun, set, name, opt, opt.seed + k);
     if (heaps.empty()) {
-      r.runs.push_back(run_data_set(p, fun, nullptr, set, name, opt, opt.seed + k));
+      r.runs.push_back(run_data_set(ref, nullptr, opt));
       continue;
     }
     for (const auto& [stage, prog] : heaps) {
-      DataSetRun d = run_data_set(p, fun, &prog, set, name, opt, opt.seed + k);
+      DataSetRun d = run_data_set(ref, &prog, opt);
       d.stage = stage;
       if (!stage.empty()) d.name += " after " + stage;
       r.runs.push_back(std::move(d));
     }
-    if (imp_prog)
-      r.runs.push_back(
-          run_imp_data_set(p, *imp_prog, imp_def, set, name + " after to-imp", opt, opt.seed + k));
+    if (imp_prog) {
+      DataSetRun d = run_imp_data_set(ref, *imp_prog, imp_def, opt);
+      d.name += " after to-imp";
+      r.runs.push_back(std::move(d));
+    }
     // What sc changed: the stage before it against its own.
     const DataSetRun *before = nullptr, *after = nullptr;
     for (size_t j = first; j < r.runs.size(); ++j) {
@@ -309,7 +348,8 @@ CheckReport check_source(const std::string& file, const std::string& text,
   }
   for (ExpectResult& er : r.expectations)
     if (er.status == ExpectStatus::Unchecked && er.detail.empty()) judge(er, r, p.lang);
-  return r;
 }
+
+} // namespace
 
 } // namespace funmem

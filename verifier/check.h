@@ -82,4 +82,8 @@ struct CheckReport {
 CheckReport check_source(const std::string& file, const std::string& text,
                          const CheckOptions& opt = {});
 
+/// The same for a program already parsed and type-checked (its static expectations
+/// `error parse` / `error type` fail).
+CheckReport check_program(const std::string& file, const Program& p, const CheckOptions& opt = {});
+
 } // namespace funmem

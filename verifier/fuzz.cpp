@@ -41,7 +41,7 @@ FuzzOutcome fuzz_program(const std::string& text) {
   std::vector<Diagnostic> ds = typecheck(*r.program);
   if (!ds.empty()) return fail("typecheck", format_diagnostic(ds.front(), "fuzz.fun", text));
   ++o.checks;
-  CheckReport rep = check_source("fuzz.fun", text);
+  CheckReport rep = check_program("fuzz.fun", *r.program);
   if (!rep.pipeline_error.empty()) return fail("pipeline", rep.pipeline_error);
   bool expect_bounds = false;
   for (const Expect& e : r.program->expects)

@@ -1,7 +1,9 @@
 // Property tests of the polynomial normal form (ir/symbolic.h): normalisation agrees
 // with direct evaluation at random points, is idempotent, and decides equality of
 // rearranged expressions.
+#include "ir/parser.h"
 #include "ir/symbolic.h"
+#include "ir/typecheck.h"
 
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>
@@ -160,4 +162,71 @@ TEST_CASE("poly: folding quotient and remainder keeps the value", "[ir][symbolic
     if (!(r.poly == Poly(0)))
       RC_ASSERT((qy * y * r.poly + my * r.poly).fold_divmod() == a.poly * r.poly);
   });
+}
+
+namespace {
+
+/// A random normal form over names that are and are not names of the syntax, with
+/// every kind of atom and coefficients up to the int64 extremes.
+Poly gen_poly(int depth) {
+  int kind = *rc::gen::inRange(0, depth <= 0 ? 2 : 12);
+  if (kind == 0)
+    return Poly(*rc::gen::element<int64_t>(0, 1, -1, 2, -3, 17, INT64_MAX, INT64_MIN, INT64_MIN + 1,
+                                           -9000000000000));
+  if (kind == 1)
+    return Poly::var(*rc::gen::element<std::string>("x", "y", "n'", "_t1", "min", "in", "a b"));
+  Poly a = gen_poly(depth - 1), b = gen_poly(depth - 1);
+  try {
+    switch (kind) {
+    case 2:
+      return a + b;
+    case 3:
+      return a - b;
+    case 4:
+      return a * b;
+    case 5:
+      return Poly::div(a, b);
+    case 6:
+      return Poly::mod(a, b);
+    case 7:
+      return Poly::min(a, b);
+    case 8:
+      return Poly::max(a, b);
+    case 9:
+      return Poly::abs(a);
+    case 10:
+      return -a;
+    default:
+      return Poly(*rc::gen::element<int64_t>(-1, -2, 3)) * a;
+    }
+  } catch (const funmem::SymbolicOverflow&) {
+    return a;
+  }
+}
+
+} // namespace
+
+TEST_CASE("poly: to_sexp builds the tree the parser reads from to_string",
+          "[ir][symbolic][property]") {
+  rc::prop("to_sexp(p) == parse_sexp(p.to_string())", [] {
+    Poly p = gen_poly(*rc::gen::inRange(0, 4));
+    std::vector<Poly> cases{p};
+    try {
+      cases.push_back(-p); // a leading '-' in front of the first term
+    } catch (const funmem::SymbolicOverflow&) {
+    }
+    for (const Poly& q : cases) {
+      auto direct = funmem::to_sexp(q);
+      auto parsed = funmem::parse_sexp(q.to_string());
+      RC_ASSERT(direct.has_value() == parsed.has_value());
+      if (direct) {
+        RC_ASSERT(*direct == *parsed);
+        RC_ASSERT(funmem::to_poly(**direct) == q);
+      }
+    }
+  });
+  // The two cases where the printed text does not parse.
+  CHECK_FALSE(funmem::to_sexp(Poly::var("in")));
+  CHECK_FALSE(funmem::to_sexp(Poly::var("x") + Poly(INT64_MIN)));
+  CHECK(funmem::to_sexp(Poly(INT64_MIN)));
 }
