@@ -16,7 +16,7 @@ const std::vector<std::string>& pass_names() {
   return names;
 }
 
-PassResult run_pass(const std::string& name, const Program& p) {
+PassResult run_pass(const std::string& name, const Program& p, bool p_typed) {
   PassResult r;
   if (name == "fun-to-funmem") {
     if (p.lang != Lang::Fun) {
@@ -77,6 +77,7 @@ PassResult run_pass(const std::string& name, const Program& p) {
     return r;
   }
   if (!r.program) return r;
+  if (p_typed && r.program->def == p.def) return r;
   auto errs = typecheck(*r.program);
   if (!errs.empty()) {
     r.error = name + " produced an ill-typed program: " +

@@ -21,7 +21,8 @@ struct PassResult {
 /// The names of the passes, in pipeline order.
 const std::vector<std::string>& pass_names();
 
-/// Runs the pass `name` on `p` and type-checks the result.
-PassResult run_pass(const std::string& name, const Program& p);
+/// Runs the pass `name` on `p` and type-checks the result. With `p_typed` (the caller
+/// has type-checked p), a result equal to p is not checked again.
+PassResult run_pass(const std::string& name, const Program& p, bool p_typed = false);
 
 } // namespace funmem

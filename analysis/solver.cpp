@@ -15,6 +15,39 @@
 
 namespace funmem {
 
+namespace {
+
+/// A formula equivalent to !f without a negation at its top, where one is at hand.
+std::optional<Formula> complement(const Formula& f) {
+  switch (f.kind) {
+  case Formula::Kind::Cmp: {
+    static const std::map<Rel, Rel> flip = {{Rel::Ge, Rel::Lt}, {Rel::Gt, Rel::Le},
+                                            {Rel::Le, Rel::Gt}, {Rel::Lt, Rel::Ge},
+                                            {Rel::Eq, Rel::Ne}, {Rel::Ne, Rel::Eq}};
+    Formula c = f;
+    c.rel = flip.at(f.rel);
+    return c;
+  }
+  case Formula::Kind::Not:
+    return f.kids.at(0);
+  case Formula::Kind::And:
+  case Formula::Kind::Or: {
+    Formula c;
+    c.kind = f.kind == Formula::Kind::And ? Formula::Kind::Or : Formula::Kind::And;
+    for (const Formula& k : f.kids) {
+      auto n = complement(k);
+      if (!n) return std::nullopt;
+      c.kids.push_back(std::move(*n));
+    }
+    return c;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+} // namespace
+
 struct Solver::Impl {
   std::vector<Formula> facts;
   unsigned timeout_ms;
@@ -245,50 +278,55 @@ struct Solver::Impl {
   const std::map<std::string, Poly>& lower_bounds() {
     if (shift) return *shift;
     std::map<std::string, int64_t> lb;
-    auto note = [&](const std::string& x, int64_t c) {
-      auto it = lb.find(x);
-      if (it == lb.end() || it->second < c) lb[x] = c;
-    };
-    for (const Formula* f : comparisons()) {
-      if (f->kind != Formula::Kind::Cmp) continue;
-      // var REL const or const REL var
-      auto var_of = [](const Poly& p) -> std::optional<std::string> {
-        auto v = p.free_vars();
-        if (v.size() != 1 || !(p == Poly::var(v[0]))) return std::nullopt;
-        return v[0];
-      };
-      auto x = var_of(f->lhs);
-      auto c = f->rhs.constant();
-      Rel r = f->rel;
-      if (!x || !c) {
-        x = var_of(f->rhs);
-        c = f->lhs.constant();
-        // c REL x  is  x REL' c
-        switch (r) {
-        case Rel::Lt:
-          r = Rel::Gt;
-          break;
-        case Rel::Le:
-          r = Rel::Ge;
-          break;
-        case Rel::Gt:
-          r = Rel::Lt;
-          break;
-        case Rel::Ge:
-          r = Rel::Le;
-          break;
-        default:
-          break;
-        }
+    for (const Formula* f : comparisons())
+      if (auto b = bound_of(*f)) {
+        auto it = lb.find(b->first);
+        if (it == lb.end() || it->second < b->second) lb[b->first] = b->second;
       }
-      if (!x || !c) continue;
-      if (r == Rel::Ge || r == Rel::Eq) note(*x, *c);
-      if (r == Rel::Gt && *c < INT64_MAX) note(*x, *c + 1);
-    }
     shift.emplace();
     for (const auto& [x, c] : lb)
       (*shift)[x] = Poly::var(x) + Poly(c);
     return *shift;
+  }
+
+  /// The constant lower bound a comparison gives one name (`x >= c`, `x > c`, `c < x`,
+  /// `x == c`).
+  static std::optional<std::pair<std::string, int64_t>> bound_of(const Formula& f) {
+    if (f.kind != Formula::Kind::Cmp) return std::nullopt;
+    // var REL const or const REL var
+    auto var_of = [](const Poly& p) -> std::optional<std::string> {
+      auto v = p.free_vars();
+      if (v.size() != 1 || !(p == Poly::var(v[0]))) return std::nullopt;
+      return v[0];
+    };
+    auto x = var_of(f.lhs);
+    auto c = f.rhs.constant();
+    Rel r = f.rel;
+    if (!x || !c) {
+      x = var_of(f.rhs);
+      c = f.lhs.constant();
+      // c REL x  is  x REL' c
+      switch (r) {
+      case Rel::Lt:
+        r = Rel::Gt;
+        break;
+      case Rel::Le:
+        r = Rel::Ge;
+        break;
+      case Rel::Gt:
+        r = Rel::Lt;
+        break;
+      case Rel::Ge:
+        r = Rel::Le;
+        break;
+      default:
+        break;
+      }
+    }
+    if (!x || !c) return std::nullopt;
+    if (r == Rel::Ge || r == Rel::Eq) return std::pair{*x, *c};
+    if (r == Rel::Gt && *c < INT64_MAX) return std::pair{*x, *c + 1};
+    return std::nullopt;
   }
 
   /// The names the facts bound from below by other names: a comparison linear in y
@@ -412,13 +450,53 @@ struct Solver::Impl {
   /// prover's bound conditions (`i*b + b - 1 >= 0` with i >= 0, b >= 1). Failing that,
   /// the same with the names replaced by lower_definitions() (`b*nb - b*i - b - t - 1 >=
   /// 0` with t < b, i + 1 < nb).
-  bool by_lower_bounds(const Formula& goal) {
-    if (goal.kind == Formula::Kind::And) {
+  bool by_lower_bounds(const Formula& goal) { return by_bounds(goal, lower_bounds(), 0); }
+
+  /// by_lower_bounds() under the substitution `sh` (names shifted by their lower
+  /// bounds). A disjunction none of whose disjuncts follows alone is split on a
+  /// disjunct whose complement bounds a name: `m <= 0 || P` holds when P does with
+  /// m >= 1 (at most two splits deep; names bounded by names are then not used).
+  bool by_bounds(const Formula& goal, const std::map<std::string, Poly>& sh, int splits) {
+    switch (goal.kind) {
+    case Formula::Kind::And:
       for (const Formula& k : goal.kids)
-        if (!by_lower_bounds(k)) return false;
+        if (!by_bounds(k, sh, splits)) return false;
       return true;
+    case Formula::Kind::Or:
+      for (const Formula& k : goal.kids)
+        if (by_bounds(k, sh, splits)) return true;
+      if (splits >= 2 || goal.kids.size() < 2) return false;
+      for (size_t i = 0; i < goal.kids.size(); ++i) {
+        auto c = complement(goal.kids[i]);
+        auto b = c ? bound_of(*c) : std::nullopt;
+        if (!b) continue;
+        const auto& [x, lb] = *b;
+        std::map<std::string, Poly> sh2 = sh;
+        auto it = sh2.find(x);
+        if (it != sh2.end()) {
+          auto old = (it->second - Poly::var(x)).constant();
+          if (!old || *old >= lb) continue; // no stronger than what is known
+        }
+        sh2[x] = Poly::var(x) + Poly(lb);
+        std::vector<Formula> rest;
+        for (size_t j = 0; j < goal.kids.size(); ++j)
+          if (j != i) rest.push_back(goal.kids[j]);
+        if (by_bounds(rest.size() == 1 ? rest[0] : Formula::disj(rest), sh2, splits + 1)) {
+          ++stats.split;
+          return true;
+        }
+      }
+      return false;
+    case Formula::Kind::Not:
+      if (auto c = complement(goal.kids.at(0))) return by_bounds(*c, sh, splits);
+      return false;
+    case Formula::Kind::True:
+      return true;
+    case Formula::Kind::Cmp:
+      break;
+    default:
+      return false;
     }
-    if (goal.kind != Formula::Kind::Cmp) return false;
     Poly p;
     switch (goal.rel) {
     case Rel::Ge:
@@ -436,8 +514,8 @@ struct Solver::Impl {
     default:
       return false;
     }
-    if (nonnegative_under(p, lower_bounds())) return true;
-    if (!nonnegative_under(p, lower_definitions())) return false;
+    if (nonnegative_under(p, sh)) return true;
+    if (splits > 0 || !nonnegative_under(p, lower_definitions())) return false;
     ++stats.definitions;
     return true;
   }
@@ -656,6 +734,32 @@ std::unordered_map<std::string, std::pair<SatResult, Env>>& shared_checks() {
 
 } // namespace
 
+namespace {
+
+/// The first of `models` (each satisfies the facts) at which every formula of `extra`
+/// holds, names the model lacks taking 0.
+std::optional<Env> satisfying(const std::vector<Env>& models, const std::vector<Formula>& extra) {
+  std::set<std::string> names;
+  for (const Formula& f : extra)
+    for (const std::string& v : f.free_vars())
+      names.insert(v);
+  for (const Env& m : models) {
+    Env env = m;
+    for (const std::string& v : names)
+      env.emplace(v, 0);
+    bool all = true;
+    for (const Formula& f : extra) {
+      auto ok = f.eval(env);
+      all = all && ok && *ok;
+      if (!all) break;
+    }
+    if (all) return env;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 void Solver::clear_shared_cache() {
   shared_proofs().clear();
   shared_checks().clear();
@@ -759,6 +863,24 @@ SatResult Solver::check(const std::vector<Formula>& extra, const std::vector<std
     if (model && r == SatResult::Sat) *model = std::move(env);
     return r;
   };
+  // Without Z3: a known model of the facts (Z3's so far, or the small search's) that
+  // satisfies the extra formulas too, checked by evaluation, shows Sat when the caller
+  // wants no model (callers that want one get Z3's: the prover's witnesses are built
+  // from it, and a small model of the search is often a degenerate launch that does
+  // not confirm); an extra formula whose negation follows from the names' lower bounds
+  // shows Unsat.
+  if (!model)
+    for (const std::vector<Env>* models :
+         std::initializer_list<const std::vector<Env>*>{&impl_->samples, &impl_->search_models()})
+      if (satisfying(*models, extra)) {
+        ++impl_->stats.sat_by_model;
+        return answer(SatResult::Sat, {});
+      }
+  for (const Formula& f : extra)
+    if (auto c = complement(f); c && impl_->by_lower_bounds(*c)) {
+      ++impl_->stats.unsat_by_bounds;
+      return answer(SatResult::Unsat, {});
+    }
   z3::model m(impl_->ctx_ref());
   SatResult r = impl_->run(extra, timeout_ms, &m, true);
   if (r != SatResult::Sat || !model) return answer(r, {});

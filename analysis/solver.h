@@ -19,16 +19,19 @@ using Env = std::map<std::string, int64_t>;
 enum class SatResult { Sat, Unsat, Unknown };
 
 struct SolverStats {
-  int queries = 0;     // proves() calls
-  int cache_hits = 0;  // answered from the cache
-  int trivial = 0;     // decided without Z3 (constant comparisons)
-  int bounds = 0;      // proved without Z3 from the names' lower bounds (see proves())
-  int definitions = 0; // of `bounds`, those that needed lower_definitions (names bounded by names)
-  int refuted = 0;     // disproved without Z3: false at a known model of the facts
-  int searched = 0;    // of `refuted`, those whose counterexample the small search found
-  int z3_calls = 0;    // checks sent to Z3
-  int z3_unknown = 0;  // unknown or timed out
-  double z3_ms = 0;    // time inside Z3
+  int queries = 0;      // proves() calls
+  int cache_hits = 0;   // answered from the cache
+  int trivial = 0;      // decided without Z3 (constant comparisons)
+  int bounds = 0;       // proved without Z3 from the names' lower bounds (see proves())
+  int definitions = 0;  // of `bounds`, those that needed lower_definitions (names bounded by names)
+  int split = 0;        // disjunctions proved by the bounds after a split on a disjunct
+  int refuted = 0;      // disproved without Z3: false at a known model of the facts
+  int searched = 0;     // of `refuted`, those whose counterexample the small search found
+  int sat_by_model = 0; // check(): satisfiable at a known model of the facts
+  int unsat_by_bounds = 0; // check(): an extra formula refuted by the lower bounds
+  int z3_calls = 0;        // checks sent to Z3
+  int z3_unknown = 0;      // unknown or timed out
+  double z3_ms = 0;        // time inside Z3
 };
 
 class Solver {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 namespace funmem {
 
@@ -141,18 +142,29 @@ bool operator<(const AtomRef& a, const AtomRef& b) {
 }
 
 Poly::Poly(int64_t k) {
-  if (k != 0) terms_[Monomial{}] = k;
+  if (k != 0) terms_.emplace_back(Monomial{}, k);
 }
 
 Poly Poly::atom(AtomKind k, std::string name, std::vector<Poly> args) {
   Poly p;
   auto a = std::make_shared<const Atom>(Atom{k, std::move(name), std::move(args)});
-  p.terms_[Monomial{{AtomRef(a), 1}}] = 1;
+  p.terms_.emplace_back(Monomial{{AtomRef(std::move(a)), 1}}, 1);
   return p;
 }
 
 Poly Poly::var(const std::string& name) {
-  return atom(AtomKind::Var, name, {});
+  // Variables are shared per thread: equal ones compare by address, and a Poly of a
+  // name costs no allocation of its atom. The table is emptied when it grows large
+  // (programs with fresh names without end), which only costs sharing.
+  thread_local std::unordered_map<std::string, std::shared_ptr<const Atom>> vars;
+  auto it = vars.find(name);
+  if (it == vars.end()) {
+    if (vars.size() >= 1 << 16) vars.clear();
+    it = vars.emplace(name, std::make_shared<const Atom>(Atom{AtomKind::Var, name, {}})).first;
+  }
+  Poly p;
+  p.terms_.emplace_back(Monomial{{AtomRef(it->second), 1}}, 1);
+  return p;
 }
 
 Poly Poly::div(const Poly& a, const Poly& b) {
@@ -190,11 +202,45 @@ Poly Poly::abs(const Poly& a) {
   return atom(AtomKind::Abs, "", {a});
 }
 
+namespace {
+
+bool key_less(const std::pair<Monomial, int64_t>& t, const Monomial& m) {
+  return t.first < m;
+}
+
+/// a + sign * b, merging the sorted term lists.
+Terms merge_terms(const Terms& a, const Terms& b, int64_t sign) {
+  Terms r;
+  r.reserve(a.size() + b.size());
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) {
+      r.push_back(a[i++]);
+    } else if (i == a.size() || b[j].first < a[i].first) {
+      r.emplace_back(b[j].first, checked_mul(b[j].second, sign));
+      ++j;
+    } else {
+      int64_t c = checked_add(a[i].second, checked_mul(b[j].second, sign));
+      if (c != 0) r.emplace_back(a[i].first, c);
+      ++i;
+      ++j;
+    }
+  }
+  return r;
+}
+
+} // namespace
+
+Terms::const_iterator Poly::find(const Monomial& m) const {
+  auto it = std::lower_bound(terms_.begin(), terms_.end(), m, key_less);
+  return it != terms_.end() && it->first == m ? it : terms_.end();
+}
+
 void Poly::add_term(const Monomial& m, int64_t c) {
   if (c == 0) return;
-  auto it = terms_.find(m);
-  if (it == terms_.end()) {
-    terms_.emplace(m, c);
+  auto it = std::lower_bound(terms_.begin(), terms_.end(), m, key_less);
+  if (it == terms_.end() || !(it->first == m)) {
+    terms_.emplace(it, m, c);
     return;
   }
   it->second = checked_add(it->second, c);
@@ -202,21 +248,25 @@ void Poly::add_term(const Monomial& m, int64_t c) {
 }
 
 Poly operator+(const Poly& a, const Poly& b) {
-  Poly r = a;
-  for (const auto& [m, c] : b.terms_)
-    r.add_term(m, c);
+  if (b.terms_.empty()) return a;
+  if (a.terms_.empty()) return b;
+  Poly r;
+  r.terms_ = merge_terms(a.terms_, b.terms_, 1);
   return r;
 }
 
 Poly Poly::operator-() const {
-  Poly r;
-  for (const auto& [m, c] : terms_)
-    r.terms_.emplace(m, checked_mul(c, -1));
+  Poly r = *this;
+  for (auto& [m, c] : r.terms_)
+    c = checked_mul(c, -1);
   return r;
 }
 
 Poly operator-(const Poly& a, const Poly& b) {
-  return a + (-b);
+  if (b.terms_.empty()) return a;
+  Poly r;
+  r.terms_ = merge_terms(a.terms_, b.terms_, -1);
+  return r;
 }
 
 Poly operator*(const Poly& a, const Poly& b) {
@@ -388,7 +438,7 @@ Poly Poly::fold_divmod() const {
         Poly quotient = r * div(a.args[0], a.args[1]) * a.args[1];
         bool present = !quotient.terms_.empty();
         for (const auto& [qm, qc] : quotient.terms_) {
-          auto it = p.terms_.find(qm);
+          auto it = p.find(qm);
           present = present && it != p.terms_.end() && it->second == qc;
         }
         if (!present) continue;

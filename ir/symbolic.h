@@ -6,6 +6,8 @@
 // the same function of their variables. Example: (n+1)*(n+1) == n*n + 2*n + 1.
 #pragma once
 
+#include <boost/container/small_vector.hpp>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -41,7 +43,10 @@ private:
   std::shared_ptr<const Atom> p_;
 };
 
-using Monomial = std::vector<std::pair<AtomRef, int>>; // sorted by atom, powers >= 1
+/// Sorted by atom, powers >= 1. Most have one or two atoms: kept inline.
+using Monomial = boost::container::small_vector<std::pair<AtomRef, int>, 2>;
+/// The terms of a Poly, sorted by monomial, coefficients non-zero; inline up to two.
+using Terms = boost::container::small_vector<std::pair<Monomial, int64_t>, 2>;
 
 class Poly {
 public:
@@ -92,12 +97,13 @@ public:
   /// a / b when b divides a exactly as polynomials, e.g. (n*m + n) / n == m + 1.
   std::optional<Poly> exact_div(const Poly& b) const;
 
-  const std::map<Monomial, int64_t>& terms() const { return terms_; }
+  const Terms& terms() const { return terms_; }
 
 private:
   static Poly atom(AtomKind k, std::string name, std::vector<Poly> args);
   void add_term(const Monomial& m, int64_t c);
-  std::map<Monomial, int64_t> terms_;
+  Terms::const_iterator find(const Monomial& m) const;
+  Terms terms_;
 };
 
 struct Atom {

@@ -152,11 +152,16 @@ private:
     scopes_.back()[n.s] = std::move(i);
   }
 
+  /// p with the integer definitions in scope substituted (the outermost of a name).
   Poly subst_defs(const Poly& p) const {
-    std::map<std::string, Poly> all;
-    for (const auto& m : defs_)
-      all.insert(m.begin(), m.end());
-    return all.empty() ? p : p.substitute(all);
+    std::map<std::string, Poly> used;
+    for (const std::string& v : p.free_vars())
+      for (const auto& m : defs_)
+        if (auto it = m.find(v); it != m.end()) {
+          used.emplace(v, it->second);
+          break;
+        }
+    return used.empty() ? p : p.substitute(used);
   }
 
   /// Looks up an array name in use: unbound, not an array, or consumed are errors.

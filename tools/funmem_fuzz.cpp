@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <fstream>
 #include <mutex>
@@ -147,21 +148,30 @@ int main(int argc, char** argv) {
   std::vector<std::thread> ts;
   for (int j = 0; j < jobs; ++j)
     ts.emplace_back(worker);
+  // The progress line every half second; the workers' end wakes it at once (the
+  // run's time is not rounded up to the next tick).
+  std::mutex progress_mutex;
+  std::condition_variable progress_cv;
+  bool workers_done = false;
   std::thread progress([&] {
-    while (done.load() + failures.load() == 0 || next.load() < (count >= 0 ? count : INT64_MAX)) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(500));
-      bool finished =
-          failures.load() > 0 || (count >= 0 ? done.load() >= count : elapsed() >= seconds);
+    std::unique_lock<std::mutex> lock(progress_mutex);
+    for (bool last = false; !last;) {
+      last =
+          progress_cv.wait_for(lock, std::chrono::milliseconds(500), [&] { return workers_done; });
       std::fprintf(stderr, "\r%.1f s: %lld %s (%.0f/s), %lld checks passed, %lld failures",
                    elapsed(), static_cast<long long>(done.load()),
                    mode == "lmads" ? "questions" : "programs",
                    static_cast<double>(done.load()) / std::max(elapsed(), 1e-9),
                    static_cast<long long>(checks.load()), static_cast<long long>(failures.load()));
-      if (finished) break;
     }
   });
   for (std::thread& t : ts)
     t.join();
+  {
+    std::lock_guard<std::mutex> lock(progress_mutex);
+    workers_done = true;
+  }
+  progress_cv.notify_one();
   progress.join();
   if (found_index >= 0) {
     if (!save.empty()) std::ofstream(save) << found_text;

@@ -260,8 +260,10 @@ void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& exp
   Program fun = p.lang == Lang::FunMem ? unmem(p) : p;
   // The heap programs: the FUNMEM program itself, or every stage of the pipeline.
   std::vector<std::pair<std::string, Program>> heaps;
+  std::vector<bool> unchanged; // per heap program: equal to the one before
   if (p.lang == Lang::FunMem) {
     heaps.emplace_back("", p);
+    unchanged.push_back(false);
     // Short-circuiting is confirmed on programs expected to be valid.
     bool expect_valid = true;
     for (const Expect& e : expects)
@@ -271,6 +273,7 @@ void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& exp
       r.sc = pr.sc;
       if (pr.program) {
         heaps.emplace_back("sc", *pr.program);
+        unchanged.push_back(false);
         r.stages.push_back("sc");
       } else {
         r.pipeline_error = "stage sc: " + pr.error;
@@ -279,12 +282,15 @@ void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& exp
   } else {
     Program cur = p;
     for (const std::string& stage : pass_names()) {
-      PassResult pr = run_pass(stage, cur);
+      PassResult pr = run_pass(stage, cur, true);
       if (pr.sc) r.sc = pr.sc;
       if (!pr.program) {
         r.pipeline_error = "stage " + stage + ": " + pr.error;
         break;
       }
+      // A stage that changed nothing runs as the one before it did (the interpreters
+      // are deterministic): its runs are copies.
+      unchanged.push_back(!heaps.empty() && pr.program->def == cur.def);
       cur = *pr.program;
       heaps.emplace_back(stage, cur);
       r.stages.push_back(stage);
@@ -316,8 +322,10 @@ void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& exp
       r.runs.push_back(run_data_set(ref, nullptr, opt));
       continue;
     }
-    for (const auto& [stage, prog] : heaps) {
-      DataSetRun d = run_data_set(ref, &prog, opt);
+    for (size_t h = 0; h < heaps.size(); ++h) {
+      const auto& [stage, prog] = heaps[h];
+      DataSetRun d = unchanged[h] ? r.runs.back() : run_data_set(ref, &prog, opt);
+      d.name = ref.base.name;
       d.stage = stage;
       if (!stage.empty()) d.name += " after " + stage;
       r.runs.push_back(std::move(d));

@@ -193,13 +193,22 @@ TEST_CASE("the solver's shortcuts are sound against enumeration", "[prover][solv
   std::mt19937_64 g(99);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); };
   Poly x = Poly::var("x"), y = Poly::var("y");
-  int proved = 0, refuted = 0;
+  int proved = 0, refuted = 0, split = 0;
   for (int k = 0; k < 300; ++k) {
     Solver::clear_shared_cache();
     int lx = pick(-2, 2), ly = pick(-2, 2);
     Poly p = Poly(pick(-3, 3)) + pick(-2, 2) * x + pick(-2, 2) * y + pick(-1, 1) * x * y +
              pick(-1, 1) * x * x;
-    Formula goal = ge(p, 0);
+    // p >= 0, also written as the negation of each other comparison (the bounds
+    // shortcut takes a negation's complement).
+    const Formula goals[] = {ge(p, 0), Formula::negate(lt(p, 0)), Formula::negate(le(p, -1)),
+                             Formula::negate(gt(-p, 0)), Formula::negate(ge(-p, 1)),
+                             Formula::negate(Formula::conj({lt(p, 0), ge(x, x)})),
+                             // disjunctions the bounds split on (x <= c or, with x > c, ...)
+                             Formula::disj({le(x, pick(-2, 3)), ge(p, 0)}),
+                             Formula::disj({lt(y, pick(-2, 3)), ge(p, 0), le(x, pick(-2, 3))}),
+                             Formula::negate(Formula::conj({gt(x, pick(-2, 3)), lt(p, 0)}))};
+    Formula goal = goals[pick(0, 8)];
     Solver s({ge(x, lx), ge(y, ly), le(x, lx + 4), le(y, ly + 4)});
     bool answer = s.proves(goal);
     bool holds_everywhere = true;
@@ -210,9 +219,11 @@ TEST_CASE("the solver's shortcuts are sound against enumeration", "[prover][solv
     CHECK(answer == holds_everywhere);
     proved += s.stats().bounds;
     refuted += s.stats().refuted;
+    split += s.stats().split;
   }
   CHECK(proved > 10);
   CHECK(refuted > 10);
+  CHECK(split > 5);
 }
 
 TEST_CASE("the solver's bounds by other names and its small search agree with enumeration",
@@ -266,6 +277,73 @@ TEST_CASE("the solver's bounds by other names and its small search agree with en
   }
   CHECK(by_definitions > 10);
   CHECK(by_search > 10);
+}
+
+TEST_CASE("the solver's satisfiability shortcuts agree with enumeration", "[prover][solver]") {
+  // check(facts && extra): Sat at a known model (when no model is wanted), Unsat
+  // when an extra formula's negation follows from the lower bounds (no assignment in
+  // the box may satisfy both), compared with enumeration of a box holding every model.
+  std::mt19937_64 g(11);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); };
+  Poly x = Poly::var("x"), y = Poly::var("y"), z = Poly::var("z");
+  int by_model = 0, by_bounds = 0;
+  for (int k = 0; k < 300; ++k) {
+    Solver::clear_shared_cache();
+    const int lx = pick(-1, 2), ly = pick(0, 2), c = pick(-1, 2);
+    std::vector<Formula> facts = {ge(x, lx),     le(x, lx + 4), ge(y, ly),
+                                  le(y, ly + 4), gt(z, x + c),  le(z, 10)};
+    std::vector<Formula> extra;
+    auto comparison = [&] {
+      Poly p = Poly(pick(-4, 4)) + pick(-2, 2) * x + pick(-1, 1) * y + pick(-1, 1) * z +
+               pick(-1, 1) * x * y;
+      return pick(0, 1) ? ge(p, 0) : lt(p, 0);
+    };
+    for (int e = pick(1, 2); e-- > 0;) {
+      switch (pick(0, 3)) {
+      case 0: // the shape of the prover's questions: !(a || (b && c))
+        extra.push_back(Formula::negate(
+            Formula::disj({comparison(), Formula::conj({comparison(), comparison()})})));
+        break;
+      case 1:
+        extra.push_back(Formula::disj({comparison(), comparison()}));
+        break;
+      default:
+        extra.push_back(comparison());
+      }
+    }
+    Solver s(facts);
+    Env model;
+    // Half the questions want a model (Z3's), half do not (a known model may answer).
+    const bool want_model = k % 2 == 0;
+    SatResult r = s.check(extra, {"x", "y", "z"}, want_model ? &model : nullptr, 1000);
+    bool satisfiable = false;
+    for (int a = -2; a <= 7; ++a)
+      for (int b = -1; b <= 7; ++b)
+        for (int d = -3; d <= 10; ++d) {
+          Env env{{"x", a}, {"y", b}, {"z", d}};
+          bool ok = true;
+          for (const auto& fs : {facts, extra})
+            for (const Formula& f : fs)
+              ok = ok && *f.eval(env);
+          satisfiable = satisfiable || ok;
+        }
+    INFO(k << ": " << [&] {
+      std::string t;
+      for (const Formula& f : extra)
+        t += f.to_string() + "; ";
+      return t;
+    }());
+    REQUIRE(r != SatResult::Unknown);
+    CHECK((r == SatResult::Sat) == satisfiable);
+    if (r == SatResult::Sat && want_model)
+      for (const auto& fs : {facts, extra})
+        for (const Formula& f : fs)
+          CHECK(*f.eval(model));
+    by_model += s.stats().sat_by_model;
+    by_bounds += s.stats().unsat_by_bounds;
+  }
+  CHECK(by_model > 10);
+  CHECK(by_bounds > 10);
 }
 
 TEST_CASE("the solver proves LUD's column bound by substituting the names' lower bounds",
