@@ -521,7 +521,7 @@ struct Solver::Impl {
   }
 
   /// p >= 0 because, with the names replaced by `sh` (names that are >= 0), no
-  /// coefficient is negative and no atom is opaque.
+  /// coefficient is negative and every opaque atom is >= 0 (no_negative_term).
   static bool nonnegative_under(const Poly& p, const std::map<std::string, Poly>& sh) {
     for (const std::string& v : p.free_vars())
       if (!sh.count(v)) return false;
@@ -531,10 +531,33 @@ struct Solver::Impl {
     } catch (const SymbolicOverflow&) {
       return false;
     }
+    return no_negative_term(q);
+  }
+
+  /// q >= 0 when its names are: no negative coefficient, and every opaque atom one
+  /// that is >= 0 when its names are (a / b and a % b with a >= 0 and b >= 1, abs,
+  /// max with an argument >= 0, min with both).
+  static bool no_negative_term(const Poly& q) {
     for (const auto& [mono, c] : q.terms()) {
       if (c < 0) return false;
-      for (const auto& [atom, power] : mono)
-        if (atom->kind != AtomKind::Var) return false;
+      for (const auto& [atom, power] : mono) {
+        const std::vector<Poly>& a = atom->args;
+        switch (atom->kind) {
+        case AtomKind::Var:
+        case AtomKind::Abs:
+          break;
+        case AtomKind::Div:
+        case AtomKind::Mod:
+          if (!no_negative_term(a[0]) || !no_negative_term(a[1] - Poly(1))) return false;
+          break;
+        case AtomKind::Max:
+          if (!no_negative_term(a[0]) && !no_negative_term(a[1])) return false;
+          break;
+        case AtomKind::Min:
+          if (!no_negative_term(a[0]) || !no_negative_term(a[1])) return false;
+          break;
+        }
+      }
     }
     return true;
   }
@@ -840,8 +863,26 @@ SatResult Solver::check(const std::vector<Formula>& extra, const std::vector<std
     if (model && it->second.first == SatResult::Sat) *model = it->second.second;
     return it->second.first;
   }
+  auto answer = [&](SatResult r, Env env) {
+    // Unknown (a timeout, perhaps from a loaded machine) is not shared.
+    if (shared.size() > 200000) shared.clear();
+    if (r != SatResult::Unknown) shared.emplace(key, std::make_pair(r, env));
+    if (model && r == SatResult::Sat) *model = std::move(env);
+    return r;
+  };
+  // Extra formulas that are true constants or follow from the names' lower bounds add
+  // nothing to the facts; a false constant makes the question unsatisfiable.
+  std::vector<Formula> rest;
+  for (const Formula& f : extra) {
+    if (f.free_vars().empty())
+      if (auto v = f.eval({})) {
+        if (!*v) return answer(SatResult::Unsat, {});
+        continue;
+      }
+    if (!impl_->by_lower_bounds(f)) rest.push_back(f);
+  }
   // The facts alone: a known model answers.
-  if (extra.empty()) {
+  if (rest.empty()) {
     impl_->ensure_sample();
     if (!impl_->samples.empty()) {
       ++impl_->stats.cache_hits;
@@ -856,13 +897,6 @@ SatResult Solver::check(const std::vector<Formula>& extra, const std::vector<std
       return SatResult::Sat;
     }
   }
-  auto answer = [&](SatResult r, Env env) {
-    // Unknown (a timeout, perhaps from a loaded machine) is not shared.
-    if (shared.size() > 200000) shared.clear();
-    if (r != SatResult::Unknown) shared.emplace(key, std::make_pair(r, env));
-    if (model && r == SatResult::Sat) *model = std::move(env);
-    return r;
-  };
   // Without Z3: a known model of the facts (Z3's so far, or the small search's) that
   // satisfies the extra formulas too, checked by evaluation, shows Sat when the caller
   // wants no model (callers that want one get Z3's: the prover's witnesses are built
@@ -872,17 +906,17 @@ SatResult Solver::check(const std::vector<Formula>& extra, const std::vector<std
   if (!model)
     for (const std::vector<Env>* models :
          std::initializer_list<const std::vector<Env>*>{&impl_->samples, &impl_->search_models()})
-      if (satisfying(*models, extra)) {
+      if (satisfying(*models, rest)) {
         ++impl_->stats.sat_by_model;
         return answer(SatResult::Sat, {});
       }
-  for (const Formula& f : extra)
+  for (const Formula& f : rest)
     if (auto c = complement(f); c && impl_->by_lower_bounds(*c)) {
       ++impl_->stats.unsat_by_bounds;
       return answer(SatResult::Unsat, {});
     }
   z3::model m(impl_->ctx_ref());
-  SatResult r = impl_->run(extra, timeout_ms, &m, true);
+  SatResult r = impl_->run(rest, timeout_ms, &m, true);
   if (r != SatResult::Sat || !model) return answer(r, {});
   Env env;
   for (const std::string& v : vars) {
@@ -891,7 +925,7 @@ SatResult Solver::check(const std::vector<Formula>& extra, const std::vector<std
     if (!val.is_numeral_i64(x)) return answer(SatResult::Unknown, {});
     env[v] = x;
   }
-  for (const auto& fs : {impl_->facts, extra})
+  for (const auto& fs : {impl_->facts, rest})
     for (const Formula& f : fs) {
       auto ok = f.eval(env);
       if (!ok || !*ok) return answer(SatResult::Unknown, {});

@@ -197,8 +197,16 @@ TEST_CASE("the solver's shortcuts are sound against enumeration", "[prover][solv
   for (int k = 0; k < 300; ++k) {
     Solver::clear_shared_cache();
     int lx = pick(-2, 2), ly = pick(-2, 2);
+    // Opaque atoms the bounds see through when their arguments are >= 0 (constant
+    // divisors, so that every point of the box evaluates).
+    const Poly atoms[] = {Poly(0),
+                          Poly::div(x + pick(-2, 2), Poly(pick(1, 3))),
+                          Poly::mod(y + pick(-2, 2), Poly(pick(1, 3))),
+                          Poly::min(x, y + pick(-2, 2)),
+                          Poly::max(x - 2, y + pick(-2, 2)),
+                          Poly::abs(x - y)};
     Poly p = Poly(pick(-3, 3)) + pick(-2, 2) * x + pick(-2, 2) * y + pick(-1, 1) * x * y +
-             pick(-1, 1) * x * x;
+             pick(-1, 1) * x * x + pick(-1, 2) * atoms[pick(0, 5)];
     // p >= 0, also written as the negation of each other comparison (the bounds
     // shortcut takes a negation's complement).
     const Formula goals[] = {ge(p, 0), Formula::negate(lt(p, 0)), Formula::negate(le(p, -1)),
@@ -224,6 +232,50 @@ TEST_CASE("the solver's shortcuts are sound against enumeration", "[prover][solv
   CHECK(proved > 10);
   CHECK(refuted > 10);
   CHECK(split > 5);
+}
+
+TEST_CASE("the solver's bounds see through division, remainder, min, max and abs soundly",
+          "[prover][solver]") {
+  // Goals atom + c >= 0 over x, y in a box above random lower bounds: a proof by the
+  // bounds must hold at every point of the box.
+  std::mt19937_64 g(5);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); };
+  Poly x = Poly::var("x"), y = Poly::var("y");
+  int by_bounds = 0;
+  for (int k = 0; k < 600; ++k) {
+    Solver::clear_shared_cache();
+    const int lx = pick(-2, 2), ly = pick(-2, 2);
+    auto arg = [&] { return pick(-1, 1) * x + pick(-1, 1) * y + pick(-2, 2); };
+    Poly atom;
+    switch (pick(0, 4)) {
+    case 0:
+      atom = Poly::div(arg(), Poly(pick(1, 3)));
+      break;
+    case 1:
+      atom = Poly::mod(arg(), Poly(pick(1, 3)));
+      break;
+    case 2:
+      atom = Poly::min(arg(), arg());
+      break;
+    case 3:
+      atom = Poly::max(arg(), arg());
+      break;
+    default:
+      atom = Poly::abs(arg());
+    }
+    Formula goal = ge(atom * pick(1, 2) + pick(-2, 1), 0);
+    Solver s({ge(x, lx), ge(y, ly), le(x, lx + 5), le(y, ly + 5)});
+    bool answer = s.proves(goal);
+    bool holds_everywhere = true;
+    for (int a = lx; a <= lx + 5; ++a)
+      for (int c = ly; c <= ly + 5; ++c)
+        holds_everywhere = holds_everywhere && *goal.eval({{"x", a}, {"y", c}});
+    INFO(goal.to_string() << " with x >= " << lx << ", y >= " << ly);
+    CHECK(answer == holds_everywhere);
+    if (s.stats().bounds > 0) CHECK(holds_everywhere);
+    by_bounds += s.stats().bounds;
+  }
+  CHECK(by_bounds > 50);
 }
 
 TEST_CASE("the solver's bounds by other names and its small search agree with enumeration",
