@@ -46,6 +46,15 @@ std::optional<Formula> complement(const Formula& f) {
   }
 }
 
+/// Every formula evaluates to true under env (a name it lacks is an error: false).
+bool all_hold(const std::vector<Formula>& fs, const Env& env) {
+  for (const Formula& f : fs) {
+    auto ok = f.eval(env);
+    if (!ok || !*ok) return false;
+  }
+  return true;
+}
+
 } // namespace
 
 struct Solver::Impl {
@@ -122,10 +131,7 @@ struct Solver::Impl {
       if (!val.is_numeral_i64(x)) return;
       env[v] = x;
     }
-    for (const Formula& f : facts) {
-      auto ok = f.eval(env);
-      if (!ok || !*ok) return; // e.g. a division Z3 interprets differently
-    }
+    if (!all_hold(facts, env)) return; // e.g. a division Z3 interprets differently
     samples.push_back(std::move(env));
   }
 
@@ -164,13 +170,7 @@ struct Solver::Impl {
       for (size_t round = 0; round <= defs.size(); ++round)
         for (const auto& [v, e] : defs)
           if (auto val = e.eval(env)) env[v] = *val;
-      bool ok = true;
-      for (const Formula& f : facts) {
-        auto b = f.eval(env);
-        ok = ok && b && *b;
-        if (!ok) break;
-      }
-      if (ok) return env;
+      if (all_hold(facts, env)) return env;
     }
     return std::nullopt;
   }
@@ -242,11 +242,7 @@ struct Solver::Impl {
         if (!val) return;
         env[v] = *val;
       }
-      for (const Formula& f : facts) {
-        auto ok = f.eval(env);
-        if (!ok || !*ok) return;
-      }
-      search_models_->push_back(std::move(env));
+      if (all_hold(facts, env)) search_models_->push_back(std::move(env));
     };
     for (int k = 0; k < 5 && budget > 0; ++k, --budget)
       try_leaves(std::vector<int>(leaves.size(), k));
@@ -681,10 +677,11 @@ struct Solver::Impl {
       // docs/prover.md), so that an answer does not depend on the machine's load; the
       // wall-clock limit, twice the budget, stops checks whose work Z3 does not count
       // (some nonlinear ones) and checks on a machine far slower than that one.
-      auto limits = [](unsigned ms) {
+      auto limits = [](unsigned ms, bool wall_clock) {
         z3::params p(ctx_ref());
         const uint64_t units = static_cast<uint64_t>(ms) * kRlimitPerMs;
         p.set("rlimit", ms && units < 4294967295u ? static_cast<unsigned>(units) : 0u);
+        if (!wall_clock) return p;
         const uint64_t wall = static_cast<uint64_t>(ms) * 2;
         p.set("timeout", ms && wall < 4294967295u ? static_cast<unsigned>(wall) : 4294967295u);
         return p;
@@ -695,7 +692,7 @@ struct Solver::Impl {
           for (const Formula& f : facts)
             base->add(formula(f));
         }
-        base->set(limits(timeout));
+        base->set(limits(timeout, true));
         base->push();
         for (const Formula& f : extra)
           base->add(formula(f));
@@ -709,10 +706,7 @@ struct Solver::Impl {
       // nested (`try_for`, and this solver's own `timeout` with its tactic's), seen in CI.
       auto tactic = [&](unsigned ms) {
         z3::solver t(ctx_ref());
-        z3::params q(ctx_ref());
-        const uint64_t units = static_cast<uint64_t>(ms) * kRlimitPerMs;
-        q.set("rlimit", ms && units < 4294967295u ? static_cast<unsigned>(units) : 0u);
-        t.set(q);
+        t.set(limits(ms, false));
         for (const Formula& f : facts)
           t.add(formula(f));
         for (const Formula& f : extra)
@@ -770,13 +764,7 @@ std::optional<Env> satisfying(const std::vector<Env>& models, const std::vector<
     Env env = m;
     for (const std::string& v : names)
       env.emplace(v, 0);
-    bool all = true;
-    for (const Formula& f : extra) {
-      auto ok = f.eval(env);
-      all = all && ok && *ok;
-      if (!all) break;
-    }
-    if (all) return env;
+    if (all_hold(extra, env)) return env;
   }
   return std::nullopt;
 }
@@ -925,11 +913,7 @@ SatResult Solver::check(const std::vector<Formula>& extra, const std::vector<std
     if (!val.is_numeral_i64(x)) return answer(SatResult::Unknown, {});
     env[v] = x;
   }
-  for (const auto& fs : {impl_->facts, rest})
-    for (const Formula& f : fs) {
-      auto ok = f.eval(env);
-      if (!ok || !*ok) return answer(SatResult::Unknown, {});
-    }
+  if (!all_hold(impl_->facts, env) || !all_hold(rest, env)) return answer(SatResult::Unknown, {});
   return answer(r, std::move(env));
 }
 

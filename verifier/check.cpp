@@ -257,10 +257,12 @@ namespace {
 void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& expects,
                 const CheckOptions& opt) {
   // Run every data set (the command line's, else the file's, else one random set).
-  Program fun = p.lang == Lang::FunMem ? unmem(p) : p;
+  std::optional<Program> unmemmed;
+  const Program& fun = p.lang == Lang::FunMem ? unmemmed.emplace(unmem(p)) : p;
   // The heap programs: the FUNMEM program itself, or every stage of the pipeline.
   std::vector<std::pair<std::string, Program>> heaps;
-  std::vector<bool> unchanged; // per heap program: equal to the one before
+  heaps.reserve(pass_names().size() + 2); // `cur` below points into it
+  std::vector<bool> unchanged;            // per heap program: equal to the one before
   if (p.lang == Lang::FunMem) {
     heaps.emplace_back("", p);
     unchanged.push_back(false);
@@ -280,9 +282,9 @@ void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& exp
       }
     }
   } else {
-    Program cur = p;
+    const Program* cur = &p;
     for (const std::string& stage : pass_names()) {
-      PassResult pr = run_pass(stage, cur, true);
+      PassResult pr = run_pass(stage, *cur, true);
       if (pr.sc) r.sc = pr.sc;
       if (!pr.program) {
         r.pipeline_error = "stage " + stage + ": " + pr.error;
@@ -290,9 +292,9 @@ void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& exp
       }
       // A stage that changed nothing runs as the one before it did (the interpreters
       // are deterministic): its runs are copies.
-      unchanged.push_back(!heaps.empty() && pr.program->def == cur.def);
-      cur = *pr.program;
-      heaps.emplace_back(stage, cur);
+      unchanged.push_back(!heaps.empty() && pr.program->def == cur->def);
+      heaps.emplace_back(stage, std::move(*pr.program));
+      cur = &heaps.back().second;
       r.stages.push_back(stage);
     }
   }
