@@ -123,6 +123,44 @@ int count_inputs(const std::vector<std::string>& ls) {
 
 } // namespace
 
+std::vector<std::vector<std::string>> keep_one_branch(const std::vector<std::string>& ls,
+                                                      size_t i) {
+  static const std::regex if_re(R"(^(\s*)let (\(\w+ : [^)]*\)|\w+) = if .* then$)");
+  std::smatch mt;
+  if (i >= ls.size() || !std::regex_match(ls[i], mt, if_re)) return {};
+  const std::string ind = mt[1], pat = mt[2];
+  const size_t end = extent(ls, i);
+  // The `else` of this `if` is the least indented line of its extent.
+  size_t else_at = 0, least = std::string::npos;
+  for (size_t k = i + 1; k < end; ++k)
+    if (indent_of(ls[k]) < least) {
+      least = indent_of(ls[k]);
+      else_at = ls[k].substr(least) == "else" ? k : 0;
+    }
+  if (else_at == 0) return {};
+  std::vector<std::vector<std::string>> out;
+  for (auto [first, last] : {std::pair{i + 1, else_at}, std::pair{else_at + 1, end}}) {
+    // [first, last): the branch's statements, then its `in (r)` line.
+    if (last <= first) return {};
+    const std::string& in = ls[last - 1];
+    const size_t bi = indent_of(in);
+    const std::string res = in.substr(bi);
+    if (res.rfind("in (", 0) != 0 || res.back() != ')' || res.find(',') != std::string::npos)
+      return {};
+    const std::string r = res.substr(4, res.size() - 5);
+    std::vector<std::string> cand(ls.begin(), ls.begin() + static_cast<std::ptrdiff_t>(i));
+    for (size_t k = first; k + 1 < last; ++k) {
+      if (indent_of(ls[k]) < bi) return {};
+      cand.push_back(ind + ls[k].substr(bi));
+    }
+    const bool array = pat.front() == '(' && pat.find('[') != std::string::npos;
+    cand.push_back(ind + "let " + pat + " = " + (array ? "copy " : "") + r);
+    cand.insert(cand.end(), ls.begin() + static_cast<std::ptrdiff_t>(end), ls.end());
+    out.push_back(std::move(cand));
+  }
+  return out;
+}
+
 constexpr int kMaxShrinkRounds = 50;
 
 std::string shrink(const std::string& text, const FuzzOutcome& failure, int* steps) {
@@ -147,6 +185,14 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
         progress = 1;
       }
     }
+    // Replace an `if` by one of its branches.
+    for (size_t i = ls.size(); i-- > 0;)
+      for (std::vector<std::string>& cand : keep_one_branch(ls, i))
+        if (still_fails(cand)) {
+          ls = std::move(cand);
+          progress = 1;
+          break;
+        }
     // Replace a statement (with its nested body) by a constant of its type: an array by
     // `replicate` of a literal (through a row for a matrix), a scalar by a literal. The
     // statements it read can then be dropped in the next round.

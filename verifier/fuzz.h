@@ -24,9 +24,16 @@ struct FuzzOutcome {
 FuzzOutcome fuzz_program(const std::string& text);
 
 /// A smaller program that still fails the same check: statements (with their nested
-/// bodies) dropped, data sets dropped, sizes lowered, while the check keeps failing.
+/// bodies) dropped, `if`s replaced by one branch, statements replaced by constants,
+/// data sets dropped, sizes lowered, while the check keeps failing.
 /// `steps` (optional) counts the candidate programs tried.
 std::string shrink(const std::string& text, const FuzzOutcome& failure, int* steps = nullptr);
+
+/// The two programs that replace the `if` statement at line `i` of `ls` (a generated
+/// program's lines) by one of its branches: the branch's statements, moved out, then
+/// the pattern bound to the branch's result (`copy` of it for an array). Empty when line
+/// i is not a single-pattern `let ... = if ... then` with its `else`.
+std::vector<std::vector<std::string>> keep_one_branch(const std::vector<std::string>& ls, size_t i);
 
 /// The safety properties sc refuses on the FUN program `text` after fun-to-funmem,
 /// sorted: the `-- refuses:` lines a corpus file must carry (docs/syntax.md).

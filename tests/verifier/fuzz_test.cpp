@@ -141,7 +141,11 @@ TEST_CASE("shrinking ends when a literal fits every type it is used at", "[verif
   int steps = 0;
   std::string small = shrink(text, o, &steps);
   CHECK(fuzz_program(small).check == o.check);
-  CHECK(small.find("let s = 0\n") != std::string::npos);
+  // The `if` goes (one branch kept), and with it the only use of s; a literal is never
+  // replaced by another on the way.
+  CHECK(small.find(" if ") == std::string::npos);
+  CHECK(small.find("let s = 0.5") == std::string::npos);
+  CHECK(small.find("let s = 0i32") == std::string::npos);
   CHECK(small.find("-- input: n=1\n") != std::string::npos);
 }
 
@@ -167,6 +171,57 @@ TEST_CASE("shrinking drops what the failure does not need", "[verifier][fuzz]") 
   CHECK(small.find("let w") == std::string::npos);
   CHECK(small.find("-- input: n=1 m=1\n") != std::string::npos);
   CHECK(small.find("n=4") == std::string::npos);
+}
+
+TEST_CASE("keeping one branch of an if keeps a generated program valid", "[verifier][fuzz]") {
+  GenOptions g;
+  g.max_stmts = 3;
+  g.max_depth = 1;
+  int ifs = 0;
+  for (uint64_t seed = 1; seed <= 150; ++seed) {
+    const std::vector<std::string> ls = split_lines(generate_fun(seed, g));
+    for (size_t i = 0; i < ls.size(); ++i) {
+      if (ls[i].find(" = if ") == std::string::npos) continue;
+      auto cands = keep_one_branch(ls, i);
+      INFO("seed " << seed << " line " << i + 1);
+      REQUIRE(cands.size() == 2);
+      ++ifs;
+      for (const auto& c : cands) {
+        std::string text;
+        for (const std::string& l : c)
+          text += l + "\n";
+        INFO(text);
+        CHECK(c.size() < ls.size());
+        FuzzOutcome o = fuzz_program(text);
+        CHECK(o.ok);
+      }
+    }
+  }
+  CHECK(ifs > 20);
+  CHECK(keep_one_branch({"  let s = 1"}, 0).empty());
+}
+
+TEST_CASE("shrinking replaces an if by the branch the failure is in", "[verifier][fuzz]") {
+  const std::string text = "def f (n : i64) (c : bool) (xs : [n]i64) : ([n]i64) =\n"
+                           "  let (ys : [n]i64) = if c then\n"
+                           "      let (zs : [n]i64) = kernel i < n do\n"
+                           "          let v = xs[n]\n"
+                           "          in (v)\n"
+                           "      in (zs)\n"
+                           "    else\n"
+                           "      let (ws : [n]i64) = copy xs\n"
+                           "      in (ws)\n"
+                           "  in (ys)\n"
+                           "-- input: n=3 c=true\n"
+                           "-- expect: valid\n";
+  FuzzOutcome o = fuzz_program(text);
+  REQUIRE_FALSE(o.ok);
+  std::string small = shrink(text, o);
+  INFO(small);
+  CHECK(fuzz_program(small).check == o.check);
+  CHECK(small.find(" if ") == std::string::npos);
+  CHECK(small.find("copy xs") == std::string::npos);
+  CHECK(small.find("xs[n]") != std::string::npos);
 }
 
 TEST_CASE("lmads mode: correct prover answers pass, a broken SOSI step is caught and shrunk",
