@@ -34,6 +34,41 @@ Formula Formula::disj(std::vector<Formula> fs) {
   return f;
 }
 
+Rel mirror(Rel r) {
+  switch (r) {
+  case Rel::Lt:
+    return Rel::Gt;
+  case Rel::Le:
+    return Rel::Ge;
+  case Rel::Gt:
+    return Rel::Lt;
+  case Rel::Ge:
+    return Rel::Le;
+  case Rel::Eq:
+  case Rel::Ne:
+    break;
+  }
+  return r;
+}
+
+Rel complement(Rel r) {
+  switch (r) {
+  case Rel::Lt:
+    return Rel::Ge;
+  case Rel::Le:
+    return Rel::Gt;
+  case Rel::Gt:
+    return Rel::Le;
+  case Rel::Ge:
+    return Rel::Lt;
+  case Rel::Eq:
+    return Rel::Ne;
+  case Rel::Ne:
+    return Rel::Eq;
+  }
+  return r;
+}
+
 Formula Formula::negate(Formula g) {
   Formula f;
   f.kind = Kind::Not;

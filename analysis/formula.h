@@ -18,6 +18,11 @@ namespace funmem {
 
 enum class Rel { Eq, Ne, Lt, Le, Gt, Ge };
 
+/// The relation with its sides swapped: a r b iff b mirror(r) a (Lt <-> Gt, Le <-> Ge).
+Rel mirror(Rel r);
+/// The relation's negation: !(a r b) iff a complement(r) b (Lt <-> Ge, Le <-> Gt, Eq <-> Ne).
+Rel complement(Rel r);
+
 struct Formula {
   enum class Kind { True, False, Cmp, And, Or, Not };
   Kind kind = Kind::True;

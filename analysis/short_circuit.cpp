@@ -1218,22 +1218,8 @@ private:
       if (r == Rel::Gt) vb.lo.emplace(v, e + Poly(1));
       if (r == Rel::Ge || r == Rel::Eq) vb.lo.emplace(v, e);
     };
-    auto flip = [](Rel r) {
-      switch (r) {
-      case Rel::Lt:
-        return Rel::Gt;
-      case Rel::Le:
-        return Rel::Ge;
-      case Rel::Gt:
-        return Rel::Lt;
-      case Rel::Ge:
-        return Rel::Le;
-      default:
-        return r;
-      }
-    };
     if (auto v = single(f.lhs)) add(*v, f.rel, f.rhs);
-    if (auto v = single(f.rhs)) add(*v, flip(f.rel), f.lhs);
+    if (auto v = single(f.rhs)) add(*v, mirror(f.rel), f.lhs);
   }
 
   /// d > 0, first with each name the polynomial is affine in and that has a known range

@@ -21,11 +21,8 @@ namespace {
 std::optional<Formula> complement(const Formula& f) {
   switch (f.kind) {
   case Formula::Kind::Cmp: {
-    static const std::map<Rel, Rel> flip = {{Rel::Ge, Rel::Lt}, {Rel::Gt, Rel::Le},
-                                            {Rel::Le, Rel::Gt}, {Rel::Lt, Rel::Ge},
-                                            {Rel::Eq, Rel::Ne}, {Rel::Ne, Rel::Eq}};
     Formula c = f;
-    c.rel = flip.at(f.rel);
+    c.rel = complement(f.rel);
     return c;
   }
   case Formula::Kind::Not:
@@ -301,23 +298,7 @@ struct Solver::Impl {
     if (!x || !c) {
       x = var_of(f.rhs);
       c = f.lhs.constant();
-      // c REL x  is  x REL' c
-      switch (r) {
-      case Rel::Lt:
-        r = Rel::Gt;
-        break;
-      case Rel::Le:
-        r = Rel::Ge;
-        break;
-      case Rel::Gt:
-        r = Rel::Lt;
-        break;
-      case Rel::Ge:
-        r = Rel::Le;
-        break;
-      default:
-        break;
-      }
+      r = mirror(r); // c REL x  is  x mirror(REL) c
     }
     if (!x || !c) return std::nullopt;
     if (r == Rel::Ge || r == Rel::Eq) return std::pair{*x, *c};
