@@ -237,6 +237,7 @@ public:
   void run() {
     for (;;) {
       ix_ = Index{};
+      arr_cache_.clear();
       for (Binding& b : p_.def.params)
         ix_.binding[b.name.s] = &b;
       ix_.body(p_.def.body);
@@ -251,6 +252,7 @@ private:
   ScReport& rep_;
   const ScOptions& opt_;
   Index ix_;
+  std::map<std::string, std::optional<ArrT>> arr_cache_;
   std::set<std::string> decided_;
   std::set<std::string> names_;
   std::map<std::string, std::unique_ptr<Solver>> solvers_;
@@ -295,7 +297,14 @@ private:
 
   // ------------------------------------------------------------ lookups
 
-  std::optional<ArrT> arr(const std::string& n) {
+  /// The array type of a name (memory, layout, shape); nullopt for non-arrays. Kept
+  /// per sweep: the program changes only when an attempt succeeds, which clears it.
+  const std::optional<ArrT>& arr(const std::string& n) {
+    auto [slot, fresh] = arr_cache_.try_emplace(n);
+    if (fresh) slot->second = arr_of(n);
+    return slot->second;
+  }
+  std::optional<ArrT> arr_of(const std::string& n) const {
     auto it = ix_.binding.find(n);
     if (it == ix_.binding.end() || !it->second->type) return std::nullopt;
     const Type& t = *it->second->type;
@@ -386,11 +395,11 @@ private:
     const auto* l = std::get_if<SLet>(&s.node);
     if (!l) return;
     Pos pos = s.pos;
-    auto place = [&](const std::string& a) -> std::optional<ArrT> {
-      if (fam.count(a)) return std::nullopt;
-      auto t = arr(a);
-      if (!t || !dest.count(t->mem)) return std::nullopt;
-      return t;
+    auto place = [&](const std::string& a) -> const ArrT* {
+      if (fam.count(a)) return nullptr;
+      const auto& t = arr(a);
+      if (!t || !dest.count(t->mem)) return nullptr;
+      return &*t;
     };
     auto read = [&](const std::string& a) {
       if (auto t = place(a)) U.accs.push_back({t->lay, "read of " + a + " at " + at(pos)});
@@ -694,7 +703,7 @@ private:
         return attempt(pt);
       }
       if (auto* x = std::get_if<EConcat>(&l.exp.node)) {
-        auto ta = arr(x->a.s);
+        const auto& ta = arr(x->a.s);
         if (!ta || ta->dims.empty()) return false;
         Poly na = ta->dims[0];
         Poly nb = dst->dims[0] - na;
@@ -730,7 +739,7 @@ private:
 
   bool attempt(Point& pt) {
     if (decided_.count(key(pt))) return false;
-    auto src = arr(pt.x);
+    const auto& src = arr(pt.x);
     if (!src) return false;
     if (same_block(src->mem, pt.ysm) && src->mem == pt.ysm && src->lay == pt.lnew)
       return false; // already built in place
@@ -821,7 +830,7 @@ private:
                                        lp.params[j].type->ann->mem.s == lp.params[j - 1].name.s &&
                                        lp.body.results[j - 1].s == lp.params[j - 1].name.s;
                        if (in_place) {
-                         auto init = arr(lp.inits[j].s);
+                         const auto& init = arr(lp.inits[j].s);
                          in_place = init && init->mem == lp.inits[j - 1].s;
                        }
                        if (!in_place)
@@ -966,6 +975,7 @@ private:
     }
 
     // 8. Transform: new annotations, lifted definitions, dead allocations removed.
+    arr_cache_.clear();
     std::map<std::string, LmadSyn> syn;
     std::set<std::string> old_mems;
     for (const auto& [n, l] : fam) {
@@ -1038,7 +1048,7 @@ private:
     };
     std::visit(Overloaded{[&](const EIndex& x) {
                             if (!in(x.arr)) return;
-                            auto t = arr(pat());
+                            const auto& t = arr(pat());
                             if (t)
                               derive(x.arr, lmad_index(fam.at(x.arr.s), sym_entries(x.entries)));
                           },
@@ -1116,7 +1126,7 @@ private:
                               throw Refused{property, where + " is read from " + x.arr.s +
                                                           ", an alias of the source: it depends "
                                                           "on the source and cannot be lifted"};
-                            auto t = arr(x.arr.s);
+                            const auto& t = arr(x.arr.s);
                             if (!t || x.entries.size() != t->dims.size())
                               throw Refused{property, where + " cannot be lifted"};
                             auto as = ix_.site.find(x.arr.s);
@@ -1358,7 +1368,7 @@ private:
       after.insert(r.s);
     after.insert(mems.begin(), mems.end());
     for (const std::string& n : after) {
-      auto t = arr(n);
+      const auto& t = arr(n);
       if ((t && same_block(t->mem, xt.mem)) ||
           (!t && same_block(n, xt.mem) && ix_.binding.count(n) && ix_.binding.at(n)->type &&
            ix_.binding.at(n)->type->kind == Type::Kind::Mem))
@@ -1399,6 +1409,7 @@ private:
     a.dest_mem = xt.mem;
     check({wi}, others(Uk, k.iter.s, k.bound), solver, "6.6.2 other threads", a);
     // Transform: ys lives in xs's memory; its own block goes.
+    arr_cache_.clear();
     std::string old = yt.mem;
     std::function<void(Body&)> rename = [&](Body& b) {
       for (Stmt& st : b.stmts) {

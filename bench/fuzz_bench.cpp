@@ -6,6 +6,7 @@
 // semantics, race-free); the rate is the best of --repeat runs, each starting with
 // empty solver caches. Prints a Markdown table; exits 1 when a program fails.
 #include "analysis/solver.h"
+#include "tools/malloc_info.h"
 #include "verifier/fuzz.h"
 #include "verifier/gen.h"
 
@@ -27,12 +28,15 @@ int main(int argc, char** argv) {
   app.add_option("--repeat", repeat, "runs per setting (the fastest is reported)")
       ->check(CLI::Range(1, 100));
   app.add_option("--seed", seed, "campaign seed (program k has seed program_seed(seed, k))");
+  std::vector<int> only;
+  app.add_option("--setting", only, "run only this setting: statements depth size")->expected(3);
   CLI11_PARSE(app, argc, argv);
   struct Setting {
     int stmts, depth, size;
   };
-  const std::vector<Setting> settings = {{4, 2, 4}, {3, 2, 4}, {3, 1, 4}, {2, 1, 4},
-                                         {2, 1, 2}, {2, 0, 4}, {1, 0, 1}};
+  std::vector<Setting> settings = {{4, 2, 4}, {3, 2, 4}, {3, 1, 4}, {2, 1, 4},
+                                   {2, 1, 2}, {2, 0, 4}, {1, 0, 1}};
+  if (!only.empty()) settings = {{only[0], only[1], only[2]}};
   std::printf("| statements per body | depth | largest size | programs | checks | best s | "
               "programs/s |\n|---|---|---|---|---|---|---|\n");
   int failures = 0;
@@ -64,5 +68,6 @@ int main(int argc, char** argv) {
                 checks, best, count / best);
     std::fflush(stdout);
   }
+  std::printf("\nallocator: %s\n", allocator_name().c_str());
   return failures ? 1 : 0;
 }

@@ -15,6 +15,7 @@
 #include <functional>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 namespace funmem {
@@ -594,7 +595,6 @@ std::string expected_text(std::string which) {
 /// Screens the text: bytes outside printable ASCII are an error except inside
 /// comments, where they are blanked; nesting is bounded. Returns the screened text.
 std::optional<Diagnostic> screen(std::string& text) {
-  Source src{text.cbegin(), text.cend()};
   int bracket = 0, body = 0, unary_run = 0;
   bool in_comment = false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -612,6 +612,7 @@ std::optional<Diagnostic> screen(std::string& text) {
       continue;
     }
     auto err = [&](std::string msg) {
+      const Source src{text.cbegin(), text.cend()};
       return Diagnostic{"parse", src.at(text.cbegin() + static_cast<long>(i)), std::move(msg)};
     };
     if ((c < 32 && c != '\n' && c != '\t' && c != '\r') || c > 126) {
@@ -630,7 +631,7 @@ std::optional<Diagnostic> screen(std::string& text) {
       while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) ||
                                  text[j] == '_' || text[j] == '\''))
         ++j;
-      std::string w = text.substr(i, j - i);
+      const std::string_view w(text.data() + i, j - i);
       if (w == "do" || w == "then" || w == "else") ++body;
       if (w == "in") body = std::max(0, body - 1);
       if (body > kMaxNesting)

@@ -270,6 +270,17 @@ Poly operator-(const Poly& a, const Poly& b) {
 }
 
 Poly operator*(const Poly& a, const Poly& b) {
+  // A constant factor scales the other's coefficients (its monomials stay sorted).
+  auto scaled = [](const Poly& p, int64_t k) {
+    if (k == 0) return Poly();
+    Poly r = p;
+    if (k != 1)
+      for (auto& [m, c] : r.terms_)
+        c = checked_mul(c, k);
+    return r;
+  };
+  if (auto k = b.constant()) return scaled(a, *k);
+  if (auto k = a.constant()) return scaled(b, *k);
   Poly r;
   for (const auto& [ma, ca] : a.terms_)
     for (const auto& [mb, cb] : b.terms_)

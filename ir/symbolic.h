@@ -71,6 +71,9 @@ public:
   std::optional<int64_t> constant() const;
   /// Free variable names, including those inside opaque atoms.
   std::vector<std::string> free_vars() const;
+  /// Calls f(name) for every variable occurrence, including those inside opaque atoms
+  /// (a name may come more than once); allocates nothing.
+  template <class F> void for_each_var(F&& f) const;
   /// Replace variables by polynomials (simultaneously) and renormalise.
   Poly substitute(const std::map<std::string, Poly>& s) const;
   /// Evaluate under an assignment. Errors (unbound name, overflow, division by zero)
@@ -111,5 +114,14 @@ struct Atom {
   std::string name;       // for Var
   std::vector<Poly> args; // for opaque atoms
 };
+
+template <class F> void Poly::for_each_var(F&& f) const {
+  for (const auto& [m, c] : terms_)
+    for (const auto& [a, e] : m) {
+      if (a->kind == AtomKind::Var) f(a->name);
+      for (const Poly& q : a->args)
+        q.for_each_var(f);
+    }
+}
 
 } // namespace funmem

@@ -155,12 +155,14 @@ private:
   /// p with the integer definitions in scope substituted (the outermost of a name).
   Poly subst_defs(const Poly& p) const {
     std::map<std::string, Poly> used;
-    for (const std::string& v : p.free_vars())
+    p.for_each_var([&](const std::string& v) {
+      if (used.count(v)) return;
       for (const auto& m : defs_)
         if (auto it = m.find(v); it != m.end()) {
           used.emplace(v, it->second);
           break;
         }
+    });
     return used.empty() ? p : p.substitute(used);
   }
 
