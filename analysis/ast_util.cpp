@@ -166,10 +166,12 @@ std::vector<SymEntry> sym_entries(const std::vector<Entry>& es) {
 }
 
 std::string FreshNames::operator()(const std::string& base) {
-  std::string n = base;
-  for (int k = 2; used_.count(n); ++k)
-    n = base + std::to_string(k);
-  used_.insert(n);
+  if (used_.insert(base).second) return base;
+  int& k = next_.try_emplace(base, 2).first->second;
+  std::string n = base + std::to_string(k);
+  while (!used_.insert(n).second)
+    n = base + std::to_string(++k);
+  ++k;
   return n;
 }
 

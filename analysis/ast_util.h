@@ -6,6 +6,7 @@
 #include "ir/ast.h"
 #include "ir/lmad.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -62,6 +63,9 @@ public:
 
 private:
   std::set<std::string> used_;
+  // Per base, the suffix to try next: every smaller one is taken (names only get used),
+  // so a run of names of one base costs no rescan.
+  std::map<std::string, int> next_;
 };
 
 } // namespace funmem

@@ -669,7 +669,7 @@ private:
               auto t = sexp(*x.e);
               std::optional<Info> got;
               if (t) got = scalar_info(*t);
-              bind_one(l, at, got, false, "the expression");
+              bind_one(l, at, std::move(got), false, "the expression");
             },
             [&](const EIndex& x) {
               const Info* src = use_array(x.arr);
@@ -682,7 +682,7 @@ private:
                   if (scalar) {
                     got = scalar_info(src->elem);
                   } else {
-                    got = array_info(src->elem, dims);
+                    got = array_info(src->elem, std::move(dims));
                     got->roots = src->roots;
                     if (src->lmad) {
                       got->mem = src->mem;
@@ -691,7 +691,7 @@ private:
                   }
                 }
               }
-              bind_one(l, at, got, true, "the index");
+              bind_one(l, at, std::move(got), true, "the index");
             },
             [&](const ELmadSlice& x) {
               const Info* src = use_array(x.arr);
@@ -705,7 +705,7 @@ private:
                   std::vector<Poly> dims;
                   for (const auto& d : inner->dims)
                     dims.push_back(d.first);
-                  got = array_info(src->elem, dims);
+                  got = array_info(src->elem, std::move(dims));
                   got->roots = src->roots;
                   if (src->lmad) {
                     got->mem = src->mem;
@@ -713,7 +713,7 @@ private:
                   }
                 }
               }
-              bind_one(l, at, got, true, "the LMAD slice");
+              bind_one(l, at, std::move(got), true, "the LMAD slice");
             },
             [&](const ETranspose& x) {
               const Info* src = use_array(x.arr);
@@ -727,7 +727,7 @@ private:
                   if (got->lmad) got->lmad = lmad_transpose(*got->lmad);
                 }
               }
-              bind_one(l, at, got, true, "the transpose");
+              bind_one(l, at, std::move(got), true, "the transpose");
             },
             [&](const EIf& x) {
               auto t = sexp(*x.cond);
@@ -789,7 +789,7 @@ private:
                 }
                 got = array_info(elem->elem, dims);
               }
-              bind_one(l, at, got, false, "the kernel");
+              bind_one(l, at, std::move(got), false, "the kernel");
             },
             [&](const ELoop& x) { loop(l, x, at); },
             [&](const EUpdate& x) {
@@ -808,7 +808,7 @@ private:
                 got = *src;
                 consume(x.arr, *src, e.pos);
               }
-              bind_update(l, at, got);
+              bind_update(l, at, std::move(got));
             },
             [&](const EUpdateLmad& x) {
               const Info* src = use_array(x.arr);
@@ -829,7 +829,7 @@ private:
                 got = *src;
                 consume(x.arr, *src, e.pos);
               }
-              bind_update(l, at, got);
+              bind_update(l, at, std::move(got));
             },
             [&](const EConcat& x) {
               const Info* a = use_array(x.a);
@@ -850,13 +850,13 @@ private:
                   }
                 }
               }
-              bind_one(l, at, got, false, "the concatenation");
+              bind_one(l, at, std::move(got), false, "the concatenation");
             },
             [&](const EIota& x) {
               auto n = size(*x.n, {}, "the size of iota");
               std::optional<Info> got;
               if (n) got = array_info(ScalarType::I64, {*n});
-              bind_one(l, at, got, false, "iota");
+              bind_one(l, at, std::move(got), false, "iota");
             },
             [&](const EReplicate& x) {
               auto n = size(*x.n, {}, "the size of replicate");
@@ -865,15 +865,15 @@ private:
               if (n && v && v->kind != Info::Kind::Poisoned) {
                 std::vector<Poly> dims{*n};
                 dims.insert(dims.end(), v->dims.begin(), v->dims.end());
-                got = array_info(v->elem, dims);
+                got = array_info(v->elem, std::move(dims));
               }
-              bind_one(l, at, got, false, "replicate");
+              bind_one(l, at, std::move(got), false, "replicate");
             },
             [&](const ECopy& x) {
               const Info* src = use_array(x.arr);
               std::optional<Info> got;
               if (src) got = array_info(src->elem, src->dims);
-              bind_one(l, at, got, false, "the copy");
+              bind_one(l, at, std::move(got), false, "the copy");
             },
             [&](const EScratch&) {
               std::optional<Info> got;
@@ -885,7 +885,7 @@ private:
               } else {
                 error(e.pos, "scratch needs a binding of array type");
               }
-              bind_one(l, at, got, false, "scratch");
+              bind_one(l, at, std::move(got), false, "scratch");
             },
             [&](const EAlloc& x) {
               std::optional<Info> got;
@@ -894,7 +894,7 @@ private:
               } else if (size(*x.size, {}, "the size of an allocation")) {
                 got = mem_info();
               }
-              bind_one(l, at, got, false, "alloc");
+              bind_one(l, at, std::move(got), false, "alloc");
             }},
         e.node);
   }

@@ -1,6 +1,7 @@
 #include "verifier/fuzz.h"
 
 #include "analysis/passes.h"
+#include "ir/overloaded.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "ir/typecheck.h"
@@ -123,6 +124,24 @@ int count_inputs(const std::vector<std::string>& ls) {
 
 } // namespace
 
+std::vector<std::string> expression_operands(const std::string& text) {
+  auto e = parse_sexp(text);
+  if (!e) return {};
+  std::vector<std::string> out;
+  std::visit(Overloaded{[&](const SUnary& u) { out.push_back(print_sexp(*u.a)); },
+                        [&](const SBinary& b) {
+                          out.push_back(print_sexp(*b.a));
+                          out.push_back(print_sexp(*b.b));
+                        },
+                        [&](const SCall& c) {
+                          for (const SExpP& a : c.args)
+                            out.push_back(print_sexp(*a));
+                        },
+                        [](const auto&) {}},
+             (*e)->node);
+  return out;
+}
+
 std::vector<std::vector<std::string>> keep_one_branch(const std::vector<std::string>& ls,
                                                       size_t i) {
   static const std::regex if_re(R"(^(\s*)let (\(\w+ : [^)]*\)|\w+) = if .* then$)");
@@ -199,6 +218,7 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
     static const std::regex arr_re(
         R"(^(\s*)let \((\w+) : \[([^\]]+)\](?:\[([^\]]+)\])?(\w+)\) = (.*)$)");
     static const std::regex sca_re(R"(^(\s*)let (\w+) = (.*)$)");
+    static const std::regex assume_re(R"(^(\s*)assume (.*)$)");
     auto literal = [](const std::string& elem) -> std::string {
       if (elem == "i32") return "0i32";
       if (elem == "f64") return "0.5";
@@ -236,6 +256,14 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
         if (!is_literal)
           for (const char* e : {"i64", "f64", "i32", "f32", "bool"})
             replacements.push_back({ind + "let " + name + " = " + literal(e)});
+        // Then an operand of the expression in its place (a smaller expression, so this
+        // ends too); one of another type fails to type-check and is not kept.
+        for (const std::string& o : expression_operands(rhs))
+          replacements.push_back({ind + "let " + name + " = " + o});
+      } else if (std::regex_match(ls[i], mt, assume_re)) {
+        const std::string ind = mt[1], cond = mt[2];
+        for (const std::string& o : expression_operands(cond))
+          replacements.push_back({ind + "assume " + o});
       }
       for (const std::vector<std::string>& rep : replacements) {
         std::vector<std::string> cand(ls.begin(), ls.begin() + static_cast<std::ptrdiff_t>(i));

@@ -25,7 +25,8 @@ FuzzOutcome fuzz_program(const std::string& text);
 
 /// A smaller program that still fails the same check: statements (with their nested
 /// bodies) dropped, `if`s replaced by one branch, statements replaced by constants,
-/// data sets dropped, sizes lowered, while the check keeps failing.
+/// scalar expressions and assumptions replaced by one of their operands, data sets
+/// dropped, sizes lowered, while the check keeps failing.
 /// `steps` (optional) counts the candidate programs tried.
 std::string shrink(const std::string& text, const FuzzOutcome& failure, int* steps = nullptr);
 
@@ -34,6 +35,10 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
 /// the pattern bound to the branch's result (`copy` of it for an array). Empty when line
 /// i is not a single-pattern `let ... = if ... then` with its `else`.
 std::vector<std::vector<std::string>> keep_one_branch(const std::vector<std::string>& ls, size_t i);
+
+/// The direct operands of the scalar expression `text`, printed (`abs(s3) - s3` gives
+/// `abs(s3)` and `s3`); empty for a name, a literal or text that is not an expression.
+std::vector<std::string> expression_operands(const std::string& text);
 
 /// The safety properties sc refuses on the FUN program `text` after fun-to-funmem,
 /// sorted: the `-- refuses:` lines a corpus file must carry (docs/syntax.md).

@@ -175,6 +175,40 @@ TEST_CASE("shrinking drops what the failure does not need", "[verifier][fuzz]") 
   CHECK(small.find("n=4") == std::string::npos);
 }
 
+TEST_CASE("the operands of a scalar expression", "[verifier][fuzz]") {
+  using V = std::vector<std::string>;
+  CHECK(expression_operands("abs(s3) - s3") == V{"abs(s3)", "s3"});
+  CHECK(expression_operands("min(n, m + 1)") == V{"n", "m + 1"});
+  CHECK(expression_operands("!(n >= 1 || c)") == V{"n >= 1 || c"});
+  CHECK(expression_operands("i64(s3 + s3)") == V{"s3 + s3"});
+  CHECK(expression_operands("n").empty());
+  CHECK(expression_operands("2.5f32").empty());
+  CHECK(expression_operands("let x = 1").empty());
+}
+
+TEST_CASE("shrinking simplifies expressions to the operands the failure needs",
+          "[verifier][fuzz]") {
+  // s = abs(n) + (n * 2 - n) is out of bounds; so is abs(n), and so is n, but not a
+  // literal 0. The assumption keeps one side of its conjunction.
+  const std::string text = "def f (n : i64) (xs : [n]i64) : ([n]i64) =\n"
+                           "  assume n >= 1 && n <= 50\n"
+                           "  let s = abs(n) + (n * 2 - n)\n"
+                           "  let (ys : [n]i64) = kernel i < n do\n"
+                           "      let v = xs[s]\n"
+                           "      in (v)\n"
+                           "  in (ys)\n"
+                           "-- input: n=2\n"
+                           "-- expect: valid\n";
+  FuzzOutcome o = fuzz_program(text);
+  REQUIRE_FALSE(o.ok);
+  REQUIRE(o.check == "validity");
+  const std::string small = shrink(text, o);
+  CHECK(fuzz_program(small).check == "validity");
+  CHECK(small.find("  let s = n\n") != std::string::npos);
+  CHECK(small.find("&&") == std::string::npos);
+  CHECK(small.find("assume n") != std::string::npos);
+}
+
 TEST_CASE("keeping one branch of an if keeps a generated program valid", "[verifier][fuzz]") {
   GenOptions g;
   g.max_stmts = 3;
