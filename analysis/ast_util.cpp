@@ -165,6 +165,13 @@ std::vector<SymEntry> sym_entries(const std::vector<Entry>& es) {
   return out;
 }
 
+std::string fresh_name(const std::set<std::string>& used, const std::string& base) {
+  std::string n = base;
+  for (int k = 2; used.count(n); ++k)
+    n = base + std::to_string(k);
+  return n;
+}
+
 std::string FreshNames::operator()(const std::string& base) {
   if (used_.insert(base).second) return base;
   int& k = next_.try_emplace(base, 2).first->second;

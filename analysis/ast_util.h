@@ -55,6 +55,9 @@ std::vector<SymEntry> sym_entries(const std::vector<Entry>& es);
 /// binding in the whole definition.
 Def uniquify(const Def& d);
 
+/// The first of `base`, `base2`, `base3`, ... that is not in `used`.
+std::string fresh_name(const std::set<std::string>& used, const std::string& base);
+
 /// Fresh names: `base`, then `base2`, `base3`, ... avoiding every name seen so far.
 class FreshNames {
 public:

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <unordered_map>
 
 namespace funmem {
 
@@ -111,13 +112,13 @@ struct Summary {
 
 /// Bindings, definition sites and may-alias classes of memory names of one definition.
 struct Index {
-  std::map<std::string, Binding*> binding;
-  std::map<std::string, std::pair<Body*, size_t>> site; // statement lets only
-  std::map<std::string, std::string> parent;
+  std::unordered_map<std::string, Binding*> binding;
+  std::unordered_map<std::string, std::pair<Body*, size_t>> site; // statement lets only
+  std::unordered_map<std::string, std::string> parent;
   /// Where a block held by a name flows within one iteration (loop initial values into
   /// parameters, body and branch results into result patterns); the back edge from a
   /// loop body's result to its parameter (the next iteration) is only in `parent`.
-  std::map<std::string, std::vector<std::string>> flows;
+  std::unordered_map<std::string, std::vector<std::string>> flows;
 
   std::string find(const std::string& n) {
     auto it = parent.find(n);
@@ -241,7 +242,7 @@ public:
       for (Binding& b : p_.def.params)
         ix_.binding[b.name.s] = &b;
       ix_.body(p_.def.body);
-      names_ = bound_names(p_.def);
+      names_.reset();
       std::vector<Frame> fr{Frame{&p_.def.body, 0, Frame::Kind::Top, "", {}}};
       if (!sweep(p_.def.body, fr)) break;
     }
@@ -254,7 +255,11 @@ private:
   Index ix_;
   std::map<std::string, std::optional<ArrT>> arr_cache_;
   std::set<std::string> decided_;
-  std::set<std::string> names_;
+  std::optional<std::set<std::string>> names_; // the bound names, when asked for
+  const std::set<std::string>& names() {
+    if (!names_) names_ = bound_names(p_.def);
+    return *names_;
+  }
   std::map<std::string, std::unique_ptr<Solver>> solvers_;
   /// The integer `let` definitions in scope at the current attempt, inlined into the
   /// prover's questions (Z3 answers the side conditions faster without them).
@@ -533,8 +538,7 @@ private:
     Summary out;
     out.undet = in.undet;
     auto b = bound ? to_poly(*bound) : std::nullopt;
-    FreshNames fresh(names_);
-    std::string j = fresh(iter + "_other");
+    const std::string j = fresh_name(names(), iter + "_other");
     Poly i = Poly::var(iter);
     for (const Acc& a : in.accs) {
       if (!mentions(a.l, iter)) {

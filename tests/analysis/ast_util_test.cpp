@@ -18,6 +18,8 @@ TEST_CASE("fresh names: the base, then the smallest free numbered name", "[analy
   CHECK(fresh("y") == "y2");
   CHECK(fresh("x") == "x2");
   CHECK(fresh("t") == "t6");
+  CHECK(funmem::fresh_name({"t", "t2", "t4"}, "t") == "t3");
+  CHECK(funmem::fresh_name({"t2"}, "t") == "t");
 }
 
 TEST_CASE("fresh names agree with a rescan of every name taken", "[analysis][names][property]") {
