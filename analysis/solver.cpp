@@ -498,8 +498,9 @@ struct Solver::Impl {
   }
 
   /// p >= 0 because, with the names replaced by `sh` (names that are >= 0), no
-  /// coefficient is negative and every opaque atom is >= 0 (no_negative_term).
-  static bool nonnegative_under(const Poly& p, const std::map<std::string, Poly>& sh) {
+  /// coefficient is negative and every opaque atom is >= 0 (no_negative_term), perhaps
+  /// after opaque atoms of negative terms are replaced by upper bounds (above_bounds).
+  bool nonnegative_under(const Poly& p, const std::map<std::string, Poly>& sh) {
     for (const std::string& v : p.free_vars())
       if (!sh.count(v)) return false;
     Poly q;
@@ -508,7 +509,58 @@ struct Solver::Impl {
     } catch (const SymbolicOverflow&) {
       return false;
     }
-    return no_negative_term(q);
+    if (no_negative_term(q)) return true;
+    if (!above_bounds(q, kAtomBoundDepth)) return false;
+    ++stats.atom_bounds;
+    return true;
+  }
+
+  static constexpr int kAtomBoundDepth = 3;
+
+  /// q >= 0 when its names are, through upper bounds of opaque atoms: a term c*M*A with
+  /// c < 0, M >= 0 (no_negative_term) and A <= U is >= c*M*U, so q is >= the polynomial
+  /// with A replaced by U in that term, and that one >= 0 shows q >= 0. The bounds, for
+  /// a >= 0 and b >= 1: a / b <= a; a % b <= b - 1 and <= a; min(a, b) <= a and <= b
+  /// (always). Atoms of power 1 only; up to `depth` replacements, every choice tried.
+  static bool above_bounds(const Poly& q, int depth) {
+    if (no_negative_term(q)) return true;
+    if (depth == 0) return false;
+    for (const auto& [mono, c] : q.terms()) {
+      if (c >= 0) continue;
+      for (size_t k = 0; k < mono.size(); ++k) {
+        const auto& [atom, power] = mono[k];
+        if (power != 1) continue;
+        const std::vector<Poly>& a = atom->args;
+        std::vector<Poly> uppers;
+        switch (atom->kind) {
+        case AtomKind::Div:
+          if (no_negative_term(a[0]) && no_negative_term(a[1] - Poly(1))) uppers = {a[0]};
+          break;
+        case AtomKind::Mod:
+          if (no_negative_term(a[0]) && no_negative_term(a[1] - Poly(1)))
+            uppers = {a[1] - Poly(1), a[0]};
+          break;
+        case AtomKind::Min:
+          uppers = {a[0], a[1]};
+          break;
+        default:
+          break;
+        }
+        if (uppers.empty()) continue;
+        Monomial rest = mono;
+        rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(k));
+        const Poly m = Poly::monomial(rest, 1);
+        if (!no_negative_term(m)) continue;
+        const Poly term = Poly::monomial(mono, c);
+        for (const Poly& u : uppers) {
+          try {
+            if (above_bounds(q - term + Poly(c) * m * u, depth - 1)) return true;
+          } catch (const SymbolicOverflow&) {
+          }
+        }
+      }
+    }
+    return false;
   }
 
   /// q >= 0 when its names are: no negative coefficient, and every opaque atom one

@@ -331,6 +331,81 @@ TEST_CASE("the solver's bounds by other names and its small search agree with en
   CHECK(by_search > 10);
 }
 
+TEST_CASE("the solver bounds /, % and min from above in negative terms", "[prover][solver]") {
+  // Side conditions sc asked Z3 for (one took 158 ms): a place inside the destination.
+  Solver::clear_shared_cache();
+  Poly i = Poly::var("i"), n = Poly::var("n"), j = Poly::var("j"), m = Poly::var("m");
+  Solver s({lt(i, n), ge(i, 0), ge(n, 0), lt(j, m), ge(j, 0), ge(m, 0)});
+  CHECK(s.proves(lt(n * Poly::div(i, Poly(2)) - n * n + n - 1, 0))); // i/2 <= i <= n - 1
+  CHECK(s.proves(gt(m - Poly::mod(j + 3, m), 0)));                   // (j+3) % m <= m - 1
+  CHECK(s.proves(ge(n - Poly::min(i, j), 1)));                       // min(i, j) <= i
+  CHECK(s.stats().atom_bounds == 3);
+  CHECK(s.stats().z3_calls == 0);
+  // Not a proof: i / 2 is not bounded by i - 1 (i = 0), nor j % m by j - 1.
+  CHECK_FALSE(s.proves(ge(i - Poly::div(i, Poly(2)) - 1, 0)));
+  CHECK(s.stats().atom_bounds == 3);
+}
+
+TEST_CASE("the solver's upper bounds of /, % and min agree with enumeration", "[prover][solver]") {
+  // Goals with an opaque atom (symbolic divisors) in a term of random sign, times 1, x or
+  // y, over x, y, d in boxes above random bounds (d >= 1 so that every point evaluates):
+  // a proof through the atoms' upper bounds must hold at every point.
+  std::mt19937_64 g(13);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); };
+  Poly x = Poly::var("x"), y = Poly::var("y"), d = Poly::var("d");
+  int by_atoms = 0, proved = 0;
+  for (int k = 0; k < 600; ++k) {
+    Solver::clear_shared_cache();
+    const int lx = pick(-1, 2), ly = pick(-1, 2), ld = pick(1, 2);
+    auto arg = [&] { return pick(0, 1) * x + pick(0, 1) * y + pick(-1, 2); };
+    Poly atom;
+    switch (pick(0, 4)) {
+    case 0:
+      atom = Poly::div(arg(), d);
+      break;
+    case 1:
+      atom = Poly::mod(arg(), d);
+      break;
+    case 2:
+      atom = Poly::div(arg(), Poly(pick(1, 3)));
+      break;
+    case 3:
+      atom = Poly::mod(arg(), d + pick(0, 1) * (x - lx));
+      break;
+    default:
+      atom = Poly::min(arg(), arg());
+    }
+    const Poly factors[] = {Poly(1), x, y, d};
+    Poly p = Poly(pick(-3, 3)) + pick(-1, 2) * x + pick(-1, 2) * y + pick(-1, 2) * d +
+             pick(0, 1) * x * d + pick(-2, 1) * factors[pick(0, 3)] * atom;
+    const Formula goal = ge(p, 0);
+    const std::vector<Formula> fs = {ge(x, lx),     ge(y, ly),     ge(d, ld),   le(x, lx + 4),
+                                     le(y, ly + 4), le(d, ld + 3), gt(d, x - 3)};
+    Solver s(fs);
+    const bool answer = s.proves(goal);
+    bool holds_everywhere = true;
+    for (int a = lx; a <= lx + 4; ++a)
+      for (int b = ly; b <= ly + 4; ++b)
+        for (int c = ld; c <= ld + 3; ++c) {
+          const Env env{{"x", a}, {"y", b}, {"d", c}};
+          bool in = true;
+          for (const Formula& f : fs)
+            in = in && *f.eval(env);
+          if (!in) continue;
+          const auto v = goal.eval(env);
+          REQUIRE(v.has_value());
+          holds_everywhere = holds_everywhere && *v;
+        }
+    INFO(goal.to_string() << " with x >= " << lx << ", y >= " << ly << ", d >= " << ld);
+    if (s.stats().atom_bounds > 0) CHECK(holds_everywhere);
+    CHECK(answer == holds_everywhere);
+    by_atoms += s.stats().atom_bounds;
+    proved += answer;
+  }
+  CHECK(by_atoms > 30);
+  CHECK(proved > 100);
+}
+
 TEST_CASE("the solver's satisfiability shortcuts agree with enumeration", "[prover][solver]") {
   // check(facts && extra): Sat at a known model (when no model is wanted), Unsat
   // when an extra formula's negation follows from the lower bounds (no assignment in
