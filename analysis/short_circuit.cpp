@@ -238,7 +238,6 @@ public:
   void run() {
     for (;;) {
       ix_ = Index{};
-      arr_cache_.clear();
       for (Binding& b : p_.def.params)
         ix_.binding[b.name.s] = &b;
       ix_.body(p_.def.body);
@@ -303,7 +302,9 @@ private:
   // ------------------------------------------------------------ lookups
 
   /// The array type of a name (memory, layout, shape); nullopt for non-arrays. Kept
-  /// per sweep: the program changes only when an attempt succeeds, which clears it.
+  /// across sweeps: a proved point rewrites the types of its family, which it erases
+  /// (names are unique, and moving a statement changes no type); an in-place scalar map
+  /// renames a block in many types and clears it.
   const std::optional<ArrT>& arr(const std::string& n) {
     auto [slot, fresh] = arr_cache_.try_emplace(n);
     if (fresh) slot->second = arr_of(n);
@@ -979,7 +980,6 @@ private:
     }
 
     // 8. Transform: new annotations, lifted definitions, dead allocations removed.
-    arr_cache_.clear();
     std::map<std::string, LmadSyn> syn;
     std::set<std::string> old_mems;
     for (const auto& [n, l] : fam) {
@@ -994,6 +994,7 @@ private:
       b->type->ann->mem.s = keep != fam_mem_.end() ? keep->second : pt.ysm;
       b->type->ann->lmad = s;
       a.rewritten.push_back(n);
+      arr_cache_.erase(n);
     }
     if (!lift.empty()) {
       std::vector<Stmt> moved;
