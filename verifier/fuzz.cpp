@@ -8,6 +8,7 @@
 #include "verifier/check.h"
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 #include <sstream>
 #include <vector>
@@ -75,6 +76,11 @@ FuzzOutcome fuzz_program(const std::string& text) {
                       : run.heap_error  ? "heap semantics: " + std::string(run.heap_error->what())
                       : !run.races.empty() ? "a data race: " + run.races.front().to_string()
                                            : "results differ: " + run.mismatch.value_or("");
+    o.kind = run.input_error      ? "input"
+             : run.value_error    ? "value semantics"
+             : run.heap_error     ? "heap semantics"
+             : !run.races.empty() ? "race"
+                                  : "results differ";
     return fail("validity", run.name + ": " + why);
   }
   for (const ExpectResult& e : rep.expectations)
@@ -142,6 +148,165 @@ std::vector<std::string> expression_operands(const std::string& text) {
   return out;
 }
 
+namespace {
+
+/// The position of the bracket closing the one at `open` (any of ( [ {), or npos.
+size_t closing(const std::string& s, size_t open) {
+  int depth = 0;
+  for (size_t k = open; k < s.size(); ++k) {
+    if (s[k] == '(' || s[k] == '[' || s[k] == '{') ++depth;
+    if (s[k] == ')' || s[k] == ']' || s[k] == '}')
+      if (--depth == 0) return k;
+  }
+  return std::string::npos;
+}
+
+bool ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+std::string trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(' '), e = s.find_last_not_of(' ');
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+/// `text` is a literal or a name: nothing simpler to put in its place but `0`.
+bool atomic(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(),
+                                      [](char c) { return ident_char(c) || c == '.' || c == '-'; });
+}
+
+bool integer_literal(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) || c == '-';
+  });
+}
+
+} // namespace
+
+std::vector<std::string> simpler_expressions(const std::string& line) {
+  // The part of the line that holds expressions: a let's right-hand side, an assume's
+  // condition. The pattern of a let (its type) is left alone.
+  const size_t ind = indent_of(line);
+  size_t from = std::string::npos;
+  if (line.compare(ind, 4, "let ") == 0) {
+    from = line.find(" = ", ind);
+    if (from != std::string::npos) from += 3;
+  } else if (line.compare(ind, 7, "assume ") == 0) {
+    from = ind + 7;
+  }
+  if (from == std::string::npos) return {};
+  std::vector<std::string> out;
+  // Put `by` in place of [b, e), unless that changes nothing.
+  auto replace = [&](size_t b, size_t e, const std::string& by) {
+    std::string cand = line.substr(0, b) + by + line.substr(e);
+    if (cand != line && std::find(out.begin(), out.end(), cand) == out.end())
+      out.push_back(std::move(cand));
+  };
+  // A sub-expression at [b, e) becomes one of its operands, in parentheses unless it is
+  // a name or a literal; every replacement is a proper part of what it replaces, so
+  // repeating the step ends.
+  auto operands_of = [&](size_t b, size_t e) {
+    for (const std::string& o : expression_operands(line.substr(b, e - b)))
+      replace(b, e, atomic(o) ? o : "(" + o + ")");
+  };
+  for (size_t k = from; k < line.size(); ++k) {
+    const char c = line[k];
+    if (c != '(' && c != '[') continue;
+    const size_t q = closing(line, k);
+    if (q == std::string::npos) break;
+    if (c == '(') {
+      size_t b = k;
+      while (b > from && ident_char(line[b - 1]))
+        --b;
+      operands_of(b, q + 1); // a call `max(a, b)` or a parenthesised expression
+      continue;
+    }
+    // An index, a slice or an update's indices: every component separated by a `,` or
+    // a `:` at the top level becomes an operand of it, or `0`.
+    for (size_t b = k + 1, j = k + 1; j <= q; ++j) {
+      if (j < q && (line[j] == '(' || line[j] == '[' || line[j] == '{')) {
+        j = closing(line, j);
+        if (j == std::string::npos || j >= q) break;
+        continue;
+      }
+      if (j < q && line[j] != ',' && line[j] != ':') continue;
+      const std::string part = trim(line.substr(b, j - b));
+      const size_t pb = b + line.substr(b, j - b).find(part);
+      if (!part.empty() && parse_sexp(part)) {
+        if (!atomic(part)) operands_of(pb, pb + part.size());
+        if (!integer_literal(part)) replace(pb, pb + part.size(), "0");
+      }
+      b = j + 1;
+    }
+  }
+  // The condition of an `if` as a whole.
+  if (line.compare(from, 3, "if ") == 0 && line.size() > from + 8 &&
+      line.compare(line.size() - 5, 5, " then") == 0)
+    operands_of(from + 3, line.size() - 5);
+  return out;
+}
+
+std::vector<std::vector<std::string>> drop_one_result(const std::vector<std::string>& ls) {
+  // The function's header ends with its result types, `: (t1, t2) =`; its body with
+  // `in (r1, r2)`, the last line at the body's indentation.
+  size_t def = ls.size(), in = ls.size();
+  for (size_t k = 0; k < ls.size(); ++k) {
+    if (ls[k].rfind("def ", 0) == 0) def = k;
+    if (def < ls.size() && k > def && ls[k].rfind("  in (", 0) == 0) in = k;
+  }
+  if (def == ls.size() || in == ls.size()) return {};
+  const std::string& h = ls[def];
+  if (h.size() < 4 || h.compare(h.size() - 3, 3, ") =") != 0) return {};
+  // The `(` that the last `)` closes.
+  size_t open = std::string::npos;
+  for (size_t k = h.size() - 3, depth = 0;; --k) {
+    if (h[k] == ')' || h[k] == ']' || h[k] == '}') ++depth;
+    if (h[k] == '(' || h[k] == '[' || h[k] == '{')
+      if (--depth == 0) {
+        open = k;
+        break;
+      }
+    if (k == 0) break;
+  }
+  if (open == std::string::npos || open < 3 || h.compare(open - 3, 3, " : ") != 0) return {};
+  auto split = [](const std::string& s) {
+    std::vector<std::string> parts;
+    int depth = 0;
+    std::string cur;
+    for (char c : s) {
+      depth += (c == '(' || c == '[' || c == '{') ? 1 : (c == ')' || c == ']' || c == '}') ? -1 : 0;
+      if (c == ',' && depth == 0) {
+        parts.push_back(trim(cur));
+        cur.clear();
+      } else {
+        cur += c;
+      }
+    }
+    parts.push_back(trim(cur));
+    return parts;
+  };
+  const std::string& r = ls[in];
+  if (r.back() != ')') return {};
+  const std::vector<std::string> types = split(h.substr(open + 1, h.size() - 3 - open - 1));
+  const std::vector<std::string> results = split(r.substr(6, r.size() - 7));
+  if (types.size() != results.size() || types.size() < 2) return {};
+  std::vector<std::vector<std::string>> out;
+  for (size_t drop = types.size(); drop-- > 0;) { // the last first
+    std::string ts, rs;
+    for (size_t k = 0; k < types.size(); ++k)
+      if (k != drop) {
+        ts += (ts.empty() ? "" : ", ") + types[k];
+        rs += (rs.empty() ? "" : ", ") + results[k];
+      }
+    std::vector<std::string> cand = ls;
+    cand[def] = h.substr(0, open) + "(" + ts + ") =";
+    cand[in] = "  in (" + rs + ")";
+    out.push_back(std::move(cand));
+  }
+  return out;
+}
+
 std::vector<std::vector<std::string>> keep_one_branch(const std::vector<std::string>& ls,
                                                       size_t i) {
   static const std::regex if_re(R"(^(\s*)let (\(\w+ : [^)]*\)|\w+) = if .* then$)");
@@ -186,13 +351,24 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
   auto still_fails = [&](const std::vector<std::string>& ls) {
     if (steps) ++*steps;
     FuzzOutcome o = fuzz_program(join(ls));
-    return !o.ok && o.check == failure.check;
+    return !o.ok && o.check == failure.check && o.kind == failure.kind;
   };
   std::vector<std::string> ls = split_lines(text);
   // Every round makes the program smaller or its literals and sizes simpler, so it ends;
   // the cap on rounds is a guard against a step that does not.
   for (int round = 0, progress = 1; progress && round < kMaxShrinkRounds; ++round) {
     progress = 0;
+    // Drop results (the statements that computed them go next).
+    for (bool dropped = true; dropped;) {
+      dropped = false;
+      for (std::vector<std::string>& cand : drop_one_result(ls))
+        if (still_fails(cand)) {
+          ls = std::move(cand);
+          progress = 1;
+          dropped = true;
+          break;
+        }
+    }
     // Drop statements (a nested statement with its body), last first.
     for (size_t i = ls.size(); i-- > 0;) {
       if (i >= ls.size() || ls[i].substr(indent_of(ls[i])).rfind("let ", 0) != 0) continue;
@@ -276,6 +452,18 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
         }
       }
     }
+    // Replace a sub-expression (an argument, an index, a slice bound, a condition) by one
+    // of its operands, an index by 0.
+    for (size_t i = ls.size(); i-- > 0;)
+      for (std::string& line : simpler_expressions(ls[i])) {
+        std::vector<std::string> cand = ls;
+        cand[i] = std::move(line);
+        if (still_fails(cand)) {
+          ls = std::move(cand);
+          progress = 1;
+          break;
+        }
+      }
     // Drop data sets (keeping one), then lower the sizes of the rest.
     static const std::regex size_re("([nm])=([0-9]+)");
     for (size_t i = ls.size(); i-- > 0;) {

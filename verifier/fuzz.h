@@ -14,6 +14,8 @@ struct FuzzOutcome {
   bool ok = true;
   std::string check;  // the failing check: parse, round trip, typecheck, pipeline, ...
   std::string detail; // what it said
+  std::string kind;   // of a validity failure: input, value semantics, heap semantics, race,
+                      // results differ (shrinking keeps it)
   int checks = 0;     // checks that passed
 };
 
@@ -25,8 +27,10 @@ FuzzOutcome fuzz_program(const std::string& text);
 
 /// A smaller program that still fails the same check: statements (with their nested
 /// bodies) dropped, `if`s replaced by one branch, statements replaced by constants,
-/// scalar expressions and assumptions replaced by one of their operands, data sets
-/// dropped, sizes lowered, while the check keeps failing.
+/// results dropped, sub-expressions (scalar lets, arguments, indices, slice bounds,
+/// conditions, assumptions) replaced by one of their operands and indices by 0, data
+/// sets dropped, sizes lowered, while the same check keeps failing (for a validity
+/// failure, the same kind of it).
 /// `steps` (optional) counts the candidate programs tried.
 std::string shrink(const std::string& text, const FuzzOutcome& failure, int* steps = nullptr);
 
@@ -39,6 +43,17 @@ std::vector<std::vector<std::string>> keep_one_branch(const std::vector<std::str
 /// The direct operands of the scalar expression `text`, printed (`abs(s3) - s3` gives
 /// `abs(s3)` and `s3`); empty for a name, a literal or text that is not an expression.
 std::vector<std::string> expression_operands(const std::string& text);
+
+/// The lines that replace `line` (of a generated program), each with one sub-expression
+/// of its right-hand side or assumption made simpler: a call's, a parenthesised
+/// expression's or an `if` condition's operand in its place, or for a component of an
+/// index, slice or update (`xs[i + 1, 0 : n]`) an operand or `0`. The let's pattern is
+/// left alone.
+std::vector<std::string> simpler_expressions(const std::string& line);
+
+/// The programs that drop one result of the function of `ls` (from its result types and
+/// its final `in (...)`), the last result first; empty when it has a single result.
+std::vector<std::vector<std::string>> drop_one_result(const std::vector<std::string>& ls);
 
 /// The safety properties sc refuses on the FUN program `text` after fun-to-funmem,
 /// sorted: the `-- refuses:` lines a corpus file must carry (docs/syntax.md).

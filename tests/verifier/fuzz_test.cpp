@@ -209,6 +209,86 @@ TEST_CASE("shrinking simplifies expressions to the operands the failure needs",
   CHECK(small.find("assume n") != std::string::npos);
 }
 
+TEST_CASE("the simpler forms of a statement's sub-expressions", "[verifier][fuzz]") {
+  using V = std::vector<std::string>;
+  auto has = [](const V& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+  };
+  // Index components: an operand or 0; a literal stays.
+  V idx = simpler_expressions("    let v = xs[i + 1, 0 : n]");
+  CHECK(has(idx, "    let v = xs[i, 0 : n]"));
+  CHECK(has(idx, "    let v = xs[1, 0 : n]"));
+  CHECK(has(idx, "    let v = xs[0, 0 : n]"));
+  CHECK(has(idx, "    let v = xs[i + 1, 0 : 0]"));
+  CHECK(idx.size() == 4);
+  // A call and a parenthesised expression inside an array statement; the pattern's
+  // type is left alone.
+  V call = simpler_expressions("  let (a : [n + m]i64) = replicate (n + m) max(2, (k * 3))");
+  CHECK(has(call, "  let (a : [n + m]i64) = replicate n max(2, (k * 3))"));
+  CHECK(has(call, "  let (a : [n + m]i64) = replicate m max(2, (k * 3))"));
+  CHECK(has(call, "  let (a : [n + m]i64) = replicate (n + m) 2"));
+  CHECK(has(call, "  let (a : [n + m]i64) = replicate (n + m) (k * 3)"));
+  CHECK(has(call, "  let (a : [n + m]i64) = replicate (n + m) max(2, k)"));
+  CHECK(has(call, "  let (a : [n + m]i64) = replicate (n + m) max(2, 3)"));
+  CHECK(call.size() == 6);
+  for (const std::string& l : call)
+    CHECK(l.rfind("  let (a : [n + m]i64) = ", 0) == 0);
+  // An update's index and an if's condition; an assumption.
+  CHECK(simpler_expressions("  let (b : [n]i64) = a with [j - 1] = s") ==
+        V{"  let (b : [n]i64) = a with [j] = s", "  let (b : [n]i64) = a with [1] = s",
+          "  let (b : [n]i64) = a with [0] = s"});
+  CHECK(simpler_expressions("  let (r : [n]i64) = if (m / n) == m then") ==
+        V{"  let (r : [n]i64) = if m == m then", "  let (r : [n]i64) = if n == m then",
+          "  let (r : [n]i64) = if (m / n) then", "  let (r : [n]i64) = if m then"});
+  CHECK(simpler_expressions("  assume (n > 0) && c") == V{"  assume n && c", "  assume 0 && c"});
+  // Nothing to simplify.
+  CHECK(simpler_expressions("  let (a : [n]i64) = copy xs").empty());
+  CHECK(simpler_expressions("  let (a : [n * m]i64) = f[0 + {(n : m)}]").empty());
+  CHECK(simpler_expressions("  in (a, b)").empty());
+  CHECK(simpler_expressions("def f (n : i64) : ([n]i64) =").empty());
+}
+
+TEST_CASE("dropping a result drops its type too", "[verifier][fuzz]") {
+  const std::vector<std::string> ls = {
+      "def f (n : i64) (xs : [n]i64) : ([n]i64, f32, [max(n, 1)]i64) =", "  let s = 1.5f32",
+      "  in (xs, s, ys)", "-- input: n=2"};
+  auto c = drop_one_result(ls);
+  REQUIRE(c.size() == 3);
+  CHECK(c[2][0] == "def f (n : i64) (xs : [n]i64) : (f32, [max(n, 1)]i64) =");
+  CHECK(c[2][2] == "  in (s, ys)");
+  CHECK(c[1][0] == "def f (n : i64) (xs : [n]i64) : ([n]i64, [max(n, 1)]i64) =");
+  CHECK(c[1][2] == "  in (xs, ys)");
+  CHECK(c[0][0] == "def f (n : i64) (xs : [n]i64) : ([n]i64, f32) =");
+  CHECK(c[0][2] == "  in (xs, s)");
+  CHECK(c[0][3] == "-- input: n=2");
+  CHECK(drop_one_result({"def f (n : i64) : ([n]i64) =", "  in (xs)"}).empty());
+}
+
+TEST_CASE("shrinking drops results and simplifies indices", "[verifier][fuzz]") {
+  // xs[i + n - 0 * i] is out of bounds, and so is xs[n]; the second result is not needed.
+  const std::string text = "def f (n : i64) (xs : [n]i64) : ([n]i64, [n]i64) =\n"
+                           "  let (ys : [n]i64) = kernel i < n do\n"
+                           "      let v = xs[i + n - 0 * i]\n"
+                           "      in (v)\n"
+                           "  let (zs : [n]i64) = copy xs\n"
+                           "  in (ys, zs)\n"
+                           "-- input: n=3\n"
+                           "-- expect: valid\n";
+  FuzzOutcome o = fuzz_program(text);
+  REQUIRE_FALSE(o.ok);
+  REQUIRE(o.check == "validity");
+  CHECK(o.kind == "value semantics");
+  const std::string small = shrink(text, o);
+  INFO(small);
+  const FuzzOutcome s = fuzz_program(small);
+  CHECK(s.check == "validity");
+  CHECK(s.kind == "value semantics");
+  CHECK(small.find("def f (n : i64) (xs : [n]i64) : ([n]i64) =\n") != std::string::npos);
+  CHECK(small.find("copy xs") == std::string::npos);
+  CHECK(small.find("  in (ys)\n") != std::string::npos);
+  CHECK(small.find("xs[n]") != std::string::npos);
+}
+
 TEST_CASE("keeping one branch of an if keeps a generated program valid", "[verifier][fuzz]") {
   GenOptions g;
   g.max_stmts = 3;
