@@ -222,8 +222,8 @@ std::vector<std::string> simpler_expressions(const std::string& line) {
       operands_of(b, q + 1); // a call `max(a, b)` or a parenthesised expression
       continue;
     }
-    // An index, a slice or an update's indices: every component separated by a `,` or
-    // a `:` at the top level becomes an operand of it, or `0`.
+    // An index, a slice, an update's indices or an LMAD's offset: every component
+    // separated by a `,` or a `:` at the top level becomes an operand of it, or `0`.
     for (size_t b = k + 1, j = k + 1; j <= q; ++j) {
       if (j < q && (line[j] == '(' || line[j] == '[' || line[j] == '{')) {
         j = closing(line, j);
@@ -231,8 +231,11 @@ std::vector<std::string> simpler_expressions(const std::string& line) {
         continue;
       }
       if (j < q && line[j] != ',' && line[j] != ':') continue;
-      const std::string part = trim(line.substr(b, j - b));
+      std::string part = trim(line.substr(b, j - b));
       const size_t pb = b + line.substr(b, j - b).find(part);
+      // An LMAD `o + {(n : s), ...}`: its offset.
+      if (const size_t brace = part.find(" + {"); brace != std::string::npos && part.back() == '}')
+        part.resize(brace);
       if (!part.empty() && parse_sexp(part)) {
         if (!atomic(part)) operands_of(pb, pb + part.size());
         if (!integer_literal(part)) replace(pb, pb + part.size(), "0");

@@ -47,7 +47,8 @@ std::vector<std::string> expression_operands(const std::string& text);
 /// The lines that replace `line` (of a generated program), each with one sub-expression
 /// of its right-hand side or assumption made simpler: a call's, a parenthesised
 /// expression's or an `if` condition's operand in its place, or for a component of an
-/// index, slice or update (`xs[i + 1, 0 : n]`) an operand or `0`. The let's pattern is
+/// index, slice or update (`xs[i + 1, 0 : n]`) and for the offset of an LMAD slice
+/// (`f[m - 1 + {(n : m)}]`) an operand or `0`. The let's pattern is
 /// left alone.
 std::vector<std::string> simpler_expressions(const std::string& line);
 

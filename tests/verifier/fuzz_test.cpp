@@ -244,6 +244,10 @@ TEST_CASE("the simpler forms of a statement's sub-expressions", "[verifier][fuzz
   // Nothing to simplify.
   CHECK(simpler_expressions("  let (a : [n]i64) = copy xs").empty());
   CHECK(simpler_expressions("  let (a : [n * m]i64) = f[0 + {(n : m)}]").empty());
+  CHECK(simpler_expressions("  let (a : [n]i64) = f[m - 1 + {(n : m)}]") ==
+        V{"  let (a : [n]i64) = f[m + {(n : m)}]", "  let (a : [n]i64) = f[1 + {(n : m)}]",
+          "  let (a : [n]i64) = f[0 + {(n : m)}]"});
+  CHECK(simpler_expressions("  let (g : [n * m]i64) = f with [m - 1 + {(n : m)}] = v").size() == 3);
   CHECK(simpler_expressions("  in (a, b)").empty());
   CHECK(simpler_expressions("def f (n : i64) : ([n]i64) =").empty());
 }
