@@ -186,6 +186,24 @@ TEST_CASE("the operands of a scalar expression", "[verifier][fuzz]") {
   CHECK(expression_operands("let x = 1").empty());
 }
 
+namespace {
+
+/// `text` fails validity with a run-time error of the value semantics (a bounds error);
+/// its shrunk form fails the same way.
+std::string shrunk_bounds_failure(const std::string& text) {
+  FuzzOutcome o = fuzz_program(text);
+  REQUIRE_FALSE(o.ok);
+  REQUIRE(o.check == "validity");
+  REQUIRE(o.kind == "value semantics");
+  const std::string small = shrink(text, o);
+  const FuzzOutcome s = fuzz_program(small);
+  CHECK(s.check == "validity");
+  CHECK(s.kind == "value semantics");
+  return small;
+}
+
+} // namespace
+
 TEST_CASE("shrinking simplifies expressions to the operands the failure needs",
           "[verifier][fuzz]") {
   // s = abs(n) + (n * 2 - n) is out of bounds; so is abs(n), and so is n, but not a
@@ -199,11 +217,7 @@ TEST_CASE("shrinking simplifies expressions to the operands the failure needs",
                            "  in (ys)\n"
                            "-- input: n=2\n"
                            "-- expect: valid\n";
-  FuzzOutcome o = fuzz_program(text);
-  REQUIRE_FALSE(o.ok);
-  REQUIRE(o.check == "validity");
-  const std::string small = shrink(text, o);
-  CHECK(fuzz_program(small).check == "validity");
+  const std::string small = shrunk_bounds_failure(text);
   CHECK(small.find("  let s = n\n") != std::string::npos);
   CHECK(small.find("&&") == std::string::npos);
   CHECK(small.find("assume n") != std::string::npos);
@@ -278,15 +292,8 @@ TEST_CASE("shrinking drops results and simplifies indices", "[verifier][fuzz]") 
                            "  in (ys, zs)\n"
                            "-- input: n=3\n"
                            "-- expect: valid\n";
-  FuzzOutcome o = fuzz_program(text);
-  REQUIRE_FALSE(o.ok);
-  REQUIRE(o.check == "validity");
-  CHECK(o.kind == "value semantics");
-  const std::string small = shrink(text, o);
+  const std::string small = shrunk_bounds_failure(text);
   INFO(small);
-  const FuzzOutcome s = fuzz_program(small);
-  CHECK(s.check == "validity");
-  CHECK(s.kind == "value semantics");
   CHECK(small.find("def f (n : i64) (xs : [n]i64) : ([n]i64) =\n") != std::string::npos);
   CHECK(small.find("copy xs") == std::string::npos);
   CHECK(small.find("  in (ys)\n") != std::string::npos);
