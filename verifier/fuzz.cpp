@@ -77,8 +77,8 @@ FuzzOutcome fuzz_program(const std::string& text) {
                       : !run.races.empty() ? "a data race: " + run.races.front().to_string()
                                            : "results differ: " + run.mismatch.value_or("");
     o.kind = run.input_error      ? "input"
-             : run.value_error    ? "value semantics"
-             : run.heap_error     ? "heap semantics"
+             : run.value_error    ? "value semantics: " + run.value_error->kind
+             : run.heap_error     ? "heap semantics: " + run.heap_error->kind
              : !run.races.empty() ? "race"
                                   : "results differ";
     return fail("validity", run.name + ": " + why);
@@ -467,7 +467,8 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
           break;
         }
       }
-    // Drop data sets (keeping one), then lower the sizes of the rest.
+    // Drop data sets (keeping one), then lower the sizes of the rest and make their
+    // booleans false.
     static const std::regex size_re("([nm])=([0-9]+)");
     for (size_t i = ls.size(); i-- > 0;) {
       if (ls[i].rfind("-- input:", 0) != 0) continue;
@@ -478,6 +479,14 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
           ls = std::move(cand);
           progress = 1;
           continue;
+        }
+      }
+      for (size_t at = 0; (at = ls[i].find("=true", at)) != std::string::npos; at += 5) {
+        std::vector<std::string> cand = ls;
+        cand[i].replace(at, 5, "=false");
+        if (still_fails(cand)) {
+          ls = std::move(cand);
+          progress = 1;
         }
       }
       for (bool lowered = true; lowered;) {

@@ -14,8 +14,9 @@ struct FuzzOutcome {
   bool ok = true;
   std::string check;  // the failing check: parse, round trip, typecheck, pipeline, ...
   std::string detail; // what it said
-  std::string kind;   // of a validity failure: input, value semantics, heap semantics, race,
-                      // results differ (shrinking keeps it)
+  std::string kind;   // of a validity failure: input, value semantics: K, heap semantics: K
+                      // (K the run-time error's kind), race, results differ (shrinking
+                      // keeps it)
   int checks = 0;     // checks that passed
 };
 
