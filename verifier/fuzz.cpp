@@ -261,18 +261,10 @@ std::vector<std::vector<std::string>> drop_one_result(const std::vector<std::str
   if (def == ls.size() || in == ls.size()) return {};
   const std::string& h = ls[def];
   if (h.size() < 4 || h.compare(h.size() - 3, 3, ") =") != 0) return {};
-  // The `(` that the last `)` closes.
-  size_t open = std::string::npos;
-  for (size_t k = h.size() - 3, depth = 0;; --k) {
-    if (h[k] == ')' || h[k] == ']' || h[k] == '}') ++depth;
-    if (h[k] == '(' || h[k] == '[' || h[k] == '{')
-      if (--depth == 0) {
-        open = k;
-        break;
-      }
-    if (k == 0) break;
-  }
-  if (open == std::string::npos || open < 3 || h.compare(open - 3, 3, " : ") != 0) return {};
+  // The result types: the `(` after the last ` : `, closed by the `)` before ` =`.
+  const size_t colon = h.rfind(" : (");
+  if (colon == std::string::npos || closing(h, colon + 3) != h.size() - 3) return {};
+  const size_t open = colon + 3;
   auto split = [](const std::string& s) {
     std::vector<std::string> parts;
     int depth = 0;
