@@ -8,18 +8,27 @@
 
 namespace funmem {
 
-void sexp_vars(const SExp& e, std::set<std::string>& out) {
-  std::visit(Overloaded{[&](const SVar& v) { out.insert(v.name); }, [](const Lit&) {},
-                        [&](const SUnary& u) { sexp_vars(*u.a, out); },
+namespace {
+
+template <class F> void each_sexp_var(const SExp& e, F& f) {
+  std::visit(Overloaded{[&](const SVar& v) { f(v.name); }, [](const Lit&) {},
+                        [&](const SUnary& u) { each_sexp_var(*u.a, f); },
                         [&](const SBinary& b) {
-                          sexp_vars(*b.a, out);
-                          sexp_vars(*b.b, out);
+                          each_sexp_var(*b.a, f);
+                          each_sexp_var(*b.b, f);
                         },
                         [&](const SCall& c) {
                           for (auto& a : c.args)
-                            sexp_vars(*a, out);
+                            each_sexp_var(*a, f);
                         }},
              e.node);
+}
+
+} // namespace
+
+void sexp_vars(const SExp& e, std::set<std::string>& out) {
+  auto add = [&](const std::string& n) { out.insert(n); };
+  each_sexp_var(e, add);
 }
 
 void bound_in(const Body& b, std::set<std::string>& out) {
@@ -73,84 +82,109 @@ void flowing_names(const Body& b, std::set<std::string>& out) {
                  l->exp.node);
 }
 
-/// Every name a statement mentions (over-approximated: all names of nested bodies), and
-/// separately the memory blocks named in its annotations.
-void stmt_mentions(const Stmt& s, std::set<std::string>& names, std::set<std::string>& mems) {
+namespace {
+
+template <class N, class M> void each_body_mention(const Body& b, N& name, M& mem);
+
+/// Calls name(n) for every name a statement mentions (all names of nested bodies) and
+/// mem(m) for every memory block named in its annotations; a name may come twice.
+template <class N, class M> void each_mention(const Stmt& s, N& name, M& mem) {
   if (const auto* a = std::get_if<SAssume>(&s.node)) {
-    sexp_vars(*a->cond, names);
+    each_sexp_var(*a->cond, name);
     return;
   }
   const SLet& l = std::get<SLet>(s.node);
   auto type = [&](const std::optional<Type>& t) {
     if (!t) return;
     for (auto& d : t->dims)
-      sexp_vars(*d, names);
-    if (t->ann) mems.insert(t->ann->mem.s);
+      each_sexp_var(*d, name);
+    if (t->ann) mem(t->ann->mem.s);
   };
   for (const Binding& p : l.pats)
     type(p.type);
   auto entries = [&](const std::vector<Entry>& es) {
     for (const Entry& e : es) {
-      sexp_vars(*e.start, names);
-      if (e.count) sexp_vars(*e.count, names);
-      if (e.stride) sexp_vars(*e.stride, names);
+      each_sexp_var(*e.start, name);
+      if (e.count) each_sexp_var(*e.count, name);
+      if (e.stride) each_sexp_var(*e.stride, name);
     }
   };
   auto atom = [&](const AtomArg& a) {
-    if (const auto* n = std::get_if<Name>(&a.v)) names.insert(n->s);
+    if (const auto* n = std::get_if<Name>(&a.v)) name(n->s);
   };
-  std::visit(Overloaded{[&](const EScalar& x) { sexp_vars(*x.e, names); },
+  std::visit(Overloaded{[&](const EScalar& x) { each_sexp_var(*x.e, name); },
                         [&](const EIndex& x) {
-                          names.insert(x.arr.s);
+                          name(x.arr.s);
                           entries(x.entries);
                         },
-                        [&](const ELmadSlice& x) { names.insert(x.arr.s); },
-                        [&](const ETranspose& x) { names.insert(x.arr.s); },
+                        [&](const ELmadSlice& x) { name(x.arr.s); },
+                        [&](const ETranspose& x) { name(x.arr.s); },
                         [&](const EIf& x) {
-                          sexp_vars(*x.cond, names);
-                          body_mentions(x.then_body, names, mems);
-                          body_mentions(x.else_body, names, mems);
+                          each_sexp_var(*x.cond, name);
+                          each_body_mention(x.then_body, name, mem);
+                          each_body_mention(x.else_body, name, mem);
                         },
                         [&](const EKernel& x) {
-                          sexp_vars(*x.bound, names);
-                          body_mentions(x.body, names, mems);
+                          each_sexp_var(*x.bound, name);
+                          each_body_mention(x.body, name, mem);
                         },
                         [&](const ELoop& x) {
                           for (auto& p : x.params)
                             type(p.type);
                           for (auto& n : x.inits)
-                            names.insert(n.s);
-                          sexp_vars(*x.bound, names);
-                          body_mentions(x.body, names, mems);
+                            name(n.s);
+                          each_sexp_var(*x.bound, name);
+                          each_body_mention(x.body, name, mem);
                         },
                         [&](const EUpdate& x) {
-                          names.insert(x.arr.s);
+                          name(x.arr.s);
                           entries(x.entries);
                           atom(x.value);
                         },
                         [&](const EUpdateLmad& x) {
-                          names.insert(x.arr.s);
-                          names.insert(x.value.s);
+                          name(x.arr.s);
+                          name(x.value.s);
                         },
                         [&](const EConcat& x) {
-                          names.insert(x.a.s);
-                          names.insert(x.b.s);
+                          name(x.a.s);
+                          name(x.b.s);
                         },
-                        [&](const EIota& x) { sexp_vars(*x.n, names); },
+                        [&](const EIota& x) { each_sexp_var(*x.n, name); },
                         [&](const EReplicate& x) {
-                          sexp_vars(*x.n, names);
+                          each_sexp_var(*x.n, name);
                           atom(x.value);
                         },
-                        [&](const ECopy& x) { names.insert(x.arr.s); }, [](const EScratch&) {},
-                        [&](const EAlloc& x) { sexp_vars(*x.size, names); }},
+                        [&](const ECopy& x) { name(x.arr.s); }, [](const EScratch&) {},
+                        [&](const EAlloc& x) { each_sexp_var(*x.size, name); }},
              l.exp.node);
 }
 
-void body_mentions(const Body& b, std::set<std::string>& names, std::set<std::string>& mems) {
+template <class N, class M> void each_body_mention(const Body& b, N& name, M& mem) {
   for (const Stmt& s : b.stmts)
-    stmt_mentions(s, names, mems);
+    each_mention(s, name, mem);
   for (const Name& n : b.results)
-    names.insert(n.s);
+    name(n.s);
+}
+
+} // namespace
+
+void stmt_mentions(const Stmt& s, std::set<std::string>& names, std::set<std::string>& mems) {
+  auto name = [&](const std::string& n) { names.insert(n); };
+  auto mem = [&](const std::string& m) { mems.insert(m); };
+  each_mention(s, name, mem);
+}
+
+void body_mentions(const Body& b, std::set<std::string>& names, std::set<std::string>& mems) {
+  auto name = [&](const std::string& n) { names.insert(n); };
+  auto mem = [&](const std::string& m) { mems.insert(m); };
+  each_body_mention(b, name, mem);
+}
+
+bool body_mentions_name(const Body& b, const std::string& n) {
+  bool found = false;
+  auto check = [&](const std::string& x) { found = found || x == n; };
+  each_body_mention(b, check, check);
+  return found;
 }
 
 std::vector<SymEntry> sym_entries(const std::vector<Entry>& es) {

@@ -31,6 +31,9 @@ void flowing_names(const Body& b, std::set<std::string>& out);
 /// separately the memory blocks named in its annotations.
 void stmt_mentions(const Stmt& s, std::set<std::string>& names, std::set<std::string>& mems);
 void body_mentions(const Body& b, std::set<std::string>& names, std::set<std::string>& mems);
+/// Whether a body mentions a name or a memory block at all (as body_mentions would
+/// collect it), without building the sets.
+bool body_mentions_name(const Body& b, const std::string& n);
 
 /// Calls f on every body nested in a statement (branches, kernel and loop bodies).
 template <class F> void each_body(Stmt& s, F f) {

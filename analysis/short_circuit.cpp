@@ -1275,14 +1275,8 @@ private:
     return solver.proves(gt(d, Poly(0)));
   }
 
-  bool mentioned_anywhere(const std::string& m) {
-    std::set<std::string> names, mems;
-    body_mentions(p_.def.body, names, mems);
-    return names.count(m) || mems.count(m);
-  }
-
   bool remove_alloc_if_dead(const std::string& m) {
-    if (mentioned_anywhere(m)) return false;
+    if (body_mentions_name(p_.def.body, m)) return false;
     std::function<bool(Body&)> go = [&](Body& b) {
       for (size_t k = 0; k < b.stmts.size(); ++k) {
         auto* l = std::get_if<SLet>(&b.stmts[k].node);

@@ -846,19 +846,25 @@ private:
       knobs.push_back(p);
     std::vector<Env> candidates;
     // The prover's models first (overlaps it found), then small uniform values, then
-    // mixed ones: sizes 2-8, every scalar parameter from {0, 1, 2, 4, 8} independently.
+    // mixed ones: sizes 2-4, every scalar parameter from {0, 1, 2, 4, 8} independently;
+    // the large uniform launches last, as one of them can use up the budget. (Without
+    // the prover's model, which Z3 on a loaded machine may not give in time, only a
+    // mixed launch shows corpus/cuda/lud-internal-race.cu's race.)
     for (const Env& m : models_) {
       Env e;
       for (const std::string& n : knobs)
         e[n] = m.count(n) ? m.at(n) : 2;
       candidates.push_back(e);
     }
-    for (int64_t v : {1, 2, 3, 4, 5, 8, 16}) {
-      Env e;
-      for (const std::string& n : knobs)
-        e[n] = v;
-      candidates.push_back(e);
-    }
+    auto uniform = [&](std::initializer_list<int64_t> values) {
+      for (int64_t v : values) {
+        Env e;
+        for (const std::string& n : knobs)
+          e[n] = v;
+        candidates.push_back(e);
+      }
+    };
+    uniform({1, 2, 3, 4, 5});
     const std::vector<int64_t> pv = {0, 1, 2, 4, 8};
     size_t combos = 1;
     for (size_t i = 0; i < k_.scalar_params.size() && combos < 4096; ++i)
@@ -878,6 +884,7 @@ private:
           }
           candidates.push_back(e);
         }
+    uniform({8, 16});
     int budget = opt_.search_limit;
     for (Env env : candidates) {
       settle_equalities(env, knobs);
