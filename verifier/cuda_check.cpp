@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 
 namespace funmem {
@@ -126,6 +127,10 @@ std::string write_cuda(const std::string& cu_path, const CudaCode& code) {
     if (!t) return "cannot write " + tmp.string();
   }
   std::error_code ec;
+  // A header precompiled from the old text would be used in place of the new one.
+  fs::path gch = rt;
+  gch += ".gch";
+  fs::remove(gch, ec);
   fs::rename(tmp, rt, ec);
   if (ec) return "cannot write " + rt.string() + ": " + ec.message();
   return "";
@@ -141,12 +146,43 @@ bool gpu_present() {
   return run_command("nvidia-smi -L", &out, nullptr) == 0 && out.find("GPU") != std::string::npos;
 }
 
-std::string build_emulation(const std::string& cu_path, const std::string& exe_path) {
+namespace {
+
+/// The flags of every emulation build; a precompiled header is used only when it was
+/// built with the same ones.
+const char* const kEmulationFlags = "g++ -std=c++20 -O2 -fopenmp -ffp-contract=off";
+
+/// Precompiles DIR/funmem_cuda_rt.h into DIR/funmem_cuda_rt.h.gch unless it exists: into
+/// a private file renamed over the final name, so a concurrent build sees either no
+/// .gch or a complete one. A failure only costs speed (g++ then reads the header).
+void precompile_runtime_header(const std::string& inc) {
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  fs::path h = fs::path(inc) / "funmem_cuda_rt.h", gch = h;
+  gch += ".gch";
+  std::error_code ec;
+  if (fs::exists(gch, ec) || !fs::exists(h, ec)) return;
+  fs::path tmp = gch;
+  tmp += "." + std::to_string(::getpid()) + ".tmp";
+  // The header's `#pragma once` draws a warning when it is compiled on its own; the
+  // messages are dropped.
+  if (run_command(std::string(kEmulationFlags) + " -x c++-header " + shell_quote(h.string()) +
+                      " -o " + shell_quote(tmp.string()),
+                  nullptr, nullptr) == 0)
+    fs::rename(tmp, gch, ec);
+  fs::remove(tmp, ec);
+}
+
+} // namespace
+
+std::string build_emulation(const std::string& cu_path, const std::string& exe_path,
+                            bool precompile_header) {
   fs::path dir = fs::path(cu_path).parent_path();
   std::string inc = dir.empty() ? "." : dir.string();
+  if (precompile_header) precompile_runtime_header(inc);
   std::string out, err;
-  int rc = run_command("g++ -std=c++20 -O2 -fopenmp -ffp-contract=off -I " + shell_quote(inc) +
-                           " -x c++ " + shell_quote(cu_path) + " -o " + shell_quote(exe_path),
+  int rc = run_command(std::string(kEmulationFlags) + " -I " + shell_quote(inc) + " -x c++ " +
+                           shell_quote(cu_path) + " -o " + shell_quote(exe_path),
                        &out, &err);
   return rc == 0 ? "" : "g++ failed (status " + std::to_string(rc) + "):\n" + out + err;
 }

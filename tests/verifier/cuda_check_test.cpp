@@ -98,7 +98,7 @@ TEST_CASE("every accepted corpus program agrees with the interpreter on the CPU 
       failures.push_back(berr);
       return;
     }
-    berr = build_emulation(cu, cu + ".emu");
+    berr = build_emulation(cu, cu + ".emu", true);
     std::vector<CudaRun> rs;
     int nests = 0;
     if (berr.empty()) {
