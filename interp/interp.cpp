@@ -695,7 +695,9 @@ struct Machine {
     r.offset = l.offset;
     full = es.size() == l.dims.size();
     for (size_t k = 0; k < l.dims.size(); ++k) {
-      auto [n, s] = l.dims[k];
+      // Plain variables, not a structured binding: the lambda below captures `n`,
+      // which clang 14 (the sanitised build's compiler) does not allow of a binding.
+      const int64_t n = l.dims[k].first, s = l.dims[k].second;
       if (k >= es.size()) {
         r.dims.emplace_back(n, s);
         continue;
