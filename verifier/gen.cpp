@@ -188,7 +188,12 @@ private:
         if (!bs.empty()) return pick(bs)->name;
       }
       static const char* cmp[] = {"<", "<=", "==", "!=", ">"};
-      return sexp("i64", depth + 1) + " " + cmp[rnd(5)] + " " + sexp("i64", depth + 1);
+      // One draw per statement: the operands of + are evaluated in an unspecified
+      // order, and a program must not depend on the compiler (this is GCC's order).
+      const std::string rhs = sexp("i64", depth + 1);
+      const char* op = cmp[rnd(5)];
+      const std::string lhs = sexp("i64", depth + 1);
+      return lhs + " " + op + " " + rhs;
     }
     if (depth >= 2 || chance(40)) {
       auto vs = vars_of(Ty{elem, {}});
@@ -281,7 +286,9 @@ private:
       }
       if (chance(5)) { // an assumption the data sets satisfy (sizes are 1..max-size)
         static const char* facts[] = {"n >= 1", "m > 0 && n > 0", "n * m >= 1", "n + m >= 2"};
-        out.push_back(pad(indent) + "assume " + facts[rnd(4)] + (chance(30) ? " || c" : ""));
+        const bool or_c = chance(30);
+        const char* fact = facts[rnd(4)];
+        out.push_back(pad(indent) + "assume " + fact + (or_c ? " || c" : ""));
         continue;
       }
       produce(out, indent, depth, random_type());
