@@ -49,7 +49,7 @@ bool gpu_present();
 /// -ffp-contract=off), or with nvcc (-O3 --fmad=false -arch=ARCH). Returns the
 /// compiler's messages on failure, "" on success. With `precompile_header` the
 /// emulation build first precompiles funmem_cuda_rt.h next to the .cu file (once per
-/// directory; a 60 MB .gch that saves about a third of each later build), for callers
+/// directory; a 60 MB .gch that saves about a fifth of each later build), for callers
 /// that build many programs in one scratch directory.
 std::string build_emulation(const std::string& cu_path, const std::string& exe_path,
                             bool precompile_header = false);
