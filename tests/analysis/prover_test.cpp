@@ -199,14 +199,20 @@ TEST_CASE("the solver's shortcuts are sound against enumeration", "[prover][solv
     int lx = pick(-2, 2), ly = pick(-2, 2);
     // Opaque atoms the bounds see through when their arguments are >= 0 (constant
     // divisors, so that every point of the box evaluates).
+    // One draw per statement: the operands of an expression (and a call's arguments)
+    // are evaluated in an unspecified order, and GCC and Clang differ.
+    const int a1 = pick(-2, 2), d1 = pick(1, 3), a2 = pick(-2, 2), d2 = pick(1, 3);
+    const int a3 = pick(-2, 2), a4 = pick(-2, 2);
     const Poly atoms[] = {Poly(0),
-                          Poly::div(x + pick(-2, 2), Poly(pick(1, 3))),
-                          Poly::mod(y + pick(-2, 2), Poly(pick(1, 3))),
-                          Poly::min(x, y + pick(-2, 2)),
-                          Poly::max(x - 2, y + pick(-2, 2)),
+                          Poly::div(x + a1, Poly(d1)),
+                          Poly::mod(y + a2, Poly(d2)),
+                          Poly::min(x, y + a3),
+                          Poly::max(x - 2, y + a4),
                           Poly::abs(x - y)};
-    Poly p = Poly(pick(-3, 3)) + pick(-2, 2) * x + pick(-2, 2) * y + pick(-1, 1) * x * y +
-             pick(-1, 1) * x * x + pick(-1, 2) * atoms[pick(0, 5)];
+    const int c0 = pick(-3, 3), cx = pick(-2, 2), cy = pick(-2, 2), cxy = pick(-1, 1);
+    const int cxx = pick(-1, 1), ca = pick(-1, 2);
+    const Poly& atom = atoms[pick(0, 5)];
+    Poly p = Poly(c0) + cx * x + cy * y + cxy * x * y + cxx * x * x + ca * atom;
     // p >= 0, also written as the negation of each other comparison (the bounds
     // shortcut takes a negation's complement).
     const Formula goals[] = {ge(p, 0), Formula::negate(lt(p, 0)), Formula::negate(le(p, -1)),
@@ -245,25 +251,32 @@ TEST_CASE("the solver's bounds see through division, remainder, min, max and abs
   for (int k = 0; k < 600; ++k) {
     Solver::clear_shared_cache();
     const int lx = pick(-2, 2), ly = pick(-2, 2);
-    auto arg = [&] { return pick(-1, 1) * x + pick(-1, 1) * y + pick(-2, 2); };
+    // One draw per statement (see above).
+    auto arg = [&] {
+      const int cx = pick(-1, 1), cy = pick(-1, 1), c0 = pick(-2, 2);
+      return cx * x + cy * y + c0;
+    };
+    const int kind = pick(0, 4);
+    const Poly a = arg();
     Poly atom;
-    switch (pick(0, 4)) {
+    switch (kind) {
     case 0:
-      atom = Poly::div(arg(), Poly(pick(1, 3)));
+      atom = Poly::div(a, Poly(pick(1, 3)));
       break;
     case 1:
-      atom = Poly::mod(arg(), Poly(pick(1, 3)));
+      atom = Poly::mod(a, Poly(pick(1, 3)));
       break;
     case 2:
-      atom = Poly::min(arg(), arg());
+      atom = Poly::min(a, arg());
       break;
     case 3:
-      atom = Poly::max(arg(), arg());
+      atom = Poly::max(a, arg());
       break;
     default:
-      atom = Poly::abs(arg());
+      atom = Poly::abs(a);
     }
-    Formula goal = ge(atom * pick(1, 2) + pick(-2, 1), 0);
+    const int scale = pick(1, 2), shift = pick(-2, 1);
+    Formula goal = ge(atom * scale + shift, 0);
     Solver s({ge(x, lx), ge(y, ly), le(x, lx + 5), le(y, ly + 5)});
     bool answer = s.proves(goal);
     bool holds_everywhere = true;
@@ -297,8 +310,10 @@ TEST_CASE("the solver's bounds by other names and its small search agree with en
     else
       facts.push_back(ge(z, y + c2));
     facts.push_back(le(z, 12));
-    Poly p = Poly(pick(-4, 4)) + pick(-2, 2) * x + pick(-2, 2) * y + pick(-2, 2) * z +
-             pick(-1, 1) * x * y + pick(-1, 1) * y * z + pick(-1, 1) * x * z;
+    // One draw per statement (see above).
+    const int c0 = pick(-4, 4), cx = pick(-2, 2), cy = pick(-2, 2), cz = pick(-2, 2);
+    const int cxy = pick(-1, 1), cyz = pick(-1, 1), cxz = pick(-1, 1);
+    Poly p = Poly(c0) + cx * x + cy * y + cz * z + cxy * x * y + cyz * y * z + cxz * x * z;
     Formula goal = ge(p, 0);
     Solver s(facts);
     bool answer = s.proves(goal);
@@ -433,9 +448,10 @@ TEST_CASE("the solver's satisfiability shortcuts agree with enumeration", "[prov
     std::vector<Formula> facts = {ge(x, lx),     le(x, lx + 4), ge(y, ly),
                                   le(y, ly + 4), gt(z, x + c),  le(z, 10)};
     std::vector<Formula> extra;
-    auto comparison = [&] {
-      Poly p = Poly(pick(-4, 4)) + pick(-2, 2) * x + pick(-1, 1) * y + pick(-1, 1) * z +
-               pick(-1, 1) * x * y;
+    auto comparison = [&] { // one draw per statement (see above)
+      const int c0 = pick(-4, 4), cx = pick(-2, 2), cy = pick(-1, 1), cz = pick(-1, 1);
+      const int cxy = pick(-1, 1);
+      Poly p = Poly(c0) + cx * x + cy * y + cz * z + cxy * x * y;
       return pick(0, 1) ? ge(p, 0) : lt(p, 0);
     };
     for (int e = pick(1, 2); e-- > 0;) {
