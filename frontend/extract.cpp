@@ -1,11 +1,17 @@
 // Access extraction from CUDA kernels with Clang LibTooling (see extract.h).
 #include "frontend/extract.h"
 
+// GCC's -Wnonnull misfires inside clang's lazy base-specifier pointers.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wnonnull"
+#endif
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecordLayout.h>
+#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/ASTUnit.h>
@@ -86,14 +92,99 @@ void add_guard(std::vector<Formula>& gs, const Formula& f) {
   gs.push_back(f);
 }
 
-/// Why an expression is not a polynomial.
+/// What the extractor cannot follow, and where (`at`: the innermost node concerned).
 struct NotAffine {
   std::string why;
+  const Stmt* at = nullptr;
+};
+
+/// gcd of |a| and |b| (0 when both are 0).
+int64_t gcd64(int64_t a, int64_t b) {
+  a = a < 0 ? -a : a;
+  b = b < 0 ? -b : b;
+  while (b != 0) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+int64_t coefficient_gcd(const Poly& p, int64_t g) {
+  for (const auto& [m, c] : p.terms())
+    g = gcd64(g, c);
+  return g;
+}
+
+/// Names of functions declared (without a body) in the bundled headers that touch no
+/// memory other than their arguments' values: everything there except the ones below.
+bool touches_memory_builtin(const std::string& n) {
+  return n.rfind("atomic", 0) == 0 || n == "memcpy" || n == "memset" || n == "fm_ld" ||
+         n == "fm_st" || n == "__syncthreads";
+}
+
+/// The census (docs/extract.md): every node of a kernel, and of every function it
+/// reaches, that can touch memory, found by syntax alone: subscripts, dereferences,
+/// member accesses, references to variables with static storage or of reference type,
+/// `this`, calls and constructions, inline assembly, new and delete.
+class Census : public RecursiveASTVisitor<Census> {
+public:
+  std::vector<const Stmt*> nodes;
+
+  void run(const FunctionDecl* kernel) {
+    todo_.push_back(kernel);
+    functions_.insert(kernel);
+    while (!todo_.empty()) {
+      const FunctionDecl* f = todo_.back();
+      todo_.pop_back();
+      if (const auto* c = dyn_cast<CXXConstructorDecl>(f))
+        for (const CXXCtorInitializer* i : c->inits())
+          if (i->isWritten()) TraverseStmt(i->getInit());
+      TraverseStmt(f->getBody());
+    }
+  }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr* e) { return add(e); }
+  bool VisitUnaryOperator(UnaryOperator* u) { return u->getOpcode() == UO_Deref ? add(u) : true; }
+  bool VisitMemberExpr(MemberExpr* m) { return add(m); }
+  bool VisitDeclRefExpr(DeclRefExpr* d) {
+    const auto* v = dyn_cast<VarDecl>(d->getDecl());
+    if (v &&
+        (v->hasGlobalStorage() || v->getType()->isReferenceType() || v->hasAttr<CUDASharedAttr>()))
+      add(d);
+    return true;
+  }
+  bool VisitCXXThisExpr(CXXThisExpr* t) { return add(t); }
+  bool VisitCallExpr(CallExpr* c) {
+    if (const FunctionDecl* f = c->getDirectCallee()) reach(f);
+    return add(c);
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr* c) {
+    reach(c->getConstructor());
+    return add(c);
+  }
+  bool VisitAsmStmt(AsmStmt* s) { return add(s); }
+  bool VisitCXXNewExpr(CXXNewExpr* e) { return add(e); }
+  bool VisitCXXDeleteExpr(CXXDeleteExpr* e) { return add(e); }
+
+private:
+  std::set<const FunctionDecl*> functions_;
+  std::vector<const FunctionDecl*> todo_;
+  bool add(const Stmt* s) {
+    nodes.push_back(s);
+    return true;
+  }
+  void reach(const FunctionDecl* f) {
+    // Trivial special members are modelled as whole-object copies, not followed.
+    if (f && f->isTrivial()) return;
+    const FunctionDecl* d = f ? f->getDefinition() : nullptr;
+    if (d && d->hasBody() && functions_.insert(d).second) todo_.push_back(d);
+  }
 };
 
 class Extractor {
 public:
-  Extractor(ASTContext& ctx, KernelSummary& k) : ctx_(ctx), sm_(ctx.getSourceManager()), k_(k) {}
+  Extractor(ASTContext& ctx, KernelSummary& k, const ExtractOptions& o)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), k_(k), broken_(o.broken) {}
 
   void run(const FunctionDecl* f) {
     k_.name = f->getNameAsString();
@@ -103,24 +194,37 @@ public:
       QualType t = p->getType();
       if (t->isPointerType() || is_fm_mem(t)) {
         k_.pointer_params.push_back(n);
-        arrays_[p] = {n, Space::Global, 0};
+        // The parameter is the thread's own variable; its target is the object.
+        ptrs_[p] = Place{object(nullptr, n, Space::Global), Poly(0)};
       } else if (t->isIntegerType()) {
         k_.scalar_params.push_back(n);
         env_[p] = Poly::var(n);
-      } else {
-        other_params_.insert(p);
+      } else if (t->isReferenceType()) {
+        unsupported(f->getBody(), "the reference parameter '" + n + "' of a kernel");
       }
     }
     Ctx c;
     block_items(f->getBody(), c);
+    normalise();
+    census(f);
   }
 
 private:
-  struct ArrayRef {
+  /// An object of memory: a pointer parameter's target, a `__shared__`, `__device__` or
+  /// `__constant__` variable.
+  struct Obj {
     std::string name;
-    Space space;
-    int64_t row = 0; // 2-d shared arrays: the inner dimension
+    Space space = Space::Global;
   };
+  /// A byte address inside an object.
+  struct Place {
+    Obj obj;
+    Poly off;
+  };
+  /// A pointer's or reference's target: a place in memory, or nullopt for storage private
+  /// to the thread (its locals).
+  using Target = std::optional<Place>;
+
   /// funmem-cuda's memory blocks (`fm_mem`, a structure holding the cells' pointer).
   static bool is_fm_mem(QualType t) {
     const auto* r = t.getNonReferenceType()->getAsRecordDecl();
@@ -134,19 +238,29 @@ private:
     bool divergent = false; // inside an if or a loop body below its top level
     bool returned = false;  // after `if (cond) return;` with a thread-dependent cond
   };
+  enum class Kind { Read, Write, Atomic };
 
   ASTContext& ctx_;
   SourceManager& sm_;
   KernelSummary& k_;
+  const std::string broken_;
   std::map<const ValueDecl*, Poly> env_;           // affine integer values
   std::map<const ValueDecl*, std::string> opaque_; // integers we cannot follow, and why
-  std::map<const ValueDecl*, ArrayRef> arrays_;    // pointer parameters, shared arrays
-  std::map<const ValueDecl*, std::pair<ArrayRef, Poly>> aliases_; // p = a + e
-  std::set<const ValueDecl*> other_params_;
-  std::map<const ValueDecl*, int> depth_of_; // the depth of each local's declaration
+  std::map<const ValueDecl*, Obj> objects_;        // variables of memory, by declaration
+  std::map<std::string, const ValueDecl*> object_names_;
+  std::map<const ValueDecl*, Target> ptrs_;          // pointer variables' targets
+  std::map<const ValueDecl*, std::string> bad_ptrs_; // pointers it cannot follow, why
+  std::map<const ValueDecl*, Target> refs_;          // references' targets
+  std::vector<Target> this_;                         // `this` of the inlined methods
+  std::vector<const FunctionDecl*> inlined_;         // the inlined calls, innermost last
+  std::map<const ValueDecl*, int> depth_of_;         // the depth of each local's declaration
   std::set<std::string> names_;
+  std::map<const Stmt*, std::string> seen_; // nodes accounted for, and how
+  std::vector<Poly> bytes_;                 // each access's size in bytes
+  std::vector<Poly> offsets_;               // each access's byte offset
   int phase_ = 0;
   int phase_accesses_ = 0; // accesses since the last barrier
+  int units_ = 0;          // synthetic counters over the units of wide accesses
 
   Pos pos(SourceLocation l) const {
     PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(l));
@@ -158,25 +272,76 @@ private:
                                 ctx_.getLangOpts())
         .str();
   }
+  /// Reports `s` and accounts for every node below it.
   void unsupported(const Stmt* s, const std::string& what) {
     k_.unsupported.push_back({pos(s->getBeginLoc()), what});
+    cover(s, "inside an unsupported construct");
   }
+  void cover(const Stmt* s, const std::string& how) {
+    if (!s) return;
+    seen_.emplace(s, how);
+    for (const Stmt* c : s->children())
+      cover(c, how);
+  }
+  void mark(const Stmt* s, const std::string& how) { seen_[s] = how; }
   void use_name(const std::string& n) {
     if (names_.insert(n).second) k_.thread_names.push_back(n);
   }
+  /// Runs `f`; what it cannot follow makes `s` unsupported.
+  template <class F> void guarded(const Stmt* s, F&& f) {
+    try {
+      f();
+    } catch (const NotAffine& n) {
+      const Stmt* at = n.at ? n.at : s;
+      k_.unsupported.push_back({pos(at->getBeginLoc()), n.why});
+      cover(s, "inside an unsupported construct");
+    }
+  }
 
-  // ------------------------------------------------------------ expressions
+  /// The object of a variable `d` of memory (nullptr: a pointer parameter's target).
+  Obj object(const ValueDecl* d, const std::string& n, Space space) {
+    if (auto it = objects_.find(d); d && it != objects_.end()) return it->second;
+    std::string name = n;
+    for (int k = 2; object_names_.count(name); ++k)
+      name = n + "#" + std::to_string(k);
+    object_names_[name] = d;
+    Obj o{name, space};
+    if (d) objects_[d] = o;
+    if (d) {
+      if (space == Space::Shared)
+        k_.shared_arrays.push_back(name);
+      else
+        k_.global_vars.push_back(name);
+    }
+    return o;
+  }
+
+  int64_t bytes(QualType t, const Stmt* at) const {
+    if (t->isIncompleteType() || t->isDependentType() || t->isFunctionType())
+      throw NotAffine{"a type without a size ('" + t.getAsString() + "')", at};
+    return ctx_.getTypeSizeInChars(t).getQuantity();
+  }
+
+  // ------------------------------------------------------------ values
 
   /// The built-in `threadIdx.x` and its kin as `threadIdx_x`.
-  std::optional<std::string> builtin(const Expr* e) const {
+  std::optional<std::string> builtin(const Expr* e) {
     const auto* m = dyn_cast<MemberExpr>(e->IgnoreParenImpCasts());
     if (!m) return std::nullopt;
     const auto* d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
-    if (!d) return std::nullopt;
+    if (!d || !in_header(d->getDecl())) return std::nullopt;
     std::string base = d->getDecl()->getNameAsString();
     for (const char* b : kBuiltins)
-      if (base == b) return base + "_" + m->getMemberDecl()->getNameAsString();
+      if (base == b) {
+        mark(m, "built-in index (no memory)");
+        mark(d, "built-in index (no memory)");
+        return base + "_" + m->getMemberDecl()->getNameAsString();
+      }
     return std::nullopt;
+  }
+  bool in_header(const Decl* d) const {
+    std::string file = sm_.getFilename(sm_.getSpellingLoc(d->getLocation())).str();
+    return file == kHeaderPath || file == kRtModelPath;
   }
 
   Poly poly(const Expr* e0) {
@@ -187,12 +352,16 @@ private:
       return Poly::var(*b);
     }
     if (const auto* l = dyn_cast<IntegerLiteral>(e)) return Poly(l->getValue().getSExtValue());
+    if (const auto* l = dyn_cast<CXXBoolLiteralExpr>(e)) return Poly(l->getValue() ? 1 : 0);
     if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
       const ValueDecl* v = d->getDecl();
       if (auto it = env_.find(v); it != env_.end()) return it->second;
       if (auto it = opaque_.find(v); it != opaque_.end()) throw NotAffine{it->second};
       if (const auto* ec = dyn_cast<EnumConstantDecl>(v))
         return Poly(ec->getInitVal().getSExtValue());
+      if (const auto* vd = dyn_cast<VarDecl>(v); vd && vd->getType().isConstQualified())
+        if (const Expr* init = vd->getInit())
+          if (auto c = init->getIntegerConstantExpr(ctx_)) return Poly(c->getSExtValue());
       throw NotAffine{"'" + v->getNameAsString() + "' is not an integer the extractor follows"};
     }
     if (const auto* b = dyn_cast<BinaryOperator>(e)) {
@@ -230,21 +399,37 @@ private:
         std::string n = f->getNameAsString();
         unsigned args = c->getNumArgs();
         auto arg = [&](unsigned k) { return poly(c->getArg(k)); };
-        if ((n == "min" || n == "fm_min") && args == 2) return Poly::min(arg(0), arg(1));
-        if ((n == "max" || n == "fm_max") && args == 2) return Poly::max(arg(0), arg(1));
-        // funmem-cuda's checked arithmetic (the last arguments are check sites): the
-        // value is the mathematical one whenever the run does not stop with an error.
-        if (n == "fm_add" && args == 3) return arg(0) + arg(1);
-        if (n == "fm_sub" && args == 3) return arg(0) - arg(1);
-        if (n == "fm_mul" && args == 3) return arg(0) * arg(1);
-        if (n == "fm_neg" && args == 2) return -arg(0);
-        if ((n == "fm_bound" || n == "fm_i32") && args == 2) return arg(0);
-        if (n == "fm_div" && args == 4) return Poly::div(arg(0), arg(1));
-        if (n == "fm_mod" && args == 4) return Poly::mod(arg(0), arg(1));
+        if (in_header(f)) {
+          if ((n == "min" || n == "fm_min") && args == 2) return Poly::min(arg(0), arg(1));
+          if ((n == "max" || n == "fm_max") && args == 2) return Poly::max(arg(0), arg(1));
+          // funmem-cuda's checked arithmetic (the last arguments are check sites): the
+          // value is the mathematical one whenever the run does not stop with an error.
+          if (n == "fm_add" && args == 3) return arg(0) + arg(1);
+          if (n == "fm_sub" && args == 3) return arg(0) - arg(1);
+          if (n == "fm_mul" && args == 3) return arg(0) * arg(1);
+          if (n == "fm_neg" && args == 2) return -arg(0);
+          if ((n == "fm_bound" || n == "fm_i32") && args == 2) return arg(0);
+          if (n == "fm_div" && args == 4) return Poly::div(arg(0), arg(1));
+          if (n == "fm_mod" && args == 4) return Poly::mod(arg(0), arg(1));
+        }
         if (n == "fm_ld") throw NotAffine{"a value read from memory (a data-dependent index)"};
+        // A device function `return e;` with integer parameters: e with the arguments.
+        if (const FunctionDecl* d = f->getDefinition(); d && !in_header(d) && d->hasBody())
+          if (const auto* body = dyn_cast<CompoundStmt>(d->getBody()); body && body->size() == 1)
+            if (const auto* r = dyn_cast<ReturnStmt>(body->body_front()); r && r->getRetValue()) {
+              std::map<const ValueDecl*, Poly> saved = env_;
+              for (unsigned i = 0; i < d->getNumParams() && i < args; ++i) {
+                if (!d->getParamDecl(i)->getType()->isIntegerType())
+                  throw NotAffine{"the expression '" + text(e) + "'"};
+                env_[d->getParamDecl(i)] = arg(i);
+              }
+              Poly v = poly(r->getRetValue());
+              env_ = std::move(saved);
+              return v;
+            }
       }
     }
-    if (isa<ArraySubscriptExpr>(e) ||
+    if (isa<ArraySubscriptExpr>(e) || isa<MemberExpr>(e) ||
         (isa<UnaryOperator>(e) && cast<UnaryOperator>(e)->getOpcode() == UO_Deref))
       throw NotAffine{"a value read from memory (a data-dependent index)"};
     throw NotAffine{"the expression '" + text(e) + "'"};
@@ -288,233 +473,395 @@ private:
     return std::nullopt;
   }
 
-  /// The array and element index an lvalue designates, or nullopt (not memory we track).
-  std::optional<std::pair<ArrayRef, Poly>> place(const Expr* e0, const Stmt* at) {
-    const Expr* e = e0->IgnoreParenImpCasts();
-    if (const auto* a = dyn_cast<ArraySubscriptExpr>(e)) {
-      const Expr* base = a->getBase()->IgnoreParenImpCasts();
-      // tile[i][j] of a 2-d shared array.
-      if (const auto* inner = dyn_cast<ArraySubscriptExpr>(base)) {
-        auto in = place_base(inner->getBase(), at);
-        if (!in) return std::nullopt;
-        if (in->first.row <= 0) {
-          unsupported(at, "indexing a row of '" + in->first.name + "' it cannot follow");
-          return std::nullopt;
-        }
-        return std::make_pair(in->first, in->second + poly(inner->getIdx()) * Poly(in->first.row) +
-                                             poly(a->getIdx()));
-      }
-      auto b = place_base(base, at);
-      if (!b) return std::nullopt;
-      return std::make_pair(b->first, b->second + poly(a->getIdx()));
-    }
-    if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_Deref) {
-      const Expr* p = u->getSubExpr()->IgnoreParenImpCasts();
-      if (const auto* b = dyn_cast<BinaryOperator>(p);
-          b && (b->getOpcode() == BO_Add || b->getOpcode() == BO_Sub)) {
-        auto base = place_base(b->getLHS(), at);
-        if (!base) return std::nullopt;
-        Poly off = poly(b->getRHS());
-        return std::make_pair(base->first, base->second + (b->getOpcode() == BO_Add ? off : -off));
-      }
-      return place_base(p, at);
-    }
-    return std::nullopt;
-  }
-  std::optional<std::pair<ArrayRef, Poly>> place_base(const Expr* e0, const Stmt* at) {
-    const Expr* e = e0->IgnoreParenImpCasts();
-    if (const auto* cc = dyn_cast<CXXConstructExpr>(e); cc && cc->getNumArgs() == 1)
-      e = cc->getArg(0)->IgnoreParenImpCasts();
-    if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
-      const ValueDecl* v = d->getDecl();
-      if (auto it = arrays_.find(v); it != arrays_.end())
-        return std::make_pair(it->second, Poly(0));
-      if (auto it = aliases_.find(v); it != aliases_.end()) return it->second;
-      if (v->getType()->isPointerType() || v->getType()->isArrayType())
-        unsupported(at, "pointer '" + v->getNameAsString() + "' whose target it cannot follow");
-      return std::nullopt;
-    }
-    if (const auto* b = dyn_cast<BinaryOperator>(e);
-        b && (b->getOpcode() == BO_Add || b->getOpcode() == BO_Sub)) {
-      auto base = place_base(b->getLHS(), at);
-      if (!base) return std::nullopt;
-      Poly off = poly(b->getRHS());
-      return std::make_pair(base->first, base->second + (b->getOpcode() == BO_Add ? off : -off));
-    }
-    unsupported(at, "pointer arithmetic it cannot follow: '" + text(e) + "'");
-    return std::nullopt;
+  // ------------------------------------------------------------ places
+
+  static Target shifted(const Target& t, const Poly& by) {
+    if (!t) return std::nullopt;
+    return Place{t->obj, t->off + by};
   }
 
-  void access(const Expr* lv, bool write, const Ctx& c) {
-    std::optional<std::pair<ArrayRef, Poly>> p;
-    try {
-      p = place(lv, lv);
-    } catch (const NotAffine& n) {
-      unsupported(lv, "index of '" + text(lv) + "': " + n.why);
-      return;
+  /// The target of a pointer-valued expression; evaluates (records the reads of) its
+  /// index expressions.
+  Target ptr(const Expr* e, const Ctx& c) {
+    mark(e, "address");
+    if (const auto* p = dyn_cast<ParenExpr>(e)) return ptr(p->getSubExpr(), c);
+    if (const auto* ic = dyn_cast<CastExpr>(e)) {
+      switch (ic->getCastKind()) {
+      case CK_ArrayToPointerDecay:
+        return lvalue(ic->getSubExpr(), c);
+      case CK_LValueToRValue:
+        return pointer_variable(ic->getSubExpr(), c);
+      case CK_NoOp:
+      case CK_BitCast:
+        if (ic->getSubExpr()->getType()->isPointerType() ||
+            ic->getSubExpr()->getType()->isArrayType())
+          return ptr(ic->getSubExpr(), c);
+        break;
+      default:
+        break;
+      }
+      throw NotAffine{"a pointer made by the conversion '" + text(e) + "'", e};
     }
-    if (p) access_at(p->first, p->second, write, c, lv);
+    if (const auto* u = dyn_cast<UnaryOperator>(e)) {
+      if (u->getOpcode() == UO_AddrOf) return lvalue(u->getSubExpr(), c);
+      if (u->isIncrementDecrementOp()) throw NotAffine{"a pointer walked by '" + text(e) + "'", e};
+    }
+    if (const auto* b = dyn_cast<BinaryOperator>(e)) {
+      if (b->getOpcode() == BO_Comma) {
+        rvalue(b->getLHS(), c);
+        return ptr(b->getRHS(), c);
+      }
+      if (b->getOpcode() == BO_Add || b->getOpcode() == BO_Sub) {
+        const Expr* p = b->getLHS();
+        const Expr* i = b->getRHS();
+        if (!p->getType()->isPointerType()) std::swap(p, i);
+        Target base = ptr(p, c);
+        rvalue(i, c);
+        Poly off = poly_at(i) * Poly(bytes(p->getType()->getPointeeType(), e));
+        return shifted(base, b->getOpcode() == BO_Add ? off : -off);
+      }
+    }
+    if (isa<CXXThisExpr>(e)) {
+      if (this_.empty()) throw NotAffine{"'this' outside an inlined method", e};
+      return this_.back();
+    }
+    if (isa<ConditionalOperator>(e) || isa<BinaryConditionalOperator>(e))
+      throw NotAffine{"a pointer chosen by '?:' ('" + text(e) + "')", e};
+    if (isa<CallExpr>(e)) throw NotAffine{"a pointer returned by the call '" + text(e) + "'", e};
+    throw NotAffine{"the pointer expression '" + text(e) + "'", e};
   }
-  void access_at(const ArrayRef& r, const Poly& index, bool write, const Ctx& c, const Expr* at) {
+  /// The value of a pointer variable (or of a pointer-typed lvalue) read in `e`.
+  Target pointer_variable(const Expr* lv, const Ctx& c) {
+    const Expr* e = lv->IgnoreParens();
+    mark(e, "pointer value");
+    if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
+      const ValueDecl* v = d->getDecl();
+      if (auto it = ptrs_.find(v); it != ptrs_.end()) return it->second;
+      if (auto it = bad_ptrs_.find(v); it != bad_ptrs_.end()) throw NotAffine{it->second, e};
+      if (auto it = refs_.find(v); it != refs_.end())
+        throw NotAffine{"a pointer loaded from memory (through the reference '" +
+                            v->getNameAsString() + "')",
+                        e};
+      throw NotAffine{"the pointer '" + v->getNameAsString() + "', whose target it cannot follow",
+                      e};
+    }
+    if (isa<AbstractConditionalOperator>(e))
+      throw NotAffine{"a pointer chosen by '?:' ('" + text(e) + "')", e};
+    // A pointer stored in memory or in a structure: its target is unknown.
+    address(e, c);
+    throw NotAffine{"a pointer loaded from memory ('" + text(e) + "')", e};
+  }
+  Poly poly_at(const Expr* e) {
+    try {
+      return poly(e);
+    } catch (NotAffine& n) {
+      if (!n.at) n.at = e;
+      n.why = "the index '" + text(e) + "': " + n.why;
+      throw;
+    }
+  }
+
+  /// The place an lvalue designates (nullopt: the thread's own storage); evaluates its
+  /// index expressions.
+  Target lvalue(const Expr* e, const Ctx& c) {
+    mark(e, "place");
+    if (const auto* p = dyn_cast<ParenExpr>(e)) return lvalue(p->getSubExpr(), c);
+    if (const auto* ic = dyn_cast<ImplicitCastExpr>(e); ic && ic->getCastKind() == CK_NoOp)
+      return lvalue(ic->getSubExpr(), c);
+    if (const auto* ic = dyn_cast<ImplicitCastExpr>(e);
+        ic &&
+        (ic->getCastKind() == CK_UncheckedDerivedToBase || ic->getCastKind() == CK_DerivedToBase))
+      return shifted(lvalue(ic->getSubExpr(), c), Poly(base_offset(ic)));
+    if (builtin(e)) return std::nullopt;
+    if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
+      const auto* v = dyn_cast<VarDecl>(d->getDecl());
+      if (!v) throw NotAffine{"the lvalue '" + text(e) + "'", e};
+      if (auto it = refs_.find(v); it != refs_.end()) {
+        mark(e, "reference");
+        return it->second;
+      }
+      if (v->getType()->isReferenceType())
+        throw NotAffine{"the reference '" + v->getNameAsString() +
+                            "', whose target it cannot "
+                            "follow",
+                        e};
+      if (auto it = objects_.find(v); it != objects_.end()) return Place{it->second, Poly(0)};
+      if (v->hasAttr<CUDASharedAttr>())
+        return Place{object(v, v->getNameAsString(), Space::Shared), Poly(0)};
+      if (v->hasGlobalStorage()) {
+        if (v->getType().isConstQualified() && !v->hasAttr<CUDADeviceAttr>() &&
+            !v->hasAttr<CUDAConstantAttr>())
+          return std::nullopt; // a constant (folded by the compiler)
+        return Place{object(v, v->getNameAsString(), Space::Global), Poly(0)};
+      }
+      mark(e, "private (a local)");
+      return std::nullopt;
+    }
+    if (const auto* a = dyn_cast<ArraySubscriptExpr>(e)) {
+      Target base = ptr(a->getBase(), c);
+      rvalue(a->getIdx(), c);
+      return shifted(base, poly_at(a->getIdx()) * Poly(bytes(e->getType(), e)));
+    }
+    if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_Deref)
+      return ptr(u->getSubExpr(), c);
+    if (const auto* m = dyn_cast<MemberExpr>(e)) {
+      if (const auto* vd = dyn_cast<VarDecl>(m->getMemberDecl())) { // a static member
+        if (!m->isArrow()) address(m->getBase(), c);
+        return Place{object(vd, vd->getNameAsString(), Space::Global), Poly(0)};
+      }
+      const auto* fd = dyn_cast<FieldDecl>(m->getMemberDecl());
+      if (!fd) throw NotAffine{"the member '" + text(e) + "'", e};
+      if (fd->isBitField()) throw NotAffine{"the bit-field '" + text(e) + "'", e};
+      Target base = m->isArrow() ? ptr(m->getBase(), c) : lvalue(m->getBase(), c);
+      const ASTRecordLayout& layout = ctx_.getASTRecordLayout(fd->getParent());
+      int64_t off = static_cast<int64_t>(layout.getFieldOffset(fd->getFieldIndex()) / 8);
+      return shifted(base, Poly(off));
+    }
+    if (const auto* t = dyn_cast<MaterializeTemporaryExpr>(e)) {
+      rvalue(t->getSubExpr(), c);
+      return std::nullopt;
+    }
+    if (isa<CompoundLiteralExpr>(e) || isa<StringLiteral>(e)) {
+      rvalue(e, c);
+      return std::nullopt;
+    }
+    if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->getOpcode() == BO_Comma) {
+      rvalue(b->getLHS(), c);
+      return lvalue(b->getRHS(), c);
+    }
+    if (isa<CallExpr>(e)) throw NotAffine{"a reference returned by the call '" + text(e) + "'", e};
+    throw NotAffine{"the lvalue '" + text(e) + "'", e};
+  }
+
+  /// The byte offset of a derived-to-base conversion (non-virtual bases only).
+  int64_t base_offset(const CastExpr* ic) {
+    const CXXRecordDecl* from = ic->getSubExpr()->getType()->getAsCXXRecordDecl();
+    if (!from) throw NotAffine{"a base conversion of a non-class", ic};
+    int64_t off = 0;
+    for (const CXXBaseSpecifier* b : ic->path()) {
+      if (b->isVirtual()) throw NotAffine{"a conversion to a virtual base", ic};
+      const CXXRecordDecl* base = b->getType()->getAsCXXRecordDecl();
+      off += ctx_.getASTRecordLayout(from).getBaseClassOffset(base).getQuantity();
+      from = base;
+    }
+    return off;
+  }
+
+  // ------------------------------------------------------------ accesses
+
+  void record(const Target& p, const Poly& size, Kind kind, const Ctx& c, const Stmt* at) {
+    if (!p) return;
     Access a;
-    a.array = r.name;
-    a.space = r.space;
-    a.write = write;
-    a.index = index;
+    a.array = p->obj.name;
+    a.space = p->obj.space;
+    a.write = kind != Kind::Read;
+    a.atomic = kind == Kind::Atomic;
     a.guards = c.guards;
     a.exact_guards = c.exact;
     a.loops = c.loops;
     a.phase = phase_;
     a.pos = pos(at->getBeginLoc());
     a.text = text(at);
-    if (write)
+    if (a.write)
       for (const auto& [d, v] : env_)
         if (isa<VarDecl>(d)) a.scope[d->getNameAsString()] = v;
     k_.accesses.push_back(std::move(a));
+    offsets_.push_back(p->off);
+    bytes_.push_back(size);
+    mark(at, std::string(kind == Kind::Read    ? "read"
+                         : kind == Kind::Write ? "write"
+                                               : "atomic") +
+                 " #" + std::to_string(k_.accesses.size() - 1) + " of " + p->obj.name);
     ++phase_accesses_;
   }
-
-  /// The reads of an rvalue expression (and writes of assignments inside it).
-  void expr(const Expr* e0, const Ctx& c) {
-    if (!e0) return;
-    const Expr* e = e0->IgnoreParenImpCasts();
-    if (const auto* b = dyn_cast<BinaryOperator>(e)) {
-      if (b->isAssignmentOp()) {
-        assign(b->getLHS(), b->getRHS(), b->isCompoundAssignmentOp(), c, b);
-        return;
-      }
-      expr(b->getLHS(), c);
-      expr(b->getRHS(), c);
+  void load(const Expr* lv, const Ctx& c) {
+    // `c ? x : y` as an lvalue (C++): one of the two is read.
+    if (const auto* co = dyn_cast<AbstractConditionalOperator>(lv->IgnoreParens())) {
+      mark(lv, "evaluated");
+      mark(co, "evaluated");
+      rvalue(co->getCond(), c);
+      load(co->getTrueExpr(), inexact(c));
+      load(co->getFalseExpr(), inexact(c));
       return;
     }
+    Target p = lvalue(lv, c);
+    if (!p) return;
+    record(p, Poly(bytes(lv->getType(), lv)), Kind::Read, c, lv);
+  }
+  /// Evaluates an lvalue's index expressions without accessing it (`&a[i]`).
+  void address(const Expr* lv, const Ctx& c) {
+    if (lv->getType()->isFunctionType()) {
+      mark(lv, "a function");
+      return;
+    }
+    lvalue(lv, c);
+  }
+
+  /// Indices in units: per object, the largest unit dividing every access's offset and
+  /// size; an access wider than one unit covers its units through a synthetic counter.
+  void normalise() {
+    std::map<std::string, int64_t> unit;
+    for (size_t i = 0; i < k_.accesses.size(); ++i) {
+      int64_t& g = unit[k_.accesses[i].array];
+      g = coefficient_gcd(bytes_[i], coefficient_gcd(offsets_[i], g));
+    }
+    for (size_t i = 0; i < k_.accesses.size(); ++i) {
+      Access& a = k_.accesses[i];
+      int64_t g = std::max<int64_t>(1, unit[a.array]);
+      a.unit = g;
+      a.index = *offsets_[i].exact_div(Poly(g));
+      Poly count = *bytes_[i].exact_div(Poly(g));
+      if (count == Poly(1)) continue;
+      LoopCtx l;
+      l.var = "fm_unit_" + std::to_string(units_++);
+      l.lower = 0;
+      l.count = count;
+      Poly u = Poly::var(l.var);
+      l.facts = {ge(u, 0), lt(u, count)};
+      a.loops.push_back(l);
+      a.index = a.index + u;
+    }
+  }
+
+  void census(const FunctionDecl* f) {
+    Census cs;
+    cs.run(f);
+    std::set<const Stmt*> done;
+    for (const Stmt* s : cs.nodes) {
+      if (!done.insert(s).second) continue;
+      auto it = seen_.find(s);
+      std::string how = it == seen_.end() ? "" : it->second;
+      k_.census.push_back({pos(s->getBeginLoc()), text(s), how});
+      if (how.empty())
+        k_.unsupported.push_back(
+            {pos(s->getBeginLoc()), "internal: unaccounted memory access at " +
+                                        std::to_string(pos(s->getBeginLoc()).line) + ":" +
+                                        std::to_string(pos(s->getBeginLoc()).col) + " ('" +
+                                        text(s) + "')"});
+    }
+  }
+
+  // ------------------------------------------------------------ expressions
+
+  Ctx inexact(const Ctx& c) const {
+    Ctx d = c;
+    d.exact = false;
+    return d;
+  }
+
+  /// Evaluates an expression: records its reads, writes and calls.
+  void rvalue(const Expr* e, const Ctx& c) {
+    if (!e) return;
+    mark(e, "evaluated");
+    if (const auto* p = dyn_cast<ParenExpr>(e)) return rvalue(p->getSubExpr(), c);
+    if (const auto* f = dyn_cast<FullExpr>(e)) return rvalue(f->getSubExpr(), c);
+    if (const auto* t = dyn_cast<MaterializeTemporaryExpr>(e)) return rvalue(t->getSubExpr(), c);
+    if (const auto* t = dyn_cast<CXXBindTemporaryExpr>(e)) return rvalue(t->getSubExpr(), c);
+    if (const auto* d = dyn_cast<CXXDefaultArgExpr>(e)) return rvalue(d->getExpr(), c);
+    if (const auto* d = dyn_cast<CXXDefaultInitExpr>(e)) return rvalue(d->getExpr(), c);
+    if (const auto* ic = dyn_cast<ImplicitCastExpr>(e)) {
+      switch (ic->getCastKind()) {
+      case CK_LValueToRValue:
+        return load(ic->getSubExpr(), c);
+      case CK_ArrayToPointerDecay:
+        return address(ic->getSubExpr(), c);
+      default:
+        return rvalue(ic->getSubExpr(), c);
+      }
+    }
+    if (const auto* ec = dyn_cast<ExplicitCastExpr>(e)) return rvalue(ec->getSubExpr(), c);
     if (const auto* u = dyn_cast<UnaryOperator>(e)) {
-      if (u->isIncrementDecrementOp()) {
-        assign(u->getSubExpr(), nullptr, true, c, u);
-        return;
-      }
-      if (u->getOpcode() == UO_Deref) {
-        access(e, false, c);
-        index_reads(u->getSubExpr(), c);
-        return;
-      }
-      if (u->getOpcode() == UO_AddrOf) {
-        unsupported(e, "taking the address '" + text(e) + "'");
-        return;
-      }
-      expr(u->getSubExpr(), c);
+      if (u->getOpcode() == UO_AddrOf) return address(u->getSubExpr(), c);
+      if (u->isIncrementDecrementOp()) return assign(u->getSubExpr(), nullptr, true, c, u);
+      if (u->getOpcode() == UO_Deref) return address(e, c);
+      return rvalue(u->getSubExpr(), c);
+    }
+    if (const auto* b = dyn_cast<BinaryOperator>(e)) {
+      if (b->isAssignmentOp())
+        return assign(b->getLHS(), b->getRHS(), b->isCompoundAssignmentOp(), c, b);
+      rvalue(b->getLHS(), c);
+      rvalue(b->getRHS(), b->isLogicalOp() ? inexact(c) : c);
       return;
     }
-    if (const auto* a = dyn_cast<ArraySubscriptExpr>(e)) {
-      access(e, false, c);
-      index_reads(a, c);
+    if (const auto* co = dyn_cast<AbstractConditionalOperator>(e)) {
+      rvalue(co->getCond(), c);
+      rvalue(co->getTrueExpr(), inexact(c));
+      rvalue(co->getFalseExpr(), inexact(c));
       return;
     }
-    if (const auto* call = dyn_cast<CallExpr>(e)) {
-      call_expr(call, c);
+    if (const auto* call = dyn_cast<CallExpr>(e)) return call_expr(call, c);
+    if (const auto* cc = dyn_cast<CXXConstructExpr>(e)) return construct(cc, std::nullopt, c);
+    if (const auto* il = dyn_cast<InitListExpr>(e)) {
+      for (const Expr* i : il->inits())
+        rvalue(i, c);
       return;
     }
-    if (const auto* co = dyn_cast<ConditionalOperator>(e)) {
-      expr(co->getCond(), c);
-      expr(co->getTrueExpr(), c);
-      expr(co->getFalseExpr(), c);
+    if (isa<DeclRefExpr>(e) || isa<ArraySubscriptExpr>(e) || isa<MemberExpr>(e))
+      return address(e, c); // an lvalue whose value is not read
+    if (isa<UnaryExprOrTypeTraitExpr>(e)) {
+      cover(e, "not evaluated (sizeof)");
       return;
     }
-    for (const Stmt* child : e->children())
-      if (const auto* ce = dyn_cast_or_null<Expr>(child)) expr(ce, c);
-  }
-  /// Reads inside an access's index expressions (a[b[i]] reads b).
-  void index_reads(const Expr* e, const Ctx& c) {
-    const Expr* x = e->IgnoreParenImpCasts();
-    if (const auto* a = dyn_cast<ArraySubscriptExpr>(x)) {
-      expr(a->getIdx(), c);
-      const Expr* base = a->getBase()->IgnoreParenImpCasts();
-      if (isa<ArraySubscriptExpr>(base)) index_reads(base, c);
+    if (isa<IntegerLiteral>(e) || isa<FloatingLiteral>(e) || isa<CharacterLiteral>(e) ||
+        isa<CXXBoolLiteralExpr>(e) || isa<StringLiteral>(e) || isa<CXXNullPtrLiteralExpr>(e) ||
+        isa<GNUNullExpr>(e) || isa<ImplicitValueInitExpr>(e) || isa<CXXScalarValueInitExpr>(e) ||
+        isa<ConstantExpr>(e) || isa<CXXThisExpr>(e))
       return;
-    }
-    for (const Stmt* child : x->children())
-      if (const auto* ce = dyn_cast_or_null<Expr>(child); ce && !isa<DeclRefExpr>(ce)) expr(ce, c);
-  }
-
-  void call_expr(const CallExpr* call, const Ctx& c) {
-    const FunctionDecl* f = call->getDirectCallee();
-    std::string n = f ? f->getNameAsString() : "";
-    if (n == "__syncthreads") {
-      barrier(call, c);
-      return;
-    }
-    // funmem-cuda's element loads and stores: fm_ld<T>(m, i, site), fm_st<T>(m, i, v, site).
-    if ((n == "fm_ld" && call->getNumArgs() == 3) || (n == "fm_st" && call->getNumArgs() == 4)) {
-      for (unsigned k = 1; k < call->getNumArgs(); ++k)
-        expr(call->getArg(k), c);
-      try {
-        auto base = place_base(call->getArg(0), call);
-        if (base)
-          access_at(base->first, base->second + poly(call->getArg(1)), n == "fm_st", c, call);
-      } catch (const NotAffine& e) {
-        unsupported(call, "index of '" + text(call) + "': " + e.why);
-      }
-      return;
-    }
-    if (n.rfind("atomic", 0) == 0 || n.rfind("__shfl", 0) == 0 || n == "__syncwarp" ||
-        n == "__threadfence" || n.empty()) {
-      unsupported(call, (n.empty() ? std::string("an indirect call") : "'" + n + "'") +
-                            " (atomics, warp intrinsics and fences are not modelled)");
-      for (const Expr* a : call->arguments())
-        expr(a, c);
-      return;
-    }
-    for (const Expr* a : call->arguments()) {
-      if (a->getType()->isPointerType()) {
-        unsupported(call, "a call of '" + n + "' with a pointer argument");
-        return;
-      }
-      expr(a, c);
-    }
-    if (f && f->hasBody() && !f->getBody()->children().empty() && f->getNameAsString() != "min" &&
-        f->getNameAsString() != "max") {
-      // A device function with a body: its accesses are not followed.
-      bool touches = false;
-      for (const ParmVarDecl* p : f->parameters())
-        touches = touches || p->getType()->isPointerType();
-      if (touches) unsupported(call, "a call of the device function '" + n + "'");
-    }
+    throw NotAffine{
+        std::string("the expression kind '") + e->getStmtClassName() + "' ('" + text(e) + "')", e};
   }
 
   void assign(const Expr* lhs0, const Expr* rhs, bool compound, const Ctx& c, const Expr* at) {
-    const Expr* lhs = lhs0->IgnoreParenImpCasts();
-    if (rhs) expr(rhs, c);
-    if (const auto* d = dyn_cast<DeclRefExpr>(lhs)) {
+    const Expr* lhs = lhs0->IgnoreParens();
+    if (rhs) rvalue(rhs, c);
+    if (const auto* d = dyn_cast<DeclRefExpr>(lhs); d && local(d->getDecl())) {
+      mark(d, "private (a local)");
       const ValueDecl* v = d->getDecl();
       for (const LoopCtx& l : c.loops)
         if (l.var == v->getNameAsString()) {
           unsupported(at, "the loop counter '" + l.var + "' is assigned in the loop body");
           return;
         }
-      if (env_.count(v) || v->getType()->isIntegerType()) {
+      auto level = depth_of_.find(v);
+      bool straight =
+          level != depth_of_.end() ? level->second == c.depth : c.loops.empty() && !c.divergent;
+      if (v->getType()->isIntegerType()) {
         // A scalar local changes: later indices through it cannot be followed unless
         // it is a plain definition outside any loop and condition.
         env_.erase(v);
         opaque_[v] = "'" + v->getNameAsString() + "' is assigned after its definition";
-        auto level = depth_of_.find(v);
-        if (!compound && rhs &&
-            (level != depth_of_.end() ? level->second == c.depth
-                                      : c.loops.empty() && !c.divergent)) {
+        if (!compound && rhs && straight) {
           try {
             env_[v] = poly(rhs);
             opaque_.erase(v);
           } catch (const NotAffine&) {
           }
         }
-      }
-      if (aliases_.count(v)) {
-        aliases_.erase(v);
-        unsupported(at, "the pointer '" + v->getNameAsString() + "' is reassigned");
+      } else if (v->getType()->isPointerType()) {
+        ptrs_.erase(v);
+        bad_ptrs_[v] = "the pointer '" + v->getNameAsString() + "' is reassigned";
+        if (!compound && rhs && straight) {
+          try {
+            ptrs_[v] = ptr(rhs, c);
+            bad_ptrs_.erase(v);
+          } catch (const NotAffine&) {
+          }
+        }
       }
       return;
     }
-    if (compound) access(lhs, false, c);
-    access(lhs, true, c);
-    index_reads(lhs, c);
+    if (isa<MemberExpr>(lhs) && broken_ == "unvisited-member-stores") return;
+    Target p = lvalue(lhs, c);
+    if (isa<MemberExpr>(lhs) && broken_ == "dropped-member-stores") return;
+    Poly size(bytes(lhs->getType(), lhs));
+    if (compound) record(p, size, Kind::Read, c, lhs);
+    record(p, size, Kind::Write, c, lhs);
+  }
+  /// A thread's own variable (not memory): a local or a parameter, not a reference.
+  bool local(const ValueDecl* d) const {
+    const auto* v = dyn_cast<VarDecl>(d);
+    return v && !v->hasGlobalStorage() && !v->hasAttr<CUDASharedAttr>() &&
+           !v->getType()->isReferenceType() && !refs_.count(v);
   }
 
   void barrier(const Stmt* s, const Ctx& c) {
@@ -532,6 +879,225 @@ private:
     phase_accesses_ = 0;
   }
 
+  void call_expr(const CallExpr* call, const Ctx& c) {
+    mark(call, "call");
+    const FunctionDecl* f = call->getDirectCallee();
+    if (!f) throw NotAffine{"an indirect call ('" + text(call) + "')", call};
+    if (const auto* m = dyn_cast<MemberExpr>(call->getCallee()->IgnoreParenImpCasts()))
+      mark(m, "the called method");
+    std::string n = f->getNameAsString();
+    const auto* method = dyn_cast<CXXMethodDecl>(f);
+    // A trivial copy or move of a structure: a read of the source, a write of the target.
+    if (method && method->isTrivial() &&
+        (method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator())) {
+      const Expr *to = call->getArg(0), *from = call->getArg(1);
+      if (isa<CXXMemberCallExpr>(call)) {
+        to = cast<CXXMemberCallExpr>(call)->getImplicitObjectArgument();
+        from = call->getArg(0);
+      }
+      load(from, c);
+      Target p = lvalue(to, c);
+      record(p, Poly(bytes(to->getType(), to)), Kind::Write, c, to);
+      mark(call, "structure assignment");
+      return;
+    }
+    if ((in_header(f) && !f->doesThisDeclarationHaveABody()) || n == "__builtin_memcpy" ||
+        n == "__builtin_memset") {
+      builtin_call(call, n, c);
+      return;
+    }
+    inline_call(call, f, c);
+  }
+
+  void builtin_call(const CallExpr* call, const std::string& n, const Ctx& c) {
+    unsigned args = call->getNumArgs();
+    if (n == "__syncthreads") {
+      barrier(call, c);
+      mark(call, "barrier");
+      return;
+    }
+    // funmem-cuda's element loads and stores: fm_ld<T>(m, i, site), fm_st<T>(m, i, v, site).
+    if ((n == "fm_ld" && args == 3) || (n == "fm_st" && args == 4)) {
+      for (unsigned k = 1; k < args; ++k)
+        rvalue(call->getArg(k), c);
+      QualType t = n == "fm_ld" ? call->getType() : call->getArg(2)->getType();
+      int64_t size = bytes(t, call);
+      mark(call->getArg(0), "block");
+      Target base = block(call->getArg(0), c);
+      record(shifted(base, poly_at(call->getArg(1)) * Poly(size)), Poly(size),
+             n == "fm_st" ? Kind::Write : Kind::Read, c, call);
+      return;
+    }
+    if (n.rfind("atomic", 0) == 0 && args >= 1 && call->getArg(0)->getType()->isPointerType()) {
+      Target p = ptr(call->getArg(0), c);
+      for (unsigned k = 1; k < args; ++k)
+        rvalue(call->getArg(k), c);
+      record(p, Poly(bytes(call->getArg(0)->getType()->getPointeeType(), call)), Kind::Atomic, c,
+             call);
+      return;
+    }
+    if ((n == "memcpy" || n == "memset" || n == "__builtin_memcpy" || n == "__builtin_memset") &&
+        args == 3) {
+      bool copy = n.find("memcpy") != std::string::npos;
+      Target to = ptr(call->getArg(0), c);
+      Target from;
+      if (copy)
+        from = ptr(call->getArg(1), c);
+      else
+        rvalue(call->getArg(1), c);
+      rvalue(call->getArg(2), c);
+      Poly size = poly_at(call->getArg(2));
+      if (copy) record(from, size, Kind::Read, c, call);
+      record(to, size, Kind::Write, c, call);
+      mark(call, n);
+      return;
+    }
+    if (touches_memory_builtin(n))
+      throw NotAffine{"the call '" + text(call) + "' it cannot model", call};
+    // Warp shuffles, fences, math functions: no memory.
+    for (const Expr* a : call->arguments()) {
+      if (a->getType()->isPointerType())
+        throw NotAffine{"a call of '" + n + "' with a pointer argument", call};
+      rvalue(a, c);
+    }
+    mark(call, "built-in function (no memory)");
+  }
+  /// An `fm_mem` argument: the block it names.
+  Target block(const Expr* e, const Ctx& c) {
+    const Expr* x = e->IgnoreParenImpCasts();
+    if (const auto* cc = dyn_cast<CXXConstructExpr>(x); cc && cc->getNumArgs() == 1) {
+      mark(cc, "block");
+      x = cc->getArg(0)->IgnoreParenImpCasts();
+    }
+    mark(x, "block");
+    if (const auto* d = dyn_cast<DeclRefExpr>(x)) {
+      if (auto it = ptrs_.find(d->getDecl()); it != ptrs_.end()) return it->second;
+      if (auto it = bad_ptrs_.find(d->getDecl()); it != bad_ptrs_.end())
+        throw NotAffine{it->second, e};
+    }
+    (void)c;
+    throw NotAffine{"the memory block '" + text(e) + "', whose target it cannot follow", e};
+  }
+
+  /// Binds a call's parameters to its arguments (values, pointers' and references'
+  /// targets).
+  void bind(const FunctionDecl* d, const std::vector<const Expr*>& args, const Ctx& c) {
+    for (unsigned i = 0; i < d->getNumParams(); ++i) {
+      const ParmVarDecl* p = d->getParamDecl(i);
+      const Expr* a = i < args.size() ? args[i] : p->getDefaultArg();
+      if (!a)
+        throw NotAffine{"a call of '" + d->getNameAsString() + "' without argument " +
+                        std::to_string(i + 1)};
+      QualType t = p->getType();
+      env_.erase(p);
+      opaque_.erase(p);
+      ptrs_.erase(p);
+      bad_ptrs_.erase(p);
+      refs_.erase(p);
+      depth_of_[p] = c.depth;
+      if (t->isReferenceType()) {
+        refs_[p] = lvalue(a, c);
+      } else if (t->isPointerType() || is_fm_mem(t)) {
+        ptrs_[p] = is_fm_mem(t) ? block(a, c) : ptr(a, c);
+      } else {
+        rvalue(a, c);
+        if (t->isIntegerType()) {
+          try {
+            env_[p] = poly(a);
+          } catch (const NotAffine& n) {
+            opaque_[p] = "'" + p->getNameAsString() + "' is " + n.why;
+          }
+        }
+      }
+    }
+  }
+
+  void inline_call(const CallExpr* call, const FunctionDecl* f, const Ctx& c) {
+    const FunctionDecl* d = f->getDefinition();
+    if (!d || !d->hasBody())
+      throw NotAffine{"a call of '" + f->getNameAsString() + "', whose body is not available",
+                      call};
+    if (std::find(inlined_.begin(), inlined_.end(), d) != inlined_.end() || inlined_.size() > 16)
+      throw NotAffine{"a recursive call of '" + f->getNameAsString() + "'", call};
+    if (d->isVariadic()) throw NotAffine{"a call of the variadic '" + f->getNameAsString() + "'"};
+    std::vector<const Expr*> args(call->arg_begin(), call->arg_end());
+    Target self;
+    bool method = false;
+    if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call)) {
+      const Expr* obj = mc->getImplicitObjectArgument();
+      const auto* me = dyn_cast<MemberExpr>(mc->getCallee()->IgnoreParens());
+      self = me && me->isArrow() ? ptr(obj, c) : lvalue(obj, c);
+      method = true;
+    } else if (isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(d) &&
+               !cast<CXXMethodDecl>(d)->isStatic()) {
+      self = lvalue(call->getArg(0), c);
+      args.erase(args.begin());
+      method = true;
+    }
+    bind(d, args, c);
+    if (method) this_.push_back(self);
+    inlined_.push_back(d);
+    mark(call, "inlined call of " + f->getNameAsString());
+    Ctx inner = c;
+    block_items(d->getBody(), inner);
+    inlined_.pop_back();
+    if (method) this_.pop_back();
+  }
+
+  /// A construction: `target` is the object constructed (nullopt: the thread's own).
+  void construct(const CXXConstructExpr* cc, const Target& target, const Ctx& c) {
+    mark(cc, "construction");
+    const CXXConstructorDecl* ctor = cc->getConstructor();
+    if (ctor->isTrivial() || (ctor->isDefaulted() && ctor->getParent()->isPOD() &&
+                              (ctor->isCopyConstructor() || ctor->isMoveConstructor()))) {
+      if ((ctor->isCopyConstructor() || ctor->isMoveConstructor()) && cc->getNumArgs() >= 1)
+        load(cc->getArg(0), c);
+      record(target, Poly(bytes(cc->getType(), cc)), Kind::Write, c, cc);
+      return;
+    }
+    if (target) throw NotAffine{"a non-trivial construction of an object in memory", cc};
+    const CXXRecordDecl* r = ctor->getParent();
+    if (r->getNumBases() > 0) throw NotAffine{"a construction of a derived class", cc};
+    const auto* d = dyn_cast_or_null<CXXConstructorDecl>(ctor->getDefinition());
+    if (!d) throw NotAffine{"a constructor whose body is not available", cc};
+    if (std::find(inlined_.begin(), inlined_.end(), d) != inlined_.end())
+      throw NotAffine{"a recursive construction", cc};
+    bind(d, std::vector<const Expr*>(cc->arg_begin(), cc->arg_end()), c);
+    this_.push_back(std::nullopt);
+    inlined_.push_back(d);
+    for (const CXXCtorInitializer* i : d->inits())
+      if (i->isWritten()) rvalue(i->getInit(), c);
+    Ctx inner = c;
+    block_items(d->getBody(), inner);
+    inlined_.pop_back();
+    this_.pop_back();
+  }
+
+  /// Variables assigned (or incremented) anywhere in `s`.
+  static void assigned_in(const Stmt* s, std::set<const ValueDecl*>& out) {
+    if (!s) return;
+    auto target = [&](const Expr* e) {
+      if (const auto* d = dyn_cast<DeclRefExpr>(e->IgnoreParens())) out.insert(d->getDecl());
+    };
+    if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) target(b->getLHS());
+    if (const auto* u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp())
+      target(u->getSubExpr());
+    for (const Stmt* c : s->children())
+      assigned_in(c, out);
+  }
+  /// Before a loop body runs again: what it assigns is not followed from its start on.
+  void forget_assigned(const Stmt* body, const std::string& except) {
+    std::set<const ValueDecl*> vs;
+    assigned_in(body, vs);
+    for (const ValueDecl* v : vs) {
+      if (v->getNameAsString() == except) continue;
+      if (env_.erase(v) || v->getType()->isIntegerType())
+        opaque_[v] = "'" + v->getNameAsString() + "' is assigned in a loop";
+      if (ptrs_.erase(v) || v->getType()->isPointerType())
+        bad_ptrs_[v] = "the pointer '" + v->getNameAsString() + "' is reassigned in a loop";
+    }
+  }
+
   // ------------------------------------------------------------ statements
 
   void block_items(const Stmt* s, Ctx c) {
@@ -539,7 +1105,17 @@ private:
       for (const Stmt* child : cs->body()) {
         // `if (cond) return;`: the rest runs only when cond is false.
         if (const auto* i = dyn_cast<IfStmt>(child); i && !i->getElse() && returns(i->getThen())) {
-          expr(i->getCond(), c);
+          guarded(i, [&] {
+            rvalue(i->getCond(), c);
+            // `if (cond) return e;` in a device function: e is evaluated when cond holds.
+            const auto* r = dyn_cast<ReturnStmt>(i->getThen());
+            if (!r) r = cast<ReturnStmt>(cast<CompoundStmt>(i->getThen())->body_front());
+            mark(r, "return");
+            if (r->getRetValue()) {
+              if (inlined_.empty()) throw NotAffine{"a return with a value in a kernel", r};
+              rvalue(r->getRetValue(), inexact(c));
+            }
+          });
           auto f = formula(i->getCond());
           if (f)
             add_guard(c.guards, negation(*f));
@@ -551,6 +1127,13 @@ private:
             for (const std::string& v : f->free_vars())
               per_thread = per_thread || v.rfind("threadIdx_", 0) == 0;
           c.returned = c.returned || per_thread;
+          continue;
+        }
+        // `return e;` ending a device function.
+        if (const auto* r = dyn_cast<ReturnStmt>(child);
+            r && !inlined_.empty() && child == cs->body_back()) {
+          mark(r, "return");
+          guarded(r, [&] { rvalue(r->getRetValue(), c); });
           continue;
         }
         stmt(child, c);
@@ -575,16 +1158,32 @@ private:
       return;
     }
     if (const auto* ds = dyn_cast<DeclStmt>(s)) {
-      for (const Decl* d : ds->decls())
-        if (const auto* v = dyn_cast<VarDecl>(d)) var_decl(v, c);
+      guarded(s, [&] {
+        for (const Decl* d : ds->decls()) {
+          if (const auto* v = dyn_cast<VarDecl>(d))
+            var_decl(v, c);
+          else if (!isa<TypeDecl>(d) && !isa<StaticAssertDecl>(d))
+            throw NotAffine{std::string("the declaration kind '") + d->getDeclKindName() + "'"};
+        }
+      });
       return;
     }
     if (const auto* e = dyn_cast<Expr>(s)) {
-      expr(e, c);
+      guarded(s, [&] { rvalue(e, c); });
       return;
     }
     if (const auto* i = dyn_cast<IfStmt>(s)) {
-      expr(i->getCond(), c);
+      if (i->getInit() || i->getConditionVariable()) {
+        unsupported(s, "an if with an initialiser or a condition variable");
+        return;
+      }
+      bool ok = true;
+      guarded(i->getCond(), [&] {
+        ok = false;
+        rvalue(i->getCond(), c);
+        ok = true;
+      });
+      if (!ok) return;
       auto f = formula(i->getCond());
       Ctx t = c, e = c;
       t.divergent = e.divergent = true;
@@ -605,7 +1204,8 @@ private:
       return;
     }
     if (isa<ReturnStmt>(s)) {
-      unsupported(s, "a return other than `if (cond) return;` in the kernel body");
+      unsupported(s, inlined_.empty() ? "a return other than `if (cond) return;` in the kernel body"
+                                      : "a return inside a nested statement of a device function");
       return;
     }
     unsupported(s, std::string("the statement '") + s->getStmtClassName() + "'");
@@ -614,28 +1214,51 @@ private:
   void var_decl(const VarDecl* v, const Ctx& c) {
     QualType t = v->getType();
     std::string n = v->getNameAsString();
-    if (v->hasAttr<CUDASharedAttr>()) {
-      ArrayRef a{n, Space::Shared, 0};
-      if (const auto* at = ctx_.getAsConstantArrayType(t))
-        if (const auto* in = ctx_.getAsConstantArrayType(at->getElementType()))
-          a.row = static_cast<int64_t>(in->getSize().getZExtValue());
-      arrays_[v] = a;
-      k_.shared_arrays.push_back(n);
+    const Expr* init = v->getInit();
+    if (v->hasAttr<CUDASharedAttr>() || v->hasGlobalStorage()) {
+      bool shared = v->hasAttr<CUDASharedAttr>();
+      object(v, n, shared ? Space::Shared : Space::Global);
+      // A trivial default construction writes nothing (CUDA allows no other for
+      // __shared__ variables).
+      if (const auto* cc = dyn_cast_or_null<CXXConstructExpr>(init);
+          cc && cc->getConstructor()->isTrivial() && cc->getNumArgs() == 0) {
+        cover(cc, "trivial default construction (no access)");
+        return;
+      }
+      if (init) throw NotAffine{"the variable '" + n + "' with an initialiser", init};
       return;
     }
-    const Expr* init = v->getInit();
     depth_of_[v] = c.depth;
+    env_.erase(v);
+    opaque_.erase(v);
+    ptrs_.erase(v);
+    bad_ptrs_.erase(v);
+    refs_.erase(v);
+    if (t->isReferenceType()) {
+      if (!init) throw NotAffine{"the reference '" + n + "' without a target", v->getInit()};
+      refs_[v] = lvalue(init, c);
+      return;
+    }
     if (t->isPointerType() || is_fm_mem(t)) {
-      if (!init) return;
+      if (!init) {
+        bad_ptrs_[v] = "the pointer '" + n + "' has no initial value";
+        return;
+      }
       try {
-        auto p = place_base(init, v->getInit());
-        if (p) aliases_[v] = *p;
+        ptrs_[v] = is_fm_mem(t) ? block(init, c) : ptr(init, c);
       } catch (const NotAffine& e) {
-        unsupported(init, "pointer '" + n + "': " + e.why);
+        // Followed only if it is used.
+        bad_ptrs_[v] = "the pointer '" + n + "': " + e.why;
+        cover(init, "inside an unsupported construct");
       }
       return;
     }
-    if (init) expr(init, c);
+    if (const auto* r = t->getAsCXXRecordDecl(); r && r->hasNonTrivialDestructor())
+      throw NotAffine{"the local '" + n + "' with a destructor", init};
+    if (const auto* cc = dyn_cast_or_null<CXXConstructExpr>(init))
+      construct(cc, std::nullopt, c);
+    else if (init)
+      rvalue(init, c);
     if (t->isIntegerType() && init) {
       try {
         // Visible only in its block: its value there is the polynomial (a later
@@ -659,7 +1282,7 @@ private:
       var = dyn_cast<VarDecl>(*ds->decl_begin());
       if (var) init = var->getInit();
       for (auto d = std::next(ds->decl_begin()); d != ds->decl_end(); ++d)
-        if (const auto* other = dyn_cast<VarDecl>(*d)) var_decl(other, c);
+        if (const auto* other = dyn_cast<VarDecl>(*d)) guarded(ds, [&] { var_decl(other, c); });
     } else if (const auto* b = dyn_cast_or_null<BinaryOperator>(f->getInit());
                b && b->getOpcode() == BO_Assign) {
       if (const auto* d = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts()))
@@ -671,7 +1294,7 @@ private:
     try {
       if (!var || !init || !var->getType()->isIntegerType())
         throw NotAffine{"the loop has no integer counter initialised in its header"};
-      if (init) expr(init, c);
+      rvalue(init, c);
       Poly a = poly(init);
       l.var = var->getNameAsString();
       const auto* cond = dyn_cast_or_null<BinaryOperator>(
@@ -747,12 +1370,17 @@ private:
       // cannot be summarised).
       unsupported(f, "a loop the extractor cannot summarise: " + why);
       if (var) opaque_[var] = "the counter of a loop it cannot summarise";
+      forget_assigned(f->getBody(), "");
       Ctx inner = c;
       inner.divergent = true;
       ++inner.depth;
       stmt(f->getBody(), inner);
       return;
     }
+    // The condition and the increment are polynomials: they touch no memory.
+    cover(f->getCond(), "loop condition (no memory)");
+    cover(f->getInc(), "loop increment (no memory)");
+    forget_assigned(f->getBody(), l.var);
     l.barrier = has_top_barrier(f->getBody());
     env_[var] = Poly::var(l.var);
     Ctx inner = c;
@@ -812,7 +1440,7 @@ std::string display_names(std::string text) {
 }
 
 ExtractResult extract(const std::string& code, const std::string& file,
-                      const std::vector<std::string>& clang_args) {
+                      const std::vector<std::string>& clang_args, const ExtractOptions& options) {
   ExtractResult r;
   std::vector<std::string> args = {"-x",
                                    "cuda",
@@ -823,7 +1451,8 @@ ExtractResult extract(const std::string& code, const std::string& file,
                                    "-std=c++17",
                                    "-include",
                                    kHeaderPath,
-                                   "-Wno-unknown-cuda-version"};
+                                   "-Wno-unknown-cuda-version",
+                                   "-I/funmem-extract/include"};
   if (std::string rd = FUNMEM_CLANG_RESOURCE_DIR; !rd.empty()) {
     args.push_back("-resource-dir");
     args.push_back(rd);
@@ -834,8 +1463,12 @@ ExtractResult extract(const std::string& code, const std::string& file,
   IntrusiveRefCntPtr<DiagnosticOptions> diag_opts = new DiagnosticOptions();
   diag_opts->ShowColors = false;
   TextDiagnosticPrinter printer(diag_os, diag_opts.get());
+  // `#include "cuda.h"` and its kin: the bundled header, included first, has it all.
+  const char* empty = "#pragma once\n";
   tooling::FileContentMappings files = {{kHeaderPath, cuda_min_header()},
-                                        {kRtModelPath, rt_model_header()}};
+                                        {kRtModelPath, rt_model_header()},
+                                        {"/funmem-extract/include/cuda.h", empty},
+                                        {"/funmem-extract/include/cuda_runtime.h", empty}};
   std::unique_ptr<ASTUnit> ast = tooling::buildASTFromCodeWithArgs(
       code, args, file, "funmem-extract", std::make_shared<PCHContainerOperations>(),
       tooling::getClangStripDependencyFileAdjuster(), files, &printer);
@@ -864,7 +1497,7 @@ ExtractResult extract(const std::string& code, const std::string& file,
     if (!f || !f->hasAttr<CUDAGlobalAttr>() || !f->doesThisDeclarationHaveABody()) continue;
     if (!sm.isInMainFile(sm.getExpansionLoc(f->getLocation()))) continue;
     KernelSummary k;
-    Extractor(ctx, k).run(f);
+    Extractor(ctx, k, options).run(f);
     r.kernels.push_back(std::move(k));
   }
   return r;

@@ -1,13 +1,16 @@
-// The Clang LibTooling front end of funmem-extract (issue 10; docs/extract.md): parses
-// CUDA device code (-x cuda --cuda-device-only -nocudainc with the bundled
-// funmem_cuda_min.h, so no CUDA installation is needed) and summarises every
-// `__global__` function's accesses to its pointer parameters and `__shared__` arrays:
-// the array, read or write, the index as a polynomial in the built-in variables
-// (`threadIdx_x`, `blockIdx_x`, `blockDim_x`, `gridDim_x`, ... with `_` for `.`),
-// scalar parameters and loop counters, the enclosing loops and conditions, and the
-// barrier interval. What it cannot follow (data-dependent indices, atomics, warp
-// intrinsics, pointer arithmetic on unknown pointers, other loops) is listed as
-// unsupported with its position, never dropped.
+// The Clang LibTooling front end of funmem-extract (docs/extract.md): parses CUDA device
+// code (-x cuda --cuda-device-only -nocudainc with the bundled funmem_cuda_min.h, so no
+// CUDA installation is needed) and summarises every `__global__` function's accesses,
+// with the device functions, methods and constructors it calls inlined, to its memory
+// objects (pointer parameters' targets, `__shared__`, `__device__` and `__constant__`
+// variables): the object, read / write / atomic, the byte range as an index in the
+// object's unit (the largest size dividing every offset and size of its accesses;
+// wider accesses cover their units through a synthetic counter `fm_unit_N`) as a
+// polynomial in the built-in variables (`threadIdx_x`, `blockIdx_x`, `blockDim_x`,
+// `gridDim_x`, ... with `_` for `.`), scalar parameters and loop counters, the
+// enclosing loops and conditions, and the barrier interval. What it cannot follow is
+// listed as unsupported with its position; a census of every node that can touch
+// memory makes sure that nothing is dropped silently.
 //
 // Example: `__global__ void k(float* a, int n) { int i = blockIdx.x * blockDim.x +
 // threadIdx.x; if (i < n) a[i] = 0; }` gives one write of `a` at
@@ -39,10 +42,12 @@ struct LoopCtx {
 };
 
 struct Access {
-  std::string array;
+  std::string array; // the object
   Space space = Space::Global;
-  bool write = false;
-  Poly index;                  // element index into the array (row-major for 2-d)
+  bool write = false;          // a write (atomics too)
+  bool atomic = false;         // an atomic read-modify-write: no race with another atomic
+  int64_t unit = 1;            // bytes per index step of this object
+  Poly index;                  // unit index into the object
   std::vector<Formula> guards; // enclosing conditions and earlier early returns
   bool exact_guards = true;    // every enclosing condition became a guard
   std::vector<LoopCtx> loops;  // enclosing loops, outermost first
@@ -59,15 +64,25 @@ struct Problem {
   std::string what;
 };
 
+/// A node of the census: something that can touch memory, and what the extractor made
+/// of it (an access, private storage, no memory, an inlined call, ...; empty: nothing,
+/// which makes the kernel unsupported).
+struct CensusEntry {
+  Pos pos;
+  std::string text, how;
+};
+
 struct KernelSummary {
   std::string name;
   Pos pos;
   std::vector<std::string> scalar_params, pointer_params, shared_arrays;
+  std::vector<std::string> global_vars;  // `__device__` / `__constant__` variables used
   std::vector<std::string> thread_names; // built-in names the kernel uses
   std::vector<Access> accesses;
   std::vector<Problem> unsupported; // constructs it cannot follow
   std::vector<Problem> unknown;     // followed, but barrier intervals it cannot order
   int barriers = 0;
+  std::vector<CensusEntry> census;
 };
 
 struct ExtractResult {
@@ -75,9 +90,19 @@ struct ExtractResult {
   std::vector<std::string> errors; // `file:line:col: error: ...` from clang
 };
 
+/// Deliberately broken variants of the extractor, for the tests that show the census
+/// and the differential campaign catch them (never set by the tools' users):
+/// `unvisited-member-stores` returns from a store to a structure member without
+/// looking at it (the census catches it); `dropped-member-stores` looks at it and
+/// records nothing (only the dynamic detector can catch it).
+struct ExtractOptions {
+  std::string broken;
+};
+
 /// Parses `code` (named `file`) with clang and summarises its kernels.
 ExtractResult extract(const std::string& code, const std::string& file,
-                      const std::vector<std::string>& clang_args = {});
+                      const std::vector<std::string>& clang_args = {},
+                      const ExtractOptions& options = {});
 
 /// The text of funmem_cuda_min.h.
 const char* cuda_min_header();

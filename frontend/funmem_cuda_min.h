@@ -2,7 +2,8 @@
 // (clang -x cuda --cuda-device-only -nocudainc -nocudalib), so that no CUDA
 // installation is needed. Built-in variables are plain structures: the extractor
 // recognises `threadIdx.x` and its kin by name. Intrinsics are declared so that a
-// kernel using them parses; the extractor reports their calls as unsupported.
+// kernel using them parses: the extractor models atomics, memcpy and memset as accesses
+// and knows that the others (warp shuffles, fences, math) touch no memory.
 #pragma once
 #define __global__ __attribute__((global))
 #define __device__ __attribute__((device))
@@ -38,6 +39,8 @@ __device__ float atomicExch(float*, float);
 __device__ int atomicMin(int*, int);
 __device__ int atomicMax(int*, int);
 __device__ int atomicCAS(int*, int, int);
+extern "C" __device__ void* memcpy(void*, const void*, size_t);
+extern "C" __device__ void* memset(void*, int, size_t);
 __device__ int __shfl_sync(unsigned int, int, int, int = 32);
 __device__ float __shfl_sync(unsigned int, float, int, int = 32);
 __device__ int __shfl_down_sync(unsigned int, int, unsigned int, int = 32);

@@ -183,6 +183,7 @@ public:
       for (size_t a = 0; a < k_.accesses.size(); ++a) {
         const Access& aa = k_.accesses[a];
         if (aa.array != aw.array) continue;
+        if (aw.atomic && aa.atomic) continue; // atomics on one cell do not race
         // Two writes: (w, a) and (a, w) ask the same (every pair of distinct threads).
         if (aa.write && a < w) continue;
         pair(aw, aa, v, first_open);
@@ -206,6 +207,9 @@ public:
     if (first_open.empty()) {
       v.verdict = Verdict::RaceFree;
       v.reason = std::to_string(v.questions.size()) + " question(s), every one disjoint";
+      // The assumption the verdict rests on (GPUVerify's too), said where it matters.
+      size_t objects = k_.pointer_params.size() + k_.global_vars.size();
+      if (objects >= 2) v.reason += "; assumes distinct pointer parameters do not alias";
     } else if (auto w = search()) {
       v.verdict = Verdict::Race;
       v.witness = w;
@@ -973,6 +977,7 @@ private:
           const Access &ax = k_.accesses[static_cast<size_t>(ex.access)],
                        &ay = k_.accesses[static_cast<size_t>(ey.access)];
           if (!ax.write) continue;
+          if (ax.atomic && ay.atomic) continue;
           if (ex.block == ey.block && ex.thread == ey.thread) continue;
           bool same_block = ex.block == ey.block;
           if (same_block && (ax.phase != ay.phase || ex.shared_key != ey.shared_key)) continue;

@@ -98,7 +98,10 @@ int main(int argc, char** argv) {
       for (const Access& a : k.accesses) {
         json ja = {{"array", a.array},
                    {"space", space_name(a.space)},
-                   {"kind", a.write ? "write" : "read"},
+                   {"kind", a.atomic  ? "atomic"
+                            : a.write ? "write"
+                                      : "read"},
+                   {"unit", a.unit},
                    {"index", display_names(a.index.to_string())},
                    {"line", a.pos.line},
                    {"col", a.pos.col},
@@ -117,6 +120,10 @@ int main(int argc, char** argv) {
                                  {"barrier", l.barrier}});
         jk["accesses"].push_back(ja);
       }
+      jk["census"] = json::array();
+      for (const CensusEntry& c : k.census)
+        jk["census"].push_back(
+            {{"line", c.pos.line}, {"col", c.pos.col}, {"text", c.text}, {"how", c.how}});
       jk["unsupported"] = json::array();
       for (const Problem& p : k.unsupported)
         jk["unsupported"].push_back({{"line", p.pos.line}, {"col", p.pos.col}, {"what", p.what}});
@@ -140,16 +147,27 @@ int main(int argc, char** argv) {
     std::printf("%s: kernel %s: %s", where(file, k.pos).c_str(), k.name.c_str(),
                 verdict_name(v.verdict));
     std::printf(" (%s; %.0f ms)\n", display_names(v.reason).c_str(), v.ms);
-    if (show_accesses)
-      for (const Access& a : k.accesses) {
-        std::printf("  %s %s %s[%s] phase %d", a.write ? "write" : "read ", space_name(a.space),
-                    a.array.c_str(), display_names(a.index.to_string()).c_str(), a.phase);
+    if (show_accesses) {
+      for (size_t i = 0; i < k.accesses.size(); ++i) {
+        const Access& a = k.accesses[i];
+        std::printf("  #%zu %s %s %s[%s] (unit %lld bytes) phase %d", i,
+                    a.atomic  ? "atomic"
+                    : a.write ? "write "
+                              : "read  ",
+                    space_name(a.space), a.array.c_str(),
+                    display_names(a.index.to_string()).c_str(), static_cast<long long>(a.unit),
+                    a.phase);
         for (const LoopCtx& l : a.loops)
           std::printf(" for %s", l.var.c_str());
         for (const Formula& g : a.guards)
           std::printf(" if %s", display_names(g.to_string()).c_str());
         std::printf("  (%s at %d:%d)\n", a.text.c_str(), a.pos.line, a.pos.col);
       }
+      std::printf("  census: %zu node(s) that can touch memory\n", k.census.size());
+      for (const CensusEntry& c : k.census)
+        std::printf("    %d:%d %s: %s\n", c.pos.line, c.pos.col, c.text.c_str(),
+                    c.how.empty() ? "UNACCOUNTED" : c.how.c_str());
+    }
     for (const Problem& p : k.unsupported)
       std::printf("%s: unsupported: %s\n", where(file, p.pos).c_str(), p.what.c_str());
     if (v.witness) {
