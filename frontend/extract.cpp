@@ -1,5 +1,6 @@
 // Access extraction from CUDA kernels with Clang LibTooling (see extract.h).
 #include "frontend/extract.h"
+#include "frontend/clang_parse.h"
 
 // GCC's -Wnonnull misfires inside clang's lazy base-specifier pointers.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -38,8 +39,6 @@ using namespace clang;
 using clang::Decl;
 using clang::Expr;
 using clang::Stmt;
-
-const char* kHeaderPath = "/funmem-extract/funmem_cuda_min.h";
 
 const char* const kBuiltins[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
 
@@ -1439,9 +1438,9 @@ std::string display_names(std::string text) {
   return text;
 }
 
-ExtractResult extract(const std::string& code, const std::string& file,
-                      const std::vector<std::string>& clang_args, const ExtractOptions& options) {
-  ExtractResult r;
+std::unique_ptr<ASTUnit> parse_device_code(const std::string& code, const std::string& file,
+                                           const std::vector<std::string>& clang_args,
+                                           std::vector<std::string>& errors) {
   std::vector<std::string> args = {"-x",
                                    "cuda",
                                    "--cuda-device-only",
@@ -1474,22 +1473,26 @@ ExtractResult extract(const std::string& code, const std::string& file,
       tooling::getClangStripDependencyFileAdjuster(), files, &printer);
   diag_os.flush();
   // Errors (not warnings) are the tool's.
-  {
-    size_t start = 0;
-    while (start < diag_text.size()) {
-      size_t end = diag_text.find('\n', start);
-      std::string line = diag_text.substr(start, end == std::string::npos ? end : end - start);
-      if (line.find(": error: ") != std::string::npos ||
-          line.find(": fatal error: ") != std::string::npos)
-        r.errors.push_back(line);
-      if (end == std::string::npos) break;
-      start = end + 1;
-    }
+  size_t start = 0;
+  while (start < diag_text.size()) {
+    size_t end = diag_text.find('\n', start);
+    std::string line = diag_text.substr(start, end == std::string::npos ? end : end - start);
+    if (line.find(": error: ") != std::string::npos ||
+        line.find(": fatal error: ") != std::string::npos)
+      errors.push_back(line);
+    if (end == std::string::npos) break;
+    start = end + 1;
   }
-  if (!ast || ast->getDiagnostics().hasErrorOccurred()) {
-    if (r.errors.empty()) r.errors.push_back(file + ": error: clang could not parse the file");
-    return r;
-  }
+  if ((!ast || ast->getDiagnostics().hasErrorOccurred()) && errors.empty())
+    errors.push_back(file + ": error: clang could not parse the file");
+  return ast;
+}
+
+ExtractResult extract(const std::string& code, const std::string& file,
+                      const std::vector<std::string>& clang_args, const ExtractOptions& options) {
+  ExtractResult r;
+  std::unique_ptr<ASTUnit> ast = parse_device_code(code, file, clang_args, r.errors);
+  if (!ast || ast->getDiagnostics().hasErrorOccurred()) return r;
   ASTContext& ctx = ast->getASTContext();
   const SourceManager& sm = ctx.getSourceManager();
   for (const Decl* d : ctx.getTranslationUnitDecl()->decls()) {

@@ -27,6 +27,8 @@ extern __device__ const dim3 blockDim;
 extern __device__ const dim3 gridDim;
 extern __device__ const int warpSize;
 __device__ void __syncthreads();
+// The kernel mutator's switches (mutant schemata): no memory.
+__device__ bool fm_mutant(long);
 __device__ void __syncwarp(unsigned int mask = 0xffffffffu);
 __device__ void __threadfence();
 __device__ int atomicAdd(int*, int);

@@ -1,0 +1,409 @@
+// funmem_race_rt.h: the CPU emulation that funmem-race-run compiles instrumented CUDA
+// kernels against (docs/extract.md, "The dynamic race detector"). Every thread of a
+// block is a real POSIX thread, `__syncthreads()` a real barrier (a thread that returns
+// drops out of it); blocks run one after the other. Every load and store the
+// instrumentation wrapped records (object, byte offset, size, kind, block, thread,
+// barrier epoch, source position); an address outside every registered object and
+// outside the thread's own stack is reported out of bounds and redirected to scratch
+// memory, so a wrong kernel cannot corrupt the run. After a launch, two accesses of
+// different threads to overlapping bytes, one a write, not both atomic, are a race when
+// they are in different blocks (global memory) or in the same block and the same
+// barrier epoch.
+#pragma once
+#include <algorithm>
+#include <barrier>
+#include <cmath>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <pthread.h>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <unistd.h>
+#include <vector>
+
+#define __global__
+#define __device__
+#define __host__
+#define __shared__ static
+#define __constant__
+#define __forceinline__ inline
+#define __restrict__ __restrict
+#define __launch_bounds__(...)
+
+struct uint3 {
+  unsigned int x, y, z;
+};
+struct dim3 {
+  unsigned int x, y, z;
+  dim3(unsigned int a = 1, unsigned int b = 1, unsigned int c = 1) : x(a), y(b), z(c) {}
+};
+inline thread_local uint3 threadIdx;
+inline thread_local uint3 blockIdx;
+inline dim3 blockDim, gridDim;
+inline const int warpSize = 32;
+
+namespace fmr {
+
+enum Kind { Read = 0, Write = 1, Atomic = 2 };
+struct Region {
+  const char* base;
+  size_t size;
+  std::string name;
+  bool shared;
+};
+struct Event {
+  int region;
+  int64_t off;
+  int64_t size;
+  int kind;
+  int block, thread, epoch, line, col;
+};
+
+inline std::mutex mu;
+inline std::vector<Region> regions;
+inline std::vector<std::vector<Event>> events; // per thread of the launch
+inline std::vector<std::string> errors;
+inline thread_local std::vector<Event>* my_events = nullptr;
+inline thread_local int epoch = 0, block_id = 0, thread_id = 0;
+inline thread_local const char* stack_lo = nullptr;
+inline thread_local const char* stack_hi = nullptr;
+inline thread_local char scratch[1 << 16];
+inline std::barrier<>* block_barrier = nullptr;
+inline long mutant = -1, mutant2 = -1;
+
+/// Mutant schemata (docs/extract.md): mutation k is active in this run.
+inline bool m(long k) {
+  return mutant == k || mutant2 == k;
+}
+
+inline void reg(const void* p, size_t size, const char* name, bool shared) {
+  std::lock_guard<std::mutex> l(mu);
+  for (const Region& r : regions)
+    if (r.base == p) return;
+  regions.push_back({static_cast<const char*>(p), size, name, shared});
+}
+
+inline void* access(const void* p, int64_t n, int kind, int line, int col) {
+  const char* c = static_cast<const char*>(p);
+  if (c >= stack_lo && c < stack_hi) return const_cast<void*>(p); // the thread's own
+  std::lock_guard<std::mutex> l(mu);
+  for (size_t r = 0; r < regions.size(); ++r) {
+    const Region& g = regions[r];
+    if (c >= g.base && n >= 0 && c + n <= g.base + g.size) {
+      if (my_events)
+        my_events->push_back(
+            {static_cast<int>(r), c - g.base, n, kind, block_id, thread_id, epoch, line, col});
+      return const_cast<void*>(p);
+    }
+  }
+  if (errors.size() < 20)
+    errors.push_back("out of bounds: " + std::to_string(n) + " byte(s) at " + std::to_string(line) +
+                     ":" + std::to_string(col) + " (block " + std::to_string(block_id) +
+                     " thread " + std::to_string(thread_id) + ")");
+  if (n > static_cast<int64_t>(sizeof scratch)) std::abort();
+  return scratch;
+}
+template <class T> T* rd(T* p, int line, int col) {
+  return static_cast<T*>(access(p, sizeof(T), Read, line, col));
+}
+template <class T> T* wr(T* p, int line, int col) {
+  return static_cast<T*>(access(p, sizeof(T), Write, line, col));
+}
+template <class T> T* rw(T* p, int line, int col) {
+  access(p, sizeof(T), Read, line, col);
+  return static_cast<T*>(access(p, sizeof(T), Write, line, col));
+}
+inline void* copy(int line, int col, void* to, const void* from, size_t n) {
+  const void* f = access(from, static_cast<int64_t>(n), Read, line, col);
+  void* t = access(to, static_cast<int64_t>(n), Write, line, col);
+  return std::memmove(t, f, n);
+}
+inline void* set(int line, int col, void* to, int v, size_t n) {
+  return std::memset(access(to, static_cast<int64_t>(n), Write, line, col), v, n);
+}
+inline std::mutex atomic_mu;
+template <class T, class F> T atomic(T* p, F f) {
+  T* q = static_cast<T*>(access(p, sizeof(T), Atomic, 0, 0));
+  std::lock_guard<std::mutex> l(atomic_mu);
+  T old = *q;
+  *q = f(old);
+  return old;
+}
+inline void barrier() {
+  block_barrier->arrive_and_wait();
+  ++epoch;
+}
+
+struct ThreadStart {
+  void (*body)(void*);
+  void* arg;
+  uint3 tid, bid;
+  int block, thread;
+};
+inline void* thread_main(void* p) {
+  auto* s = static_cast<ThreadStart*>(p);
+  char here = 0;
+  stack_hi = &here + 4096;
+  stack_lo = &here - (1 << 20);
+  threadIdx = s->tid;
+  blockIdx = s->bid;
+  block_id = s->block;
+  thread_id = s->thread;
+  epoch = 0;
+  my_events = &events[static_cast<size_t>(s->block) * blockDim.x * blockDim.y * blockDim.z +
+                      static_cast<size_t>(s->thread)];
+  s->body(s->arg);
+  block_barrier->arrive_and_drop();
+  return nullptr;
+}
+
+/// Runs `body(arg)` in every thread of the launch, a block at a time.
+inline void launch(dim3 g, dim3 b, void (*body)(void*), void* arg) {
+  gridDim = g;
+  blockDim = b;
+  const int threads = static_cast<int>(b.x * b.y * b.z), blocks = static_cast<int>(g.x * g.y * g.z);
+  events.assign(static_cast<size_t>(threads) * blocks, {});
+  for (int blk = 0; blk < blocks; ++blk) {
+    std::barrier<> bar(threads);
+    block_barrier = &bar;
+    std::vector<ThreadStart> starts(static_cast<size_t>(threads));
+    std::vector<pthread_t> ts(static_cast<size_t>(threads));
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 2 << 20);
+    for (int t = 0; t < threads; ++t) {
+      ThreadStart& s = starts[static_cast<size_t>(t)];
+      s = {body,
+           arg,
+           {static_cast<unsigned>(t) % b.x, (static_cast<unsigned>(t) / b.x) % b.y,
+            static_cast<unsigned>(t) / (b.x * b.y)},
+           {static_cast<unsigned>(blk) % g.x, (static_cast<unsigned>(blk) / g.x) % g.y,
+            static_cast<unsigned>(blk) / (g.x * g.y)},
+           blk,
+           t};
+      if (pthread_create(&ts[static_cast<size_t>(t)], &attr, thread_main, &s) != 0) {
+        std::printf("error cannot start thread %d\n", t);
+        std::exit(3);
+      }
+    }
+    for (pthread_t& t : ts)
+      pthread_join(t, nullptr);
+    pthread_attr_destroy(&attr);
+  }
+}
+
+inline std::string triple(int linear, dim3 d) {
+  unsigned u = static_cast<unsigned>(linear);
+  return "(" + std::to_string(u % d.x) + "," + std::to_string((u / d.x) % d.y) + "," +
+         std::to_string(u / (d.x * d.y)) + ")";
+}
+inline const char* kind_name(int k) {
+  return k == Read ? "reads" : k == Write ? "writes" : "atomically updates";
+}
+inline std::string describe(const Event& e) {
+  return "block " + triple(e.block, gridDim) + " thread " + triple(e.thread, blockDim) + " " +
+         kind_name(e.kind) + " " + std::to_string(e.size) + " byte(s) at " +
+         std::to_string(e.line) + ":" + std::to_string(e.col);
+}
+
+/// Prints the races of the last launch (at most `limit` lines) and its errors.
+inline int report(int limit = 5) {
+  std::vector<Event> all;
+  for (auto& v : events)
+    all.insert(all.end(), v.begin(), v.end());
+  std::sort(all.begin(), all.end(), [](const Event& a, const Event& b) {
+    return a.region != b.region ? a.region < b.region : a.off < b.off;
+  });
+  int found = 0;
+  std::vector<std::string> seen;
+  for (size_t i = 0; i < all.size() && found < limit; ++i) {
+    const Event& a = all[i];
+    for (size_t j = i + 1;
+         j < all.size() && all[j].region == a.region && all[j].off < a.off + a.size; ++j) {
+      const Event& b = all[j];
+      if (a.kind == Read && b.kind == Read) continue;
+      if (a.kind == Atomic && b.kind == Atomic) continue;
+      if (a.block == b.block && a.thread == b.thread) continue;
+      bool same_block = a.block == b.block;
+      if (same_block && a.epoch != b.epoch) continue;
+      if (!same_block && regions[static_cast<size_t>(a.region)].shared) continue;
+      std::string key = std::to_string(a.line) + ":" + std::to_string(a.col) + "/" +
+                        std::to_string(b.line) + ":" + std::to_string(b.col);
+      if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+      seen.push_back(key);
+      std::printf("race\t%s\t%lld\t%s\t%s\n", regions[static_cast<size_t>(a.region)].name.c_str(),
+                  static_cast<long long>(std::max(a.off, b.off)), describe(a).c_str(),
+                  describe(b).c_str());
+      if (++found >= limit) break;
+    }
+  }
+  for (const std::string& e : errors)
+    std::printf("error\t%s\n", e.c_str());
+  errors.clear();
+  std::fflush(stdout);
+  return found;
+}
+
+/// A buffer for a pointer parameter: `count` elements, registered as global memory.
+template <class T> T* buffer(const char* name, size_t count) {
+  size_t bytes = sizeof(T) * count;
+  char* p = static_cast<char*>(std::calloc(bytes + 1, 1));
+  for (size_t i = 0; i < count; ++i) {
+    if constexpr (std::is_integral_v<T>)
+      reinterpret_cast<T*>(p)[i] = static_cast<T>((i * 7 + 3) % count);
+    else if constexpr (std::is_floating_point_v<T>)
+      reinterpret_cast<T*>(p)[i] = static_cast<T>(i % 17) * static_cast<T>(0.5);
+  }
+  reg(p, bytes, name, false);
+  return reinterpret_cast<T*>(p);
+}
+/// A run: the mutants switched on, the launch, the buffers' length, scalar arguments.
+struct Job {
+  long mutant = -1, mutant2 = -1;
+  dim3 grid, block;
+  size_t elements = 0;
+  std::vector<std::pair<std::string, long long>> args;
+  /// A scalar argument: given, or the number of threads in x.
+  long long scalar(const char* n) const {
+    for (const auto& [k, v] : args)
+      if (k == n) return v;
+    return static_cast<long long>(grid.x) * block.x;
+  }
+};
+inline int job_seconds = 10;
+inline bool job_started = false;
+/// The next job: from standard input (`--jobs SECONDS`, a line each: mutant mutant2 gx
+/// gy gz bx by bz elements name=value...), or the command line's one.
+inline bool read_job(Job& j, int argc, char** argv) {
+  if (job_started) {
+    std::printf("job-done\n");
+    std::fflush(stdout);
+  }
+  std::string line;
+  bool from_stdin = argc >= 3 && std::string(argv[1]) == "--jobs";
+  if (from_stdin) {
+    job_seconds = std::atoi(argv[2]);
+    char buf[4096];
+    if (!std::fgets(buf, sizeof buf, stdin)) return false;
+    line = buf;
+  } else {
+    if (job_started) return false;
+    for (int i = 1; i < argc; ++i)
+      line += std::string(argv[i]) + " ";
+  }
+  job_started = true;
+  j = Job{};
+  long long g[3] = {1, 1, 1}, b[3] = {1, 1, 1}, e = 0;
+  std::istringstream in(line);
+  in >> j.mutant >> j.mutant2 >> g[0] >> g[1] >> g[2] >> b[0] >> b[1] >> b[2] >> e;
+  for (std::string kv; in >> kv;)
+    if (auto eq = kv.find('='); eq != std::string::npos)
+      j.args.push_back({kv.substr(0, eq), std::stoll(kv.substr(eq + 1))});
+  j.grid =
+      dim3(static_cast<unsigned>(g[0]), static_cast<unsigned>(g[1]), static_cast<unsigned>(g[2]));
+  j.block =
+      dim3(static_cast<unsigned>(b[0]), static_cast<unsigned>(b[1]), static_cast<unsigned>(b[2]));
+  long long threads = g[0] * g[1] * g[2] * b[0] * b[1] * b[2];
+  j.elements =
+      static_cast<size_t>(e > 0 ? e : std::min<long long>(threads * threads + 64, 1 << 22));
+  mutant = j.mutant;
+  mutant2 = j.mutant2;
+  alarm(static_cast<unsigned>(job_seconds));
+  return true;
+}
+inline void begin(const char* kernel) {
+  std::printf("kernel\t%s\n", kernel);
+  std::fflush(stdout);
+}
+inline void end(const char* kernel) {
+  std::printf("done\t%s\n", kernel);
+  std::fflush(stdout);
+}
+struct copy_at {
+  int line, col;
+  copy_at(int l, int c) : line(l), col(c) {}
+  void* operator()(void* to, const void* from, size_t n) const {
+    return copy(line, col, to, from, n);
+  }
+};
+struct set_at {
+  int line, col;
+  set_at(int l, int c) : line(l), col(c) {}
+  void* operator()(void* to, int v, size_t n) const { return set(line, col, to, v, n); }
+};
+
+inline void reset() {
+  std::lock_guard<std::mutex> l(mu);
+  regions.clear();
+  errors.clear();
+}
+
+} // namespace fmr
+
+#define __syncthreads() ::fmr::barrier()
+/// Mutant schemata: the kernel mutator's switches.
+inline bool fm_mutant(long k) {
+  return fmr::m(k);
+}
+inline void __syncwarp(unsigned int = 0xffffffffu) {}
+inline void __threadfence() {}
+inline void __threadfence_block() {}
+inline int atomicAdd(int* p, int v) {
+  return fmr::atomic(p, [&](int o) { return o + v; });
+}
+inline unsigned int atomicAdd(unsigned int* p, unsigned int v) {
+  return fmr::atomic(p, [&](unsigned int o) { return o + v; });
+}
+inline float atomicAdd(float* p, float v) {
+  return fmr::atomic(p, [&](float o) { return o + v; });
+}
+inline double atomicAdd(double* p, double v) {
+  return fmr::atomic(p, [&](double o) { return o + v; });
+}
+inline int atomicSub(int* p, int v) {
+  return fmr::atomic(p, [&](int o) { return o - v; });
+}
+inline int atomicExch(int* p, int v) {
+  return fmr::atomic(p, [&](int) { return v; });
+}
+inline float atomicExch(float* p, float v) {
+  return fmr::atomic(p, [&](float) { return v; });
+}
+inline int atomicMin(int* p, int v) {
+  return fmr::atomic(p, [&](int o) { return o < v ? o : v; });
+}
+inline int atomicMax(int* p, int v) {
+  return fmr::atomic(p, [&](int o) { return o > v ? o : v; });
+}
+inline int atomicCAS(int* p, int c, int v) {
+  return fmr::atomic(p, [&](int o) { return o == c ? v : o; });
+}
+inline int min(int a, int b) {
+  return a < b ? a : b;
+}
+inline int max(int a, int b) {
+  return a > b ? a : b;
+}
+inline unsigned int min(unsigned int a, unsigned int b) {
+  return a < b ? a : b;
+}
+inline unsigned int max(unsigned int a, unsigned int b) {
+  return a > b ? a : b;
+}
+inline long long min(long long a, long long b) {
+  return a < b ? a : b;
+}
+inline long long max(long long a, long long b) {
+  return a > b ? a : b;
+}
+inline float min(float a, float b) {
+  return a < b ? a : b;
+}
+inline float max(float a, float b) {
+  return a > b ? a : b;
+}

@@ -1,0 +1,381 @@
+// The dynamic race detector (see race_run.h): instrumentation with Clang's Rewriter, a
+// generated harness, compilation with the host compiler, runs and their reports.
+#include "frontend/race_run.h"
+
+#include "frontend/clang_parse.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wnonnull"
+#endif
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace funmem::frontend {
+
+namespace {
+
+using namespace clang;
+using clang::Decl;
+using clang::Expr;
+using clang::Stmt;
+namespace fs = std::filesystem;
+
+const char* const kBuiltinNames[] = {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"};
+
+bool builtin_variable(const ValueDecl* d) {
+  for (const char* b : kBuiltinNames)
+    if (d->getName() == b) return true;
+  return false;
+}
+
+/// Wraps every load and store of memory; registers static-storage variables.
+class Instrumenter : public RecursiveASTVisitor<Instrumenter> {
+public:
+  Instrumenter(ASTContext& ctx, Rewriter& rw) : ctx_(ctx), sm_(ctx.getSourceManager()), rw_(rw) {}
+  bool shouldTraversePostOrder() const { return true; }
+
+  std::vector<std::string> errors;
+  std::vector<const VarDecl*> statics; // file-scope variables to register
+
+  bool VisitImplicitCastExpr(ImplicitCastExpr* e) {
+    if (e->getCastKind() == CK_LValueToRValue) wrap(e->getSubExpr(), "rd");
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator* b) {
+    if (b->isAssignmentOp()) wrap(b->getLHS(), b->isCompoundAssignmentOp() ? "rw" : "wr");
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator* u) {
+    if (u->isIncrementDecrementOp()) wrap(u->getSubExpr(), "rw");
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr* c) {
+    const auto* m = dyn_cast_or_null<CXXMethodDecl>(c->getDirectCallee());
+    if (m && m->isTrivial() && (m->isCopyAssignmentOperator() || m->isMoveAssignmentOperator()) &&
+        c->getNumArgs() == 2) {
+      wrap(c->getArg(0), "wr");
+      wrap(c->getArg(1), "rd");
+    }
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr* c) {
+    const CXXConstructorDecl* d = c->getConstructor();
+    if (d->isTrivial() && (d->isCopyConstructor() || d->isMoveConstructor()) &&
+        c->getNumArgs() >= 1)
+      wrap(c->getArg(0), "rd");
+    return true;
+  }
+  bool VisitCallExpr(CallExpr* c) {
+    const FunctionDecl* f = c->getDirectCallee();
+    if (!f) return true;
+    std::string n = f->getNameAsString();
+    const char* to = n == "memcpy" || n == "__builtin_memcpy"   ? "::fmr::copy"
+                     : n == "memset" || n == "__builtin_memset" ? "::fmr::set"
+                                                                : nullptr;
+    if (!to) return true;
+    const Expr* callee = c->getCallee()->IgnoreParenImpCasts();
+    if (!rewritable(callee)) return true;
+    PresumedLoc p = sm_.getPresumedLoc(c->getBeginLoc());
+    rw_.ReplaceText(callee->getSourceRange(), std::string(to) + "_at(" +
+                                                  std::to_string(p.getLine()) + ", " +
+                                                  std::to_string(p.getColumn()) + ")");
+    return true;
+  }
+  bool VisitDeclStmt(DeclStmt* s) {
+    for (const Decl* d : s->decls()) {
+      const auto* v = dyn_cast<VarDecl>(d);
+      if (!v || !v->hasGlobalStorage()) continue;
+      if (v->hasExternalStorage()) {
+        error(v->getLocation(), "an extern variable inside a function ('" + v->getNameAsString() +
+                                    "', e.g. dynamic shared memory)");
+        continue;
+      }
+      // `__shared__` is a macro: only the end (the semicolon) must be in the file.
+      if (s->getEndLoc().isMacroID()) {
+        error(s->getEndLoc(), "a declaration ending in a macro expansion");
+        continue;
+      }
+      std::string n = v->getNameAsString();
+      rw_.InsertTextAfterToken(s->getEndLoc(),
+                               " ::fmr::reg(&" + n + ", sizeof(" + n + "), \"" + n + "\", " +
+                                   (v->hasAttr<CUDASharedAttr>() ? "true" : "false") + ");");
+    }
+    return true;
+  }
+  bool VisitVarDecl(VarDecl* v) {
+    if (v->isFileVarDecl() && sm_.isInMainFile(sm_.getExpansionLoc(v->getLocation())) &&
+        !v->hasExternalStorage())
+      statics.push_back(v);
+    return true;
+  }
+
+private:
+  ASTContext& ctx_;
+  SourceManager& sm_;
+  Rewriter& rw_;
+
+  void error(SourceLocation l, const std::string& what) {
+    PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(l));
+    errors.push_back(std::string(p.isValid() ? p.getFilename() : "?") + ":" +
+                     std::to_string(p.isValid() ? p.getLine() : 0) + ":" +
+                     std::to_string(p.isValid() ? p.getColumn() : 0) +
+                     ": error: cannot instrument " + what);
+  }
+  bool rewritable(const Stmt* s) {
+    SourceRange r = s->getSourceRange();
+    if (r.getBegin().isMacroID() || r.getEnd().isMacroID()) {
+      error(s->getBeginLoc(), "an access inside a macro expansion");
+      return false;
+    }
+    return sm_.isInMainFile(r.getBegin());
+  }
+  /// An lvalue that may be memory: not a local variable of the thread, not a built-in.
+  bool memory(const Expr* e0) {
+    const Expr* e = e0->IgnoreParens();
+    if (e->getType()->isFunctionType()) return false;
+    if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
+      const auto* v = dyn_cast<VarDecl>(d->getDecl());
+      if (!v || builtin_variable(v)) return false;
+      return v->hasGlobalStorage() || v->getType()->isReferenceType();
+    }
+    if (const auto* m = dyn_cast<MemberExpr>(e)) {
+      if (const auto* d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()))
+        if (builtin_variable(d->getDecl())) return false;
+      if (const auto* f = dyn_cast<FieldDecl>(m->getMemberDecl()); f && f->isBitField()) {
+        error(m->getBeginLoc(), "a bit-field access");
+        return false;
+      }
+      return true;
+    }
+    if (isa<ArraySubscriptExpr>(e)) return true;
+    if (const auto* u = dyn_cast<UnaryOperator>(e)) return u->getOpcode() == UO_Deref;
+    return false;
+  }
+  void wrap(const Expr* e, const char* fn) {
+    if (!memory(e) || !rewritable(e)) return;
+    PresumedLoc p = sm_.getPresumedLoc(e->getBeginLoc());
+    rw_.InsertTextBefore(e->getBeginLoc(), std::string("(*::fmr::") + fn + "(&(");
+    rw_.InsertTextAfterToken(e->getEndLoc(), "), " + std::to_string(p.getLine()) + ", " +
+                                                 std::to_string(p.getColumn()) + "))");
+  }
+};
+
+std::string type_text(QualType t, const ASTContext& ctx) {
+  PrintingPolicy pp(ctx.getLangOpts());
+  pp.SuppressTagKeyword = false;
+  return t.getAsString(pp);
+}
+
+/// The harness: per kernel, a structure of its arguments, a body that calls it, and a
+/// run that allocates pointer arguments, launches, and reports.
+std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& kernels,
+                    const std::vector<const VarDecl*>& statics, std::vector<std::string>& errors) {
+  std::ostringstream o;
+  o << "\n// ---- funmem-race-run harness ----\n";
+  o << "static void fmr_register_statics() {\n";
+  for (const VarDecl* v : statics) {
+    std::string n = v->getNameAsString();
+    o << "  ::fmr::reg(&" << n << ", sizeof(" << n << "), \"" << n << "\", "
+      << (v->hasAttr<CUDASharedAttr>() ? "true" : "false") << ");\n";
+  }
+  o << "}\n";
+  for (const FunctionDecl* k : kernels) {
+    std::string n = k->getNameAsString();
+    o << "struct fmr_args_" << n << " {\n";
+    for (const ParmVarDecl* p : k->parameters())
+      o << "  " << type_text(p->getType().getUnqualifiedType(), ctx) << " p_"
+        << p->getFunctionScopeIndex() << ";\n";
+    o << "};\nstatic void fmr_body_" << n << "(void* a) {\n  auto* x = static_cast<fmr_args_" << n
+      << "*>(a);\n  " << n << "(";
+    for (const ParmVarDecl* p : k->parameters())
+      o << (p->getFunctionScopeIndex() ? ", " : "") << "x->p_" << p->getFunctionScopeIndex();
+    o << ");\n}\n";
+    o << "static void fmr_run_" << n << "(const ::fmr::Job& j) {\n  fmr_args_" << n << " a{};\n";
+    for (const ParmVarDecl* p : k->parameters()) {
+      QualType t = p->getType();
+      std::string field = "a.p_" + std::to_string(p->getFunctionScopeIndex());
+      std::string pn = p->getNameAsString();
+      if (t->isPointerType()) {
+        QualType e = t->getPointeeType().getUnqualifiedType();
+        if (e->isVoidType() || e->isPointerType() || e->isIncompleteType() || e->isFunctionType()) {
+          errors.push_back(n + ": error: cannot allocate the argument '" + pn + "' of type '" +
+                           type_text(t, ctx) + "'");
+          continue;
+        }
+        o << "  " << field << " = ::fmr::buffer<" << type_text(e, ctx) << ">(\"" << pn
+          << "\", j.elements);\n";
+      } else if (t->isIntegerType() || t->isEnumeralType()) {
+        o << "  " << field << " = static_cast<" << type_text(t.getUnqualifiedType(), ctx)
+          << ">(j.scalar(\"" << pn << "\"));\n";
+      } else if (t->isRealFloatingType()) {
+        o << "  " << field << " = 1;\n";
+      } else if (t->isReferenceType()) {
+        errors.push_back(n + ": error: cannot pass the reference argument '" + pn + "'");
+      }
+      // Structures by value: value-initialised.
+    }
+    o << "  ::fmr::launch(j.grid, j.block, fmr_body_" << n << ", &a);\n}\n";
+  }
+  o << "int main(int argc, char** argv) {\n"
+       "  ::fmr::Job j;\n"
+       "  while (::fmr::read_job(j, argc, argv)) {\n"
+       "    ::fmr::reset();\n"
+       "    fmr_register_statics();\n";
+  for (const FunctionDecl* k : kernels) {
+    std::string n = k->getNameAsString();
+    o << "    ::fmr::begin(\"" << n << "\");\n    fmr_run_" << n << "(j);\n    ::fmr::report();\n"
+      << "    ::fmr::end(\"" << n << "\");\n";
+  }
+  o << "  }\n  return 0;\n}\n";
+  return o.str();
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+} // namespace
+
+Instrumented instrument(const std::string& code, const std::string& file,
+                        const std::vector<std::string>& clang_args) {
+  Instrumented out;
+  std::unique_ptr<ASTUnit> ast = parse_device_code(code, file, clang_args, out.errors);
+  if (!ast || ast->getDiagnostics().hasErrorOccurred()) return out;
+  ASTContext& ctx = ast->getASTContext();
+  SourceManager& sm = ctx.getSourceManager();
+  Rewriter rw(sm, ctx.getLangOpts());
+  Instrumenter ins(ctx, rw);
+  std::vector<const FunctionDecl*> kernels;
+  for (Decl* d : ctx.getTranslationUnitDecl()->decls()) {
+    if (!sm.isInMainFile(sm.getExpansionLoc(d->getLocation()))) continue;
+    ins.TraverseDecl(d);
+    if (const auto* f = dyn_cast<FunctionDecl>(d);
+        f && f->hasAttr<CUDAGlobalAttr>() && f->doesThisDeclarationHaveABody()) {
+      if (f->isTemplated()) {
+        out.errors.push_back(file + ": error: cannot launch the template kernel '" +
+                             f->getNameAsString() + "'");
+        continue;
+      }
+      kernels.push_back(f);
+      out.kernels.push_back(f->getNameAsString());
+    }
+  }
+  out.errors.insert(out.errors.end(), ins.errors.begin(), ins.errors.end());
+  const RewriteBuffer* buf = rw.getRewriteBufferFor(sm.getMainFileID());
+  out.source = buf ? std::string(buf->begin(), buf->end()) : code;
+  out.source += harness(ctx, kernels, ins.statics, out.errors);
+  return out;
+}
+
+RaceDetector::RaceDetector(const std::string& code, const std::string& file,
+                           const std::string& work_dir, const std::vector<std::string>& clang_args)
+    : work_dir_(work_dir) {
+  Instrumented ins = instrument(code, file, clang_args);
+  errors_ = ins.errors;
+  kernels_ = ins.kernels;
+  if (!errors_.empty()) return;
+  fs::create_directories(fs::path(work_dir) / "include");
+  auto write = [](const fs::path& p, const std::string& text) {
+    if (fs::exists(p) && slurp(p) == text) return;
+    std::ofstream(p) << text;
+  };
+  write(fs::path(work_dir) / "include" / "cuda.h", "#pragma once\n");
+  write(fs::path(work_dir) / "include" / "cuda_runtime.h", "#pragma once\n");
+  write(fs::path(work_dir) / "funmem_race_rt.h", race_runtime_header());
+  fs::path src = fs::path(work_dir) / "instrumented.cpp";
+  write(src, "#line 1 \"" + file + "\"\n" + ins.source);
+  binary_ = (fs::path(work_dir) / "detector").string();
+  fs::path log = fs::path(work_dir) / "compile.log";
+  std::string cmd = "g++ -std=c++20 -O1 -w -pthread -I'" +
+                    (fs::path(work_dir) / "include").string() + "' -include '" +
+                    (fs::path(work_dir) / "funmem_race_rt.h").string() + "' -x c++ '" +
+                    src.string() + "' -o '" + binary_ + "' > '" + log.string() + "' 2>&1";
+  auto t0 = std::chrono::steady_clock::now();
+  int rc = std::system(cmd.c_str());
+  compile_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (rc != 0) {
+    std::string text = slurp(log);
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line) && errors_.size() < 10;)
+      if (line.find("error") != std::string::npos) errors_.push_back(line);
+    if (errors_.empty())
+      errors_.push_back(file + ": error: the instrumented program does not compile");
+  }
+}
+
+std::vector<std::vector<JobResult>> RaceDetector::run(const std::vector<RaceJob>& jobs,
+                                                      int seconds) const {
+  std::vector<std::vector<JobResult>> out(jobs.size());
+  size_t next = 0;
+  while (next < jobs.size()) {
+    fs::path in = fs::path(work_dir_) / "jobs.txt", res = fs::path(work_dir_) / "out.txt";
+    {
+      std::ofstream f(in);
+      for (size_t j = next; j < jobs.size(); ++j) {
+        const RaceJob& job = jobs[j];
+        const Launch& l = job.launch;
+        f << job.mutant << ' ' << job.mutant2 << ' ' << l.grid[0] << ' ' << l.grid[1] << ' '
+          << l.grid[2] << ' ' << l.block[0] << ' ' << l.block[1] << ' ' << l.block[2] << ' '
+          << l.elements;
+        for (const auto& [n, v] : l.args)
+          f << ' ' << n << '=' << v;
+        f << '\n';
+      }
+    }
+    std::string cmd = "'" + binary_ + "' --jobs " + std::to_string(seconds) + " < '" + in.string() +
+                      "' > '" + res.string() + "' 2>&1";
+    int rc = std::system(cmd.c_str());
+    std::istringstream text(slurp(res));
+    JobResult cur;
+    bool open = false;
+    for (std::string line; std::getline(text, line) && next < jobs.size();) {
+      std::vector<std::string> f;
+      std::istringstream ls(line);
+      for (std::string x; std::getline(ls, x, '\t');)
+        f.push_back(x);
+      if (f.empty()) continue;
+      if (f[0] == "kernel" && f.size() >= 2) {
+        cur = JobResult{};
+        cur.kernel = f[1];
+        open = true;
+      } else if (f[0] == "race" && f.size() >= 5 && open) {
+        cur.races.push_back({f[1], std::stoll(f[2]), f[3], f[4]});
+      } else if (f[0] == "error" && f.size() >= 2 && open) {
+        cur.errors.push_back(f[1]);
+      } else if (f[0] == "done" && open) {
+        cur.finished = true;
+        out[next].push_back(cur);
+        open = false;
+      } else if (f[0] == "job-done") {
+        ++next;
+      }
+    }
+    if (next >= jobs.size()) break;
+    // The job at `next` did not finish (a hang or a crash): report it and go on.
+    if (!open) cur = JobResult{};
+    cur.errors.push_back("the run did not finish (exit status " + std::to_string(rc) + ")");
+    out[next].push_back(cur);
+    ++next;
+  }
+  return out;
+}
+
+} // namespace funmem::frontend

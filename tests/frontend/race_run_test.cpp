@@ -1,0 +1,239 @@
+// The dynamic race detector (instrumentation, CPU emulation with real threads and
+// barriers) and the differential campaign against funmem-extract's static verdicts.
+#include "frontend/differential.h"
+#include "frontend/extract.h"
+#include "frontend/race.h"
+#include "frontend/race_run.h"
+#include "tests/test_util.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <future>
+#include <map>
+
+using namespace funmem;
+using namespace funmem::frontend;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path scratch(const std::string& name) {
+  return fs::temp_directory_path() / ("funmem-race-run-test-" + name);
+}
+
+/// Runs one job of `code` and returns its result for `kernel`.
+JobResult run_once(const std::string& code, const std::string& name, const Launch& l,
+                   int seconds = 10) {
+  RaceDetector d(code, name + ".cu", scratch(name).string());
+  for (const std::string& e : d.errors())
+    UNSCOPED_INFO(e);
+  REQUIRE(d.errors().empty());
+  RaceJob j;
+  j.launch = l;
+  auto rs = d.run({j}, seconds);
+  fs::remove_all(scratch(name));
+  REQUIRE(rs.size() == 1);
+  REQUIRE(rs[0].size() == 1);
+  return rs[0][0];
+}
+
+} // namespace
+
+TEST_CASE("instrumentation wraps every load and store of memory", "[frontend][race-run]") {
+  Instrumented ins = instrument("struct P { int x, y; };\n"
+                                "__device__ int g;\n"
+                                "__global__ void k(int* a, P* p, int n) {\n"
+                                "  int i = threadIdx.x;\n"
+                                "  a[i] = a[i + 1] + n;\n"
+                                "  p[i].y += g;\n"
+                                "}\n",
+                                "k.cu");
+  REQUIRE(ins.errors.empty());
+  CHECK(ins.kernels == std::vector<std::string>{"k"});
+  CHECK(ins.source.find("(*::fmr::wr(&(a[i]), 5, 3)) = (*::fmr::rd(&(a[i + 1]), 5, 10)) + n;") !=
+        std::string::npos);
+  CHECK(ins.source.find("(*::fmr::rw(&(p[i].y), 6, 3)) += (*::fmr::rd(&(g), 6, 13));") !=
+        std::string::npos);
+  CHECK(ins.source.find("int i = threadIdx.x;") != std::string::npos); // built-ins, locals
+  CHECK(ins.source.find("::fmr::reg(&g, sizeof(g), \"g\", false);") != std::string::npos);
+  // What it cannot instrument is an error, never a silent gap.
+  Instrumented mac = instrument("#define AT(p, i) p[i]\n"
+                                "__global__ void k(int* a) { AT(a, 0) = 1; }\n",
+                                "m.cu");
+  REQUIRE_FALSE(mac.errors.empty());
+  CHECK(mac.errors[0].find("m.cu:2:29: error: cannot instrument an access inside a macro") == 0);
+}
+
+TEST_CASE("the detector observes races with both threads, and none in race-free code",
+          "[frontend][race-run]") {
+  Launch l; // 4 threads, 2 blocks
+  JobResult r = run_once("__global__ void k(int* a) { a[threadIdx.x / 2] = 1; }\n", "pairs", l);
+  CHECK(r.finished);
+  REQUIRE_FALSE(r.races.empty());
+  CHECK(r.races[0].object == "a");
+  CHECK(r.races[0].first.find("writes 4 byte(s) at 1:29") != std::string::npos);
+  // A real barrier orders the two halves: no race.
+  JobResult b = run_once("__global__ void k(int* a) {\n  __shared__ int s[4];\n"
+                         "  s[threadIdx.x] = threadIdx.x;\n  __syncthreads();\n"
+                         "  a[blockIdx.x * 4 + threadIdx.x] = s[3 - threadIdx.x];\n}\n",
+                         "barrier", l);
+  CHECK(b.finished);
+  CHECK(b.races.empty());
+  // Without it, the same accesses race.
+  JobResult nb = run_once("__global__ void k(int* a) {\n  __shared__ int s[4];\n"
+                          "  s[threadIdx.x] = threadIdx.x;\n"
+                          "  a[blockIdx.x * 4 + threadIdx.x] = s[3 - threadIdx.x];\n}\n",
+                          "nobarrier", l);
+  REQUIRE_FALSE(nb.races.empty());
+  CHECK(nb.races[0].object == "s");
+  // Atomics do not race with atomics; fields of one element are different bytes.
+  CHECK(run_once("__global__ void k(int* c) { atomicAdd(c, 1); }\n", "atomic", l).races.empty());
+  CHECK(run_once("struct P { int x, y; };\n__global__ void k(P* p) {\n"
+                 "  if (threadIdx.x == 0) p[blockIdx.x].x = 1; else if (threadIdx.x == 1) "
+                 "p[blockIdx.x].y = 2;\n}\n",
+                 "fields", l)
+            .races.empty());
+  // Out of bounds is reported (and harmless); a hang is cut off.
+  Launch small;
+  small.elements = 2;
+  JobResult oob = run_once("__global__ void k(int* a) { a[blockIdx.x * 4 + threadIdx.x] = 1; }\n",
+                           "oob", small);
+  CHECK(oob.finished);
+  REQUIRE_FALSE(oob.errors.empty());
+  CHECK(oob.errors[0].find("out of bounds: 4 byte(s) at 1:29") == 0);
+  JobResult hang = run_once("__global__ void k(int* a) { while (a[0] >= 0) {} }\n", "hang", l, 1);
+  CHECK_FALSE(hang.finished);
+}
+
+TEST_CASE("the detector finds every racy corpus/cuda kernel's race, and none in race-free ones",
+          "[frontend][race-run][corpus]") {
+  // Racy kernels run at their static witness's launch (or, if the static checker finds
+  // none, at the default launch); race-free ones at the default launch (the header's
+  // sizes where it fixes them).
+  struct Case {
+    fs::path file;
+    std::string expect;
+    Launch launch;
+  };
+  std::vector<Case> cases;
+  for (const auto& e : fs::directory_iterator(fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "cuda")) {
+    if (e.path().extension() != ".cu") continue;
+    std::string code = test::slurp(e.path());
+    std::string expect = code.substr(code.find("// expect: ") + 11);
+    expect = expect.substr(0, expect.find('\n'));
+    ExtractResult r = extract(code, e.path().filename().string());
+    REQUIRE(r.kernels.size() == 1);
+    GpuVerifyHeader h = read_gpuverify_header(code);
+    Launch l = default_launch(r.kernels[0], h);
+    if (expect == "race") {
+      RaceOptions o;
+      o.facts = h.facts;
+      KernelVerdict v = check_kernel(r.kernels[0], o);
+      REQUIRE(v.witness);
+      l = witness_launch(*v.witness);
+    }
+    cases.push_back({e.path(), expect, l});
+  }
+  auto run = [](const Case& c) {
+    std::string code = test::slurp(c.file);
+    RaceDetector d(code, c.file.filename().string(), scratch(c.file.stem().string()).string());
+    JobResult out;
+    if (!d.errors().empty()) {
+      out.errors = d.errors();
+      return out;
+    }
+    RaceJob j;
+    j.launch = c.launch;
+    auto rs = d.run({j});
+    fs::remove_all(scratch(c.file.stem().string()));
+    return rs.empty() || rs[0].empty() ? out : rs[0][0];
+  };
+  // Two at a time (the machine has two cores; each run compiles).
+  std::vector<JobResult> results(cases.size());
+  for (size_t i = 0; i < cases.size(); i += 2) {
+    auto second = std::async(std::launch::async, [&, i] {
+      if (i + 1 < cases.size()) results[i + 1] = run(cases[i + 1]);
+    });
+    results[i] = run(cases[i]);
+    second.get();
+  }
+  int racy = 0, free = 0;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const JobResult& r = results[i];
+    INFO(cases[i].file.filename().string() << ": " << (r.errors.empty() ? "" : r.errors[0]));
+    CHECK(r.finished);
+    if (cases[i].expect == "race") {
+      ++racy;
+      CHECK_FALSE(r.races.empty());
+    } else if (cases[i].expect == "race-free") {
+      ++free;
+      CHECK(r.races.empty());
+    }
+  }
+  CHECK(racy >= 19);
+  CHECK(free >= 10);
+}
+
+TEST_CASE("mutations: each applies alone, all together behind their switches",
+          "[frontend][race-run]") {
+  const std::string code = "__global__ void k(float* a, int n) {\n"
+                           "  __shared__ float s[8];\n"
+                           "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "  if (i >= n) return;\n"
+                           "  s[threadIdx.x] = a[i];\n"
+                           "  __syncthreads();\n"
+                           "  if (threadIdx.x > 0) a[i] = s[threadIdx.x - 1];\n"
+                           "}\n";
+  std::vector<Mutation> ms = mutations(code, "m.cu");
+  std::map<std::string, int> kinds;
+  for (const Mutation& m : ms) {
+    for (const char* k :
+         {"off by one", "replaced by", "barrier", "early return", "guard", "a store", "a call"})
+      if (m.what.find(k) != std::string::npos) ++kinds[k];
+    std::string src = apply_mutants(code, ms, {static_cast<size_t>(&m - ms.data())});
+    INFO(m.what << "\n" << src);
+    CHECK(src != code);
+    CHECK(extract(src, "m.cu").errors.empty());
+  }
+  CHECK(kinds["off by one"] == 4);
+  CHECK(kinds["replaced by"] == 5);
+  CHECK(kinds["barrier"] == 1);
+  CHECK(kinds["early return"] == 1);
+  CHECK(kinds["guard"] == 1);
+  CHECK(kinds["a store"] == 2);
+  CHECK(kinds["a call"] == 1);
+  std::string schema = schema_source(code, ms);
+  CHECK(schema.find("fm_mutant(0)") != std::string::npos);
+  Instrumented ins = instrument(schema, "m.cu");
+  CHECK(ins.errors.empty());
+}
+
+TEST_CASE("differential campaign: the extractor passes, a broken one is caught and shrunk",
+          "[frontend][race-run]") {
+  const fs::path file = fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "cuda" / "arrow-offset.cu";
+  const std::string code = test::slurp(file);
+  CampaignOptions opt;
+  opt.work_dir = scratch("campaign").string();
+  opt.pairs_per_kernel = 4;
+  CampaignResult ok = campaign_file(code, "arrow-offset.cu", opt);
+  CHECK(ok.mutants >= 4);
+  CHECK(ok.failures.empty());
+  CHECK(ok.dynamic_races > 0);
+  // An extractor that looks at member stores and records nothing: the census cannot
+  // see it; the campaign does, and shrinks the mutant.
+  opt.extract.broken = "dropped-member-stores";
+  opt.regress_dir = scratch("regress").string();
+  CampaignResult bad = campaign_file(code, "arrow-offset.cu", opt);
+  REQUIRE_FALSE(bad.failures.empty());
+  const Failure& f = bad.failures[0];
+  CHECK(f.kind == "soundness");
+  CHECK(f.source.size() < apply_mutants(code, mutations(code, "arrow-offset.cu"), {0}).size() + 64);
+  CHECK(f.source.find("->x =") != std::string::npos); // the racy store stays
+  size_t written = 0;
+  for (const auto& e : fs::directory_iterator(opt.regress_dir))
+    written += e.path().extension() == ".cu";
+  CHECK(written == bad.failures.size());
+  fs::remove_all(opt.regress_dir);
+  fs::remove_all(opt.work_dir);
+}
