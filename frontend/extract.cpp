@@ -236,6 +236,7 @@ private:
     std::vector<LoopCtx> loops;
     bool divergent = false; // inside an if or a loop body below its top level
     bool returned = false;  // after `if (cond) return;` with a thread-dependent cond
+    bool conditional = false; // an operand of ?:, && or || (may not be evaluated)
   };
   enum class Kind { Read, Write, Atomic };
 
@@ -253,6 +254,7 @@ private:
   std::vector<Target> this_;                         // `this` of the inlined methods
   std::vector<const FunctionDecl*> inlined_;         // the inlined calls, innermost last
   std::map<const ValueDecl*, int> depth_of_;         // the depth of each local's declaration
+  std::set<const ValueDecl*> escaped_;               // locals whose address is taken
   std::set<std::string> names_;
   std::map<const Stmt*, std::string> seen_; // nodes accounted for, and how
   std::vector<Poly> bytes_;                 // each access's size in bytes
@@ -502,7 +504,10 @@ private:
       throw NotAffine{"a pointer made by the conversion '" + text(e) + "'", e};
     }
     if (const auto* u = dyn_cast<UnaryOperator>(e)) {
-      if (u->getOpcode() == UO_AddrOf) return lvalue(u->getSubExpr(), c);
+      if (u->getOpcode() == UO_AddrOf) {
+        escape(u->getSubExpr());
+        return lvalue(u->getSubExpr(), c);
+      }
       if (u->isIncrementDecrementOp()) throw NotAffine{"a pointer walked by '" + text(e) + "'", e};
     }
     if (const auto* b = dyn_cast<BinaryOperator>(e)) {
@@ -674,6 +679,19 @@ private:
     ++phase_accesses_;
   }
   void load(const Expr* lv, const Ctx& c) {
+    // C++'s lvalue results: `(j = e)`, `++j` are done, then their target is read.
+    const Expr* x = lv->IgnoreParens();
+    if (const auto* b = dyn_cast<BinaryOperator>(x); b && b->isAssignmentOp()) {
+      mark(lv, "evaluated");
+      rvalue(b, c);
+      return load(b->getLHS(), c);
+    }
+    if (const auto* u = dyn_cast<UnaryOperator>(x);
+        u && u->isPrefix() && u->isIncrementDecrementOp()) {
+      mark(lv, "evaluated");
+      rvalue(u, c);
+      return load(u->getSubExpr(), c);
+    }
     // `c ? x : y` as an lvalue (C++): one of the two is read.
     if (const auto* co = dyn_cast<AbstractConditionalOperator>(lv->IgnoreParens())) {
       mark(lv, "evaluated");
@@ -745,7 +763,25 @@ private:
   Ctx inexact(const Ctx& c) const {
     Ctx d = c;
     d.exact = false;
+    d.conditional = true;
     return d;
+  }
+
+  /// A local whose address is taken (`&x`, a reference bound to it) may change through
+  /// the pointer: it is not followed from here on.
+  void escape(const Expr* lv) {
+    const auto* d = dyn_cast<DeclRefExpr>(lv->IgnoreParenImpCasts());
+    if (!d || !local(d->getDecl())) return;
+    const ValueDecl* v = d->getDecl();
+    escaped_.insert(v);
+    if (v->getType()->isIntegerType()) {
+      env_.erase(v);
+      opaque_[v] = "the address of '" + v->getNameAsString() + "' is taken";
+    }
+    if (v->getType()->isPointerType()) {
+      ptrs_.erase(v);
+      bad_ptrs_[v] = "the address of the pointer '" + v->getNameAsString() + "' is taken";
+    }
   }
 
   /// Evaluates an expression: records its reads, writes and calls.
@@ -770,7 +806,10 @@ private:
     }
     if (const auto* ec = dyn_cast<ExplicitCastExpr>(e)) return rvalue(ec->getSubExpr(), c);
     if (const auto* u = dyn_cast<UnaryOperator>(e)) {
-      if (u->getOpcode() == UO_AddrOf) return address(u->getSubExpr(), c);
+      if (u->getOpcode() == UO_AddrOf) {
+        escape(u->getSubExpr());
+        return address(u->getSubExpr(), c);
+      }
       if (u->isIncrementDecrementOp()) return assign(u->getSubExpr(), nullptr, true, c, u);
       if (u->getOpcode() == UO_Deref) return address(e, c);
       return rvalue(u->getSubExpr(), c);
@@ -823,7 +862,8 @@ private:
         }
       auto level = depth_of_.find(v);
       bool straight =
-          level != depth_of_.end() ? level->second == c.depth : c.loops.empty() && !c.divergent;
+          (level != depth_of_.end() ? level->second == c.depth : c.loops.empty() && !c.divergent) &&
+          !c.conditional && !escaped_.count(v);
       if (v->getType()->isIntegerType()) {
         // A scalar local changes: later indices through it cannot be followed unless
         // it is a plain definition outside any loop and condition.
@@ -995,6 +1035,7 @@ private:
       refs_.erase(p);
       depth_of_[p] = c.depth;
       if (t->isReferenceType()) {
+        escape(a);
         refs_[p] = lvalue(a, c);
       } else if (t->isPointerType() || is_fm_mem(t)) {
         ptrs_[p] = is_fm_mem(t) ? block(a, c) : ptr(a, c);
@@ -1228,6 +1269,7 @@ private:
       return;
     }
     depth_of_[v] = c.depth;
+    escaped_.erase(v); // a new object
     env_.erase(v);
     opaque_.erase(v);
     ptrs_.erase(v);
@@ -1235,6 +1277,7 @@ private:
     refs_.erase(v);
     if (t->isReferenceType()) {
       if (!init) throw NotAffine{"the reference '" + n + "' without a target", v->getInit()};
+      escape(init);
       refs_[v] = lvalue(init, c);
       return;
     }

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <mutex>
 #include <pthread.h>
+#include <shared_mutex>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -64,7 +65,8 @@ struct Event {
   int block, thread, epoch, line, col;
 };
 
-inline std::mutex mu;
+inline std::shared_mutex mu; // regions: looked up shared, registered exclusive
+inline std::mutex errors_mu;
 inline std::vector<Region> regions;
 inline std::vector<std::vector<Event>> events; // per thread of the launch
 inline std::vector<std::string> errors;
@@ -82,7 +84,12 @@ inline bool m(long k) {
 }
 
 inline void reg(const void* p, size_t size, const char* name, bool shared) {
-  std::lock_guard<std::mutex> l(mu);
+  {
+    std::shared_lock<std::shared_mutex> l(mu);
+    for (const Region& r : regions)
+      if (r.base == p) return;
+  }
+  std::unique_lock<std::shared_mutex> l(mu);
   for (const Region& r : regions)
     if (r.base == p) return;
   regions.push_back({static_cast<const char*>(p), size, name, shared});
@@ -91,16 +98,19 @@ inline void reg(const void* p, size_t size, const char* name, bool shared) {
 inline void* access(const void* p, int64_t n, int kind, int line, int col) {
   const char* c = static_cast<const char*>(p);
   if (c >= stack_lo && c < stack_hi) return const_cast<void*>(p); // the thread's own
-  std::lock_guard<std::mutex> l(mu);
-  for (size_t r = 0; r < regions.size(); ++r) {
-    const Region& g = regions[r];
-    if (c >= g.base && n >= 0 && c + n <= g.base + g.size) {
-      if (my_events)
-        my_events->push_back(
-            {static_cast<int>(r), c - g.base, n, kind, block_id, thread_id, epoch, line, col});
-      return const_cast<void*>(p);
+  {
+    std::shared_lock<std::shared_mutex> l(mu);
+    for (size_t r = 0; r < regions.size(); ++r) {
+      const Region& g = regions[r];
+      if (c >= g.base && n >= 0 && c + n <= g.base + g.size) {
+        if (my_events)
+          my_events->push_back(
+              {static_cast<int>(r), c - g.base, n, kind, block_id, thread_id, epoch, line, col});
+        return const_cast<void*>(p);
+      }
     }
   }
+  std::lock_guard<std::mutex> l(errors_mu);
   if (errors.size() < 20)
     errors.push_back("out of bounds: " + std::to_string(n) + " byte(s) at " + std::to_string(line) +
                      ":" + std::to_string(col) + " (block " + std::to_string(block_id) +
@@ -338,7 +348,7 @@ struct set_at {
 };
 
 inline void reset() {
-  std::lock_guard<std::mutex> l(mu);
+  std::unique_lock<std::shared_mutex> l(mu);
   regions.clear();
   errors.clear();
 }
