@@ -900,13 +900,22 @@ private:
     Solver& solver = solver_for(facts);
     Account acc1{solver, a};
 
-    // 5. Bounds: the place must lie inside the destination.
-    if (auto bd = bounds(pt, solver)) {
+    // 5. Bounds: the place must lie inside the destination. The source is then built
+    //    there from its creation on, so only the facts that hold at the creation (and
+    //    the definitions lifted to it) may show it: an `assume` between the creation and
+    //    the point runs after the first write.
+    std::vector<Formula> cfacts = facts_at(pt.frames, c);
+    for (size_t d : lift)
+      for (Formula& f : stmt_facts(B.stmts[d]))
+        cfacts.push_back(std::move(f));
+    Solver& bsolver = solver_for(cfacts);
+    Account acc_b{bsolver, a};
+    if (auto bd = bounds(pt, bsolver)) {
       const std::map<std::string, Poly>& defs = defs_;
       bool ok = !bd->positive.empty();
       for (const Poly& d : bd->positive)
-        ok = ok && prove_positive(d.substitute(defs), pt.frames, solver);
-      if (!ok && !solver.proves(bd->whole.substitute(defs)))
+        ok = ok && prove_positive(d.substitute(defs), pt.frames, bsolver);
+      if (!ok && !bsolver.proves(bd->whole.substitute(defs)))
         throw Refused{"bounds", "the updated place of " + pt.dest + " is not provably inside it (" +
                                     bd->whole.to_string() +
                                     "); the copy's run-time check must stay where it is"};
@@ -1149,6 +1158,13 @@ private:
                l.exp.node);
     for (const std::string& v : deps)
       need(B, c, P, fam, v, property, lift);
+    // Not moved before an `assume`: a definition may fail (a division, an overflow, a
+    // read, an allocation), and the run would end with its error instead of the
+    // assumption's.
+    for (size_t k = c; k < d; ++k)
+      if (std::holds_alternative<SAssume>(B.stmts[k].node))
+        throw Refused{property,
+                      where + " cannot be moved before the assume at " + at(B.stmts[k].pos)};
     lift.insert(d);
   }
 

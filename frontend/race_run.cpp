@@ -3,6 +3,7 @@
 #include "frontend/race_run.h"
 
 #include "frontend/clang_parse.h"
+#include "ir/files.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wnonnull"
@@ -246,10 +247,8 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
 }
 
 std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  bool ok = false;
+  return read_file(p.string(), &ok);
 }
 
 } // namespace
