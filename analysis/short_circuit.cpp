@@ -904,7 +904,8 @@ private:
     //    there from its creation on, so only the facts that hold at the creation (and
     //    the definitions lifted to it) may show it: an `assume` between the creation and
     //    the point runs after the first write.
-    std::vector<Formula> cfacts = facts_at(pt.frames, c);
+    std::vector<Formula> cfacts =
+        facts_at(pt.frames, broken_variants().sc_late_facts ? pt.P : c); // (deliberately broken)
     for (size_t d : lift)
       for (Formula& f : stmt_facts(B.stmts[d]))
         cfacts.push_back(std::move(f));

@@ -136,7 +136,9 @@ private:
       std::string why;
       if (auto f = formula_of(*cond, &why); f && f->free_vars().empty())
         if (auto v = f->eval({}); v && *v) continue;
-      out.push_back(st(imp::Assert{cond, "bounds"}, pos));
+      // At the entry, where the source semantics reports it.
+      Pos at = e.start && e.start->pos.line > 0 ? e.start->pos : pos;
+      out.push_back(st(imp::Assert{cond, "bounds"}, at));
     }
   }
 

@@ -249,6 +249,8 @@ int main(int argc, char** argv) {
       if (!e.detail.empty()) std::cout << " (" << e.detail << ")";
       std::cout << "\n";
     }
+    for (const std::string& m : r.stage_mismatches)
+      std::cout << "  stages differ: " << m << "\n";
     std::cout << f << ": " << (r.ok() ? "OK" : "FAILED") << "\n";
   }
   if (as_sarif) std::cout << sarif(reports).dump(2) << "\n";

@@ -25,6 +25,7 @@ const char* expect_status_name(ExpectStatus s) {
 }
 
 bool CheckReport::ok() const {
+  if (!stage_mismatches.empty()) return false;
   for (const ExpectResult& e : expectations)
     if (e.status == ExpectStatus::Fails) return false;
   return true;
@@ -107,6 +108,25 @@ DataSetRun run_imp_data_set(const Reference& ref, const imp::Program& ip, const 
   r.heap_stats = h.stats;
   if (!v.error && !h.error) r.mismatch = compare_imp_results(v.results, h.results);
   return r;
+}
+
+/// Why a stage's run ends otherwise than the source's value semantics (nullopt: alike).
+/// The FUNMEM program itself (no stage) may differ: that is what validity checks.
+std::optional<std::string> stage_ends_otherwise(const RunResult& source, const DataSetRun& d) {
+  if (d.stage.empty() || !d.heap_ran) return std::nullopt;
+  const std::optional<RunError>&want = source.error, &got = d.heap_error;
+  auto text = [](const RunError& e) {
+    return e.kind + " error at " + where(e.pos) + " (" + e.what() + ")";
+  };
+  if (!want && !got) return std::nullopt;
+  if (want && got && want->kind == got->kind && want->pos.line == got->pos.line &&
+      want->pos.col == got->pos.col)
+    return std::nullopt;
+  if (!want)
+    return "stage " + d.stage + " ends with the " + text(*got) + ", the source with results";
+  if (!got) return "stage " + d.stage + " ends with results, the source with the " + text(*want);
+  return "stage " + d.stage + " ends with the " + text(*got) + ", the source with the " +
+         text(*want);
 }
 
 /// Evaluates a run-time expectation over all data sets.
@@ -337,6 +357,11 @@ void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& exp
       d.name += " after to-imp";
       r.runs.push_back(std::move(d));
     }
+    // Every stage produced by a pass ends as the source's value semantics does.
+    if (!ref.base.input_error)
+      for (size_t j = first; j < r.runs.size(); ++j)
+        if (auto why = stage_ends_otherwise(ref.value, r.runs[j]))
+          r.stage_mismatches.push_back(r.runs[j].name + ": " + *why);
     // What sc changed: the stage before it against its own.
     const DataSetRun *before = nullptr, *after = nullptr;
     for (size_t j = first; j < r.runs.size(); ++j) {

@@ -64,6 +64,10 @@ struct CheckReport {
   /// when every stage's heap semantics ran on every data set).
   std::string pipeline_error;
   std::vector<std::string> stages; // the pipeline's stages that produced a program
+  /// Stages that end otherwise than the source's value semantics on a data set: an error
+  /// of another kind or at another position, an error where it has none, or none where
+  /// it has one. Any fails the file, whatever its expectations say.
+  std::vector<std::string> stage_mismatches;
   size_t data_sets = 0;
   /// The sc stage's attempts, and per data set what it changed at run time.
   std::optional<ScReport> sc;

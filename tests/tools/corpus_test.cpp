@@ -1,6 +1,7 @@
 // Drives the whole corpus: every file's `-- expect:` lines must hold (or be
 // unchecked run-time expectations), every parseable file prints to a fixed point,
 // and the funmem-check binary's exit codes follow its contract.
+#include "analysis/broken.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "verifier/check.h"
@@ -100,4 +101,32 @@ TEST_CASE("funmem-check exit codes", "[tools]") {
   std::ofstream(tmp) << "def f (n : i64) : (i64) =\n  in (n)\n-- expect: error type\n";
   CHECK(run(bin + " " + tmp.string()) == 1);
   fs::remove(tmp);
+}
+
+TEST_CASE("every stage ends as the source does; a broken sc that changes an error is caught",
+          "[tools][sc]") {
+  // The bounds of the update follow only from an assume after src's creation: sc must
+  // not build src in dst's memory, and every stage ends with the assume's error.
+  const fs::path file =
+      fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "sc" / "refuse-bounds-late-assume.fun";
+  const std::string text = test::slurp(file);
+  CheckReport ok = check_source(file.string(), text);
+  CHECK(ok.stage_mismatches.empty());
+  CHECK(ok.ok());
+  REQUIRE(ok.sc);
+  CHECK(ok.sc->proved_points() == 0);
+  // With the facts of the point (the old, broken rule) sc short-circuits, the heap
+  // semantics after it writes outside dst's block first, and funmem-check fails the file
+  // naming the stage, although `expect error assume` still holds on the source.
+  broken_variants().sc_late_facts = true;
+  CheckReport bad = check_source(file.string(), text);
+  broken_variants().sc_late_facts = false;
+  REQUIRE(bad.sc);
+  CHECK(bad.sc->proved_points() == 1);
+  CHECK_FALSE(bad.ok());
+  REQUIRE_FALSE(bad.stage_mismatches.empty());
+  CHECK(bad.stage_mismatches[0].find("after sc: stage sc ends with the bounds error at 5:24") !=
+        std::string::npos);
+  CHECK(bad.stage_mismatches[0].find("the source with the assume error at 6:3") !=
+        std::string::npos);
 }

@@ -8,7 +8,7 @@
 
 const char* const fm_file = "map.fun";
 const fm_site fm_sites[] = {
-    {"bounds", 3, 5, "an index outside its array"},
+    {"bounds", 3, 16, "an index outside its array"},
     {"bounds", 3, 5, "read of 'xs_mem' out of bounds"},
     {"overflow", 4, 13, "overflow in *"},
     {"bounds", 2, 3, "write of 'xs_mem' out of bounds"},
