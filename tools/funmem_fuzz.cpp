@@ -48,12 +48,14 @@ int main(int argc, char** argv) {
   app.add_option("--max-depth", gen.max_depth, "nesting depth")->check(CLI::Range(0, 6));
   app.add_option("--max-size", gen.max_size, "largest size in data sets")->check(CLI::Range(1, 64));
   app.add_flag("--out-of-bounds", gen.out_of_bounds,
-               "generate programs that must end in a bounds error (every stage must report it)");
+               "generate programs that must end in a bounds error, or in an assume that gives an "
+               "update's bounds too late (every stage must end with it)");
   app.add_option("--save", save, "write the first failing program to this file");
   std::vector<std::string> broken;
   app.add_option("--broken", broken,
                  "switch on a deliberately broken pass variant (to show the fuzzer finds it)")
-      ->check(CLI::IsMember({"sc-no-overlap", "merge-no-interference", "sosi-no-cross"}));
+      ->check(CLI::IsMember(
+          {"sc-no-overlap", "merge-no-interference", "sosi-no-cross", "sc-late-facts"}));
   std::string regress_dir;
   app.add_option("--regress-dir", regress_dir,
                  "write the shrunk failing program here (corpus/regress keeps it as a test)");
@@ -66,6 +68,7 @@ int main(int argc, char** argv) {
     if (b == "sc-no-overlap") broken_variants().sc_no_overlap = true;
     if (b == "merge-no-interference") broken_variants().merge_no_interference = true;
     if (b == "sosi-no-cross") broken_variants().sosi_no_cross = true;
+    if (b == "sc-late-facts") broken_variants().sc_late_facts = true;
   }
   std::string broken_text;
   for (const std::string& b : broken)

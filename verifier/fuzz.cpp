@@ -45,20 +45,26 @@ FuzzOutcome fuzz_program(const std::string& text) {
   ++o.checks;
   CheckReport rep = check_program("fuzz.fun", *r.program);
   if (!rep.pipeline_error.empty()) return fail("pipeline", rep.pipeline_error);
-  bool expect_bounds = false;
+  // Every stage ends as the source's value semantics does.
+  if (!rep.stage_mismatches.empty()) {
+    o.kind = "stages differ";
+    return fail("stages differ", rep.stage_mismatches.front());
+  }
+  std::string expect_error;
   for (const Expect& e : r.program->expects)
-    expect_bounds = expect_bounds || (e.word == "error" && e.arg == "bounds");
-  if (expect_bounds) {
-    // Every stage must still stop with the bounds error the value semantics reports.
+    if (e.word == "error") expect_error = e.arg;
+  if (!expect_error.empty()) {
+    // Every stage must still stop with the error the value semantics reports.
     for (const DataSetRun& run : rep.runs) {
-      auto is_bounds = [](const std::optional<RunError>& e) { return e && e->kind == "bounds"; };
-      if (!is_bounds(run.value_error))
-        return fail("no bounds error", run.name + ": the value semantics " +
-                                           (run.value_error ? "fails with " + run.value_error->kind
-                                                            : std::string("runs without error")));
-      if (run.heap_ran && !is_bounds(run.heap_error))
-        return fail("bounds error lost",
-                    run.name + ": the bounds error is lost: " +
+      auto is_it = [&](const std::optional<RunError>& e) { return e && e->kind == expect_error; };
+      if (!is_it(run.value_error))
+        return fail(expect_error == "bounds" ? "no bounds error" : "no expected error",
+                    run.name + ": the value semantics " +
+                        (run.value_error ? "fails with " + run.value_error->kind
+                                         : std::string("runs without error")));
+      if (run.heap_ran && !is_it(run.heap_error))
+        return fail(expect_error == "bounds" ? "bounds error lost" : "expected error lost",
+                    run.name + ": the " + expect_error + " error is lost: " +
                         (run.heap_error
                              ? "fails with " + run.heap_error->kind + ": " + run.heap_error->what()
                              : std::string("runs without error")));

@@ -51,10 +51,23 @@ public:
     const size_t first_local = vars_.size();
     std::vector<std::string> body;
     stmts(body, 1, 0);
+    std::string error_kind = "bounds";
     if (opt_.out_of_bounds) {
-      // Index n of an n-element array: a read of xs, or an update of a fresh copy of it.
-      if (chance(50)) {
+      // Index n of an n-element array: a read of xs, or an update of a fresh copy of it;
+      // or an update whose bounds only a later, failing assume gives (a source built in
+      // the destination before the assume runs would write past its block).
+      int pick = rnd(3);
+      if (pick == 0) {
         bind(body, 1, Ty{"i64", {}}, "xs[n]");
+      } else if (pick == 1) {
+        Var k = bind(body, 1, Ty{"i64", {}}, "n + 1 + " + std::to_string(rnd(4)));
+        Var cp = bind(body, 1, Ty{"i64", {"n"}}, "copy xs");
+        Var src = bind(body, 1, Ty{"i64", {k.name}}, "iota " + k.name);
+        body.push_back(pad(1) + "assume " + k.name + " <= n");
+        bind(body, 1, Ty{"i64", {"n"}}, cp.name + " with [0 : " + k.name + "] = " + src.name);
+        // The copy and the source are consumed: no later statement or result uses them.
+        std::erase_if(vars_, [&](const Var& v) { return v.name == cp.name || v.name == src.name; });
+        error_kind = "assume";
       } else {
         Var cp = bind(body, 1, Ty{"i64", {"n"}}, "copy xs");
         vars_.pop_back();
@@ -90,7 +103,7 @@ public:
     for (int d = 0; d < opt_.data_sets; ++d)
       out << "-- input: n=" << 1 + rnd(opt_.max_size) << " m=" << 1 + rnd(opt_.max_size)
           << " c=" << (rnd(2) ? "true" : "false") << "\n";
-    out << (opt_.out_of_bounds ? "-- expect: error bounds\n" : "-- expect: valid\n");
+    out << (opt_.out_of_bounds ? "-- expect: error " + error_kind + "\n" : "-- expect: valid\n");
     return out.str();
   }
 
