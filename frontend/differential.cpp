@@ -217,6 +217,7 @@ static_verdicts(const std::string& src, const std::string& file, const CampaignO
   RaceOptions o;
   o.prover.timeout_ms = opt.timeout_ms;
   o.search_limit = opt.search_limit;
+  o.budget_ms = opt.budget_ms;
   o.facts = read_gpuverify_header(src).facts;
   std::vector<StaticVerdict> out;
   for (const KernelSummary& k : r.kernels) {

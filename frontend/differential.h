@@ -52,6 +52,7 @@ struct CampaignOptions {
   int seconds = 10;          // per dynamic run
   unsigned timeout_ms = 250; // the prover's budget per side condition (an unknown is fine)
   int search_limit = 20000;  // the witness search's budget
+  unsigned budget_ms = 2000; // per kernel: the questions not asked by then leave `unknown`
   std::string work_dir;
   std::string regress_dir; // shrunk failures are written here (empty: not written)
   std::function<void(const std::string&)> progress;

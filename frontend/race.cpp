@@ -163,7 +163,7 @@ public:
   }
 
   KernelVerdict run() {
-    auto t0 = std::chrono::steady_clock::now();
+    auto t0 = start_ = std::chrono::steady_clock::now();
     KernelVerdict v;
     v.kernel = k_.name;
     v.pos = k_.pos;
@@ -177,7 +177,8 @@ public:
       return v;
     }
     std::string first_open;
-    for (size_t w = 0; w < k_.accesses.size(); ++w) {
+    bool spent = false;
+    for (size_t w = 0; w < k_.accesses.size() && !spent; ++w) {
       const Access& aw = k_.accesses[w];
       if (!aw.write) continue;
       for (size_t a = 0; a < k_.accesses.size(); ++a) {
@@ -186,6 +187,13 @@ public:
         if (aw.atomic && aa.atomic) continue; // atomics on one cell do not race
         // Two writes: (w, a) and (a, w) ask the same (every pair of distinct threads).
         if (aa.write && a < w) continue;
+        if (over_budget()) {
+          spent = true;
+          if (first_open.empty())
+            first_open = "the budget of " + std::to_string(opt_.budget_ms) +
+                         " ms was spent before every question was asked";
+          break;
+        }
         pair(aw, aa, v, first_open);
         // A race the prover's model points at, confirmed on a small launch: done.
         if (!first_open.empty() && !models_.empty()) {
@@ -233,6 +241,13 @@ private:
   bool quick_ = false;
   std::vector<Env> models_;                  // assignments of the overlaps the prover found
   std::map<std::string, ProveResult> cache_; // equal questions (a += reads and writes)
+
+  std::chrono::steady_clock::time_point start_;
+  bool over_budget() const {
+    return opt_.budget_ms > 0 &&
+           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
+                   .count() > opt_.budget_ms;
+  }
 
   static void finish(KernelVerdict& v, std::chrono::steady_clock::time_point t0) {
     v.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -791,6 +806,10 @@ private:
         if (!mine || !l) {
           q.result.answer = Answer::Unknown;
           q.result.reason = why.empty() ? "the other threads' accesses are not one LMAD" : why;
+        } else if (over_budget()) {
+          q.result.answer = Answer::Unknown;
+          q.result.reason = "the kernel's budget of " + std::to_string(opt_.budget_ms) +
+                            " ms was spent before this question";
         } else {
           q.l1 = mine->to_string();
           q.l2 = l->to_string();

@@ -50,6 +50,10 @@ struct RaceOptions {
   std::vector<Formula> facts; // launch facts (--assume, GPUVerify header), as parsed
   ProverOptions prover;
   int search_limit = 200000; // thread pairs and iterations tried by the witness search
+  /// A budget for the kernel's questions (0: none): when it is spent, the questions not
+  /// asked yet leave the verdict `unknown` (never `race-free`); the witness search still
+  /// runs.
+  unsigned budget_ms = 0;
 };
 
 KernelVerdict check_kernel(const KernelSummary& k, const RaceOptions& opt);

@@ -39,6 +39,9 @@ int main(int argc, char** argv) {
   app.add_flag("--accesses", show_accesses, "print each kernel's access summary");
   app.add_flag("--explain", explain_proofs, "print every question and its proof or witness");
   app.add_option("--timeout-ms", timeout_ms, "prover budget per side condition");
+  unsigned budget_ms = 0;
+  app.add_option("--budget-ms", budget_ms,
+                 "budget per kernel: questions not asked by then leave it unknown (0: none)");
   app.add_option("--clang-arg", clang_args, "an extra argument for clang (repeatable)");
   app.allow_extras();
   CLI11_PARSE(app, argc, argv);
@@ -53,6 +56,7 @@ int main(int argc, char** argv) {
   }
   RaceOptions opt;
   opt.prover.timeout_ms = timeout_ms;
+  opt.budget_ms = budget_ms;
   GpuVerifyHeader header = read_gpuverify_header(code);
   opt.facts = header.facts;
   std::vector<std::string> fact_texts = header.fact_texts;

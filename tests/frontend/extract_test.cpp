@@ -371,6 +371,18 @@ TEST_CASE("the census accounts for every node that can touch memory", "[frontend
   CHECK(check_kernel(r.kernels[0], o).verdict == Verdict::RaceFree);
 }
 
+TEST_CASE("a spent budget leaves a kernel unknown, never race-free", "[frontend]") {
+  const std::string code =
+      test::slurp(fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "cuda" / "lud-internal.cu");
+  ExtractResult r = extract(code, "lud-internal.cu");
+  REQUIRE(r.kernels.size() == 1);
+  RaceOptions o;
+  o.budget_ms = 1;
+  KernelVerdict v = check_kernel(r.kernels[0], o);
+  CHECK(v.verdict == Verdict::Unknown);
+  CHECK(v.reason.find("budget of 1 ms") != std::string::npos);
+}
+
 TEST_CASE("GPUVerify's CUDA test suite: no racy kernel is called race-free",
           "[frontend][external]") {
   // ../shared/external/gpuverify-cuda-testsuite (third-party, not copied here);
