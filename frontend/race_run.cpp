@@ -356,7 +356,12 @@ std::vector<std::vector<JobResult>> RaceDetector::run(const std::vector<RaceJob>
         cur.kernel = f[1];
         open = true;
       } else if (f[0] == "race" && f.size() >= 5 && open) {
-        cur.races.push_back({f[1], std::stoll(f[2]), f[3], f[4]});
+        int64_t byte = -1;
+        try {
+          byte = std::stoll(f[2]);
+        } catch (const std::exception&) {
+        }
+        cur.races.push_back({f[1], byte, f[3], f[4]});
       } else if (f[0] == "error" && f.size() >= 2 && open) {
         cur.errors.push_back(f[1]);
       } else if (f[0] == "done" && open) {

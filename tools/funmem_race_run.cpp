@@ -106,6 +106,11 @@ int main(int argc, char** argv) {
     cleanup();
     return 2;
   }
+  if (det.kernels().empty()) {
+    std::cout << file << ": error: no __global__ function with a body\n";
+    cleanup();
+    return 2;
+  }
   std::vector<JobResult> results = det.run({job}, seconds).front();
   cleanup();
   bool raced = false, failed = false;

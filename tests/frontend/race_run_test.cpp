@@ -237,3 +237,22 @@ TEST_CASE("differential campaign: the extractor passes, a broken one is caught a
   fs::remove_all(opt.regress_dir);
   fs::remove_all(opt.work_dir);
 }
+
+TEST_CASE("funmem-race-run: races, exit codes, JSON", "[frontend][race-run][tools]") {
+  const std::string bin = FUNMEM_RACE_RUN_BIN;
+  const std::string dir = std::string(FUNMEM_SOURCE_DIR) + "/corpus/cuda/";
+  auto race = test::run_command(bin + " " + dir + "shared-scalar.cu");
+  CHECK(race.code == 1);
+  CHECK(race.out.find("kernel k: race (blockDim 4 gridDim 2)") != std::string::npos);
+  CHECK(race.out.find("race on a, byte 0:") != std::string::npos);
+  auto free = test::run_command(bin + " " + dir + "reduce.cu --blockDim 8 --gridDim 2");
+  CHECK(free.code == 0);
+  CHECK(free.out.find("kernel reduce: no race observed (blockDim 8 gridDim 2)") !=
+        std::string::npos);
+  auto json = test::run_command(bin + " --json " + dir + "struct-assign.cu");
+  CHECK(json.code == 1);
+  CHECK(json.out.find("\"object\": \"pairs\"") != std::string::npos);
+  CHECK(test::run_command(bin + " /nonexistent.cu").code == 2);
+  CHECK(test::run_command(bin + " " + dir + "reduce.cu --blockDim 0").code == 2);
+  CHECK(test::run_command(bin + " " + dir + "reduce.cu --arg n=x").code == 2);
+}
