@@ -22,6 +22,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -234,8 +235,8 @@ private:
     std::vector<Formula> guards;
     bool exact = true;
     std::vector<LoopCtx> loops;
-    bool divergent = false; // inside an if or a loop body below its top level
-    bool returned = false;  // after `if (cond) return;` with a thread-dependent cond
+    bool divergent = false;   // inside an if or a loop body below its top level
+    bool returned = false;    // after `if (cond) return;` with a thread-dependent cond
     bool conditional = false; // an operand of ?:, && or || (may not be evaluated)
   };
   enum class Kind { Read, Write, Atomic };
@@ -1336,6 +1337,24 @@ private:
     try {
       if (!var || !init || !var->getType()->isIntegerType())
         throw NotAffine{"the loop has no integer counter initialised in its header"};
+      // The condition and the increment are evaluated again after every iteration: a
+      // name they use that the body assigns (or whose address is taken) changes them.
+      {
+        std::set<const ValueDecl*> changed;
+        assigned_in(f->getBody(), changed);
+        std::function<void(const Stmt*)> uses = [&](const Stmt* x) {
+          if (!x) return;
+          if (const auto* d = dyn_cast<DeclRefExpr>(x);
+              d && d->getDecl() != var &&
+              (changed.count(d->getDecl()) || escaped_.count(d->getDecl())))
+            throw NotAffine{"'" + d->getDecl()->getNameAsString() +
+                            "', which the loop's condition or step uses, changes in its body"};
+          for (const Stmt* c : x->children())
+            uses(c);
+        };
+        uses(f->getCond());
+        uses(f->getInc());
+      }
       rvalue(init, c);
       Poly a = poly(init);
       l.var = var->getNameAsString();
