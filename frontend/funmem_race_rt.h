@@ -278,6 +278,13 @@ struct Job {
   dim3 grid, block;
   size_t elements = 0;
   std::vector<std::pair<std::string, long long>> args;
+  /// A pointer argument's element count: given as `@name=count`, or `elements`.
+  size_t size(const char* n) const {
+    for (const auto& [k, v] : args)
+      if (k.size() > 1 && k[0] == '@' && k.compare(1, std::string::npos, n) == 0 && v >= 0)
+        return static_cast<size_t>(v);
+    return elements;
+  }
   /// A scalar argument: given, or the number of threads in x.
   long long scalar(const char* n) const {
     for (const auto& [k, v] : args)

@@ -219,7 +219,7 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
           continue;
         }
         o << "  " << field << " = ::fmr::buffer<" << type_text(e, ctx) << ">(\"" << pn
-          << "\", j.elements);\n";
+          << "\", j.size(\"" << pn << "\"));\n";
       } else if (t->isIntegerType() || t->isEnumeralType()) {
         o << "  " << field << " = static_cast<" << type_text(t.getUnqualifiedType(), ctx)
           << ">(j.scalar(\"" << pn << "\"));\n";

@@ -59,6 +59,8 @@ int main(int argc, char** argv) {
                  "a scalar argument NAME=VALUE (others: the number of threads in x)");
   app.add_option("--elements", elements,
                  "elements of every pointer argument's buffer (default threads^2 + 64)");
+  std::vector<std::string> size_texts;
+  app.add_option("--size", size_texts, "one pointer argument's element count NAME=COUNT");
   app.add_option("--seconds", seconds, "time limit of the run (default 10)");
   app.add_option("--keep", keep, "build in this directory and keep it (default: a temporary one)");
   app.add_flag("--json", as_json, "one JSON object");
@@ -74,6 +76,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   job.launch.elements = elements;
+  for (const std::string& a : size_texts)
+    arg_texts.push_back("@" + a);
   for (const std::string& a : arg_texts) {
     size_t eq = a.find('=');
     try {
@@ -83,7 +87,8 @@ int main(int argc, char** argv) {
       job.launch.args[a.substr(0, eq)] = std::stoll(v, &used);
       if (used != v.size()) throw std::invalid_argument(a);
     } catch (...) {
-      std::cerr << "error: --arg '" << a << "' is not NAME=INTEGER\n";
+      std::cerr << "error: " << (a[0] == '@' ? "--size '" + a.substr(1) : "--arg '" + a)
+                << "' is not NAME=INTEGER\n";
       return 2;
     }
   }

@@ -252,6 +252,11 @@ TEST_CASE("funmem-race-run: races, exit codes, JSON", "[frontend][race-run][tool
   auto json = test::run_command(bin + " --json " + dir + "struct-assign.cu");
   CHECK(json.code == 1);
   CHECK(json.out.find("\"object\": \"pairs\"") != std::string::npos);
+  // One buffer's size: x of 3 elements, read by 8 threads.
+  auto small = test::run_command(bin + " " + dir + "saxpy-gridstride.cu --size x=3");
+  CHECK(small.code == 0);
+  CHECK(small.out.find("out of bounds: 4 byte(s) at 7:16") != std::string::npos);
+  CHECK(test::run_command(bin + " " + dir + "saxpy-gridstride.cu --size x").code == 2);
   CHECK(test::run_command(bin + " /nonexistent.cu").code == 2);
   CHECK(test::run_command(bin + " " + dir + "reduce.cu --blockDim 0").code == 2);
   CHECK(test::run_command(bin + " " + dir + "reduce.cu --arg n=x").code == 2);
