@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <pthread.h>
 #include <shared_mutex>
@@ -76,6 +77,10 @@ inline thread_local const char* stack_lo = nullptr;
 inline thread_local const char* stack_hi = nullptr;
 inline thread_local char scratch[1 << 16];
 inline std::barrier<>* block_barrier = nullptr;
+// Warps (32 consecutive threads of a block): a barrier each and a slot per thread, for
+// the shuffles; a thread that returns drops out of its warp's barrier too.
+inline std::vector<std::barrier<>*> warp_barriers;
+inline std::vector<unsigned long long> warp_slots;
 inline long mutant = -1, mutant2 = -1;
 
 /// Mutant schemata (docs/extract.md): mutation k is active in this run.
@@ -169,6 +174,7 @@ inline void* thread_main(void* p) {
                       static_cast<size_t>(s->thread)];
   s->body(s->arg);
   block_barrier->arrive_and_drop();
+  warp_barriers[static_cast<size_t>(s->thread) / 32]->arrive_and_drop();
   return nullptr;
 }
 
@@ -181,6 +187,13 @@ inline void launch(dim3 g, dim3 b, void (*body)(void*), void* arg) {
   for (int blk = 0; blk < blocks; ++blk) {
     std::barrier<> bar(threads);
     block_barrier = &bar;
+    std::vector<std::unique_ptr<std::barrier<>>> warps;
+    warp_barriers.clear();
+    for (int w = 0; w * 32 < threads; ++w) {
+      warps.push_back(std::make_unique<std::barrier<>>(std::min(32, threads - w * 32)));
+      warp_barriers.push_back(warps.back().get());
+    }
+    warp_slots.assign(static_cast<size_t>(threads), 0);
     std::vector<ThreadStart> starts(static_cast<size_t>(threads));
     std::vector<pthread_t> ts(static_cast<size_t>(threads));
     pthread_attr_t attr;
@@ -205,6 +218,26 @@ inline void launch(dim3 g, dim3 b, void (*body)(void*), void* arg) {
       pthread_join(t, nullptr);
     pthread_attr_destroy(&attr);
   }
+}
+
+/// A warp shuffle: every thread of the warp publishes `v`, then reads lane `src`'s
+/// (its own value when `src` is outside the warp or the width's segment).
+template <class T> T shuffle(T v, long src) {
+  static_assert(sizeof(T) <= sizeof(unsigned long long), "a shuffle of a wider type");
+  const size_t me = static_cast<size_t>(thread_id), base = me / 32 * 32;
+  std::barrier<>* w = warp_barriers[me / 32];
+  unsigned long long bits = 0;
+  std::memcpy(&bits, &v, sizeof(T));
+  warp_slots[me] = bits;
+  w->arrive_and_wait();
+  T out = v;
+  if (src >= 0 && base + static_cast<size_t>(src) < warp_slots.size() && src < 32)
+    std::memcpy(&out, &warp_slots[base + static_cast<size_t>(src)], sizeof(T));
+  w->arrive_and_wait();
+  return out;
+}
+inline long lane() {
+  return thread_id % 32;
 }
 
 inline std::string triple(int linear, dim3 d) {
@@ -368,6 +401,23 @@ inline bool fm_mutant(long k) {
   return fmr::m(k);
 }
 inline void __syncwarp(unsigned int = 0xffffffffu) {}
+// Warp shuffles (the mask is taken as the whole warp; `width` segments the warp).
+template <class T> T __shfl_sync(unsigned int, T v, int src, int width = 32) {
+  long l = fmr::lane();
+  return fmr::shuffle(v, l / width * width + ((src % width) + width) % width);
+}
+template <class T> T __shfl_down_sync(unsigned int, T v, unsigned int d, int width = 32) {
+  long l = fmr::lane(), s = l + static_cast<long>(d);
+  return fmr::shuffle(v, s / width == l / width ? s : l);
+}
+template <class T> T __shfl_up_sync(unsigned int, T v, unsigned int d, int width = 32) {
+  long l = fmr::lane(), s = l - static_cast<long>(d);
+  return fmr::shuffle(v, s >= 0 && s / width == l / width ? s : l);
+}
+template <class T> T __shfl_xor_sync(unsigned int, T v, int m, int width = 32) {
+  long l = fmr::lane(), s = l ^ m;
+  return fmr::shuffle(v, s / width == l / width ? s : l);
+}
 inline void __threadfence() {}
 inline void __threadfence_block() {}
 inline int atomicAdd(int* p, int v) {

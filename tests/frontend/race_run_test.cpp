@@ -94,6 +94,22 @@ TEST_CASE("the detector observes races with both threads, and none in race-free 
                  "p[blockIdx.x].y = 2;\n}\n",
                  "fields", l)
             .races.empty());
+  // Warp shuffles exchange values: each race below needs two correct results.
+  Launch warps;
+  warps.block[0] = 64;
+  warps.grid[0] = 1;
+  JobResult sh =
+      run_once("__global__ void k(int* out) {\n  int v = threadIdx.x;\n"
+               "  for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffff, v, d);\n"
+               "  if (threadIdx.x == 0 && v == 496) out[0] = 1;\n"
+               "  if (threadIdx.x == 32 && v == 1520) out[0] = 2;\n"
+               "  int w = __shfl_xor_sync(0xffffffff, (int)threadIdx.x, 1);\n"
+               "  if (threadIdx.x == 5 && w == 4) out[1] = 1;\n"
+               "  if (threadIdx.x == 6 && w == 7) out[1] = 2;\n}\n",
+               "shuffle", warps);
+  REQUIRE(sh.races.size() == 2);
+  CHECK(sh.races[0].byte == 0);
+  CHECK(sh.races[1].byte == 4);
   // Out of bounds is reported (and harmless); a hang is cut off.
   Launch small;
   small.elements = 2;
