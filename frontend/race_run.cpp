@@ -47,7 +47,7 @@ bool builtin_variable(const ValueDecl* d) {
 /// Wraps every load and store of memory; registers static-storage variables.
 class Instrumenter : public RecursiveASTVisitor<Instrumenter> {
 public:
-  Instrumenter(ASTContext& ctx, Rewriter& rw) : ctx_(ctx), sm_(ctx.getSourceManager()), rw_(rw) {}
+  Instrumenter(ASTContext& ctx, Rewriter& rw) : sm_(ctx.getSourceManager()), rw_(rw) {}
   bool shouldTraversePostOrder() const { return true; }
 
   std::vector<std::string> errors;
@@ -126,7 +126,6 @@ public:
   }
 
 private:
-  ASTContext& ctx_;
   SourceManager& sm_;
   Rewriter& rw_;
 
