@@ -289,6 +289,12 @@ Launch witness_launch(const RaceWitness& w) {
       builtin = builtin || n.rfind(b, 0) == 0;
     if (!builtin) l.args[n] = v;
   }
+  // Buffers long enough to hold the raced-on address (elements are at least a byte).
+  int64_t threads = 1;
+  for (int d = 0; d < 3; ++d)
+    threads *= l.block[d] * l.grid[d];
+  l.elements = std::min<int64_t>(
+      std::max<int64_t>(threads * threads + 64, (w.address + 1) * w.unit), int64_t{1} << 22);
   return l;
 }
 
@@ -422,7 +428,7 @@ CampaignResult campaign_file(const std::string& code, const std::string& file,
     return res;
   }
   std::vector<RaceJob> jobs;
-  std::vector<std::pair<size_t, std::string>> witness_jobs; // mutant, kernel
+  std::vector<std::tuple<size_t, std::string, std::string>> witness_jobs; // mutant, kernel, text
   for (size_t m = 0; m < mutants.size(); ++m) {
     RaceJob j;
     j.mutant = static_cast<long>(mutants[m][0]);
@@ -437,7 +443,10 @@ CampaignResult campaign_file(const std::string& code, const std::string& file,
           RaceJob j = jobs[m];
           j.launch = witness_launch(*v.witness);
           jobs.push_back(j);
-          witness_jobs.push_back({m, v.kernel});
+          std::string text = v.witness->first + " / " + v.witness->second + "; launch";
+          for (const auto& [n, x] : v.witness->launch)
+            text += " " + n + "=" + std::to_string(x);
+          witness_jobs.push_back({m, v.kernel, text});
         }
   auto td = Clock::now();
   std::vector<std::vector<JobResult>> rs = det.run(jobs, opt.seconds);
@@ -504,11 +513,13 @@ CampaignResult campaign_file(const std::string& code, const std::string& file,
     }
   }
   for (size_t w = 0; w < witness_jobs.size(); ++w) {
-    const auto& [m, kernel] = witness_jobs[w];
+    const auto& [m, kernel, text] = witness_jobs[w];
     const JobResult* r = result_for(rs, mutants.size() + w, kernel);
     if (!r || !r->finished) continue;
     if (r->races.empty())
-      record(m, kernel, "unconfirmed witness", "the static witness's launch ran without a race");
+      record(m, kernel, "unconfirmed witness",
+             "the static witness's launch ran without a race: " + text +
+                 (r->errors.empty() ? "" : "; " + r->errors.front()));
   }
   if (opt.progress)
     opt.progress(file + ": " + std::to_string(res.mutants) + " mutants, " +

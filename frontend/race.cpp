@@ -1004,6 +1004,7 @@ private:
           RaceWitness w;
           w.array = ax.array;
           w.address = ex.address;
+          w.unit = ax.unit;
           w.launch = launch;
           w.first = describe(ex, ax);
           w.second = describe(ey, ay);

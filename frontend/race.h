@@ -24,7 +24,8 @@ const char* verdict_name(Verdict v);
 
 struct RaceWitness {
   std::string array;
-  int64_t address = 0;
+  int64_t address = 0;                   // in the object's unit
+  int64_t unit = 1;                      // bytes per unit
   std::string first, second;             // `block (0,0,0) thread (1,0,0) writes a[3] at 5:7`
   std::map<std::string, int64_t> launch; // the launch and scalar values
 };
