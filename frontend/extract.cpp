@@ -1115,14 +1115,31 @@ private:
   }
 
   /// Variables assigned (or incremented) anywhere in `s`.
+  /// Variables that `s` may change: assigned, incremented, or reachable through a
+  /// pointer or reference it takes (`&x`, `int& r = x`, `f(x)` with a reference
+  /// parameter).
   static void assigned_in(const Stmt* s, std::set<const ValueDecl*>& out) {
     if (!s) return;
     auto target = [&](const Expr* e) {
-      if (const auto* d = dyn_cast<DeclRefExpr>(e->IgnoreParens())) out.insert(d->getDecl());
+      if (const auto* d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts())) out.insert(d->getDecl());
     };
     if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) target(b->getLHS());
-    if (const auto* u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp())
+    if (const auto* u = dyn_cast<UnaryOperator>(s);
+        u && (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf))
       target(u->getSubExpr());
+    if (const auto* ds = dyn_cast<DeclStmt>(s))
+      for (const Decl* d : ds->decls())
+        if (const auto* v = dyn_cast<VarDecl>(d);
+            v && v->getType()->isReferenceType() && v->getInit())
+          target(v->getInit());
+    if (const auto* call = dyn_cast<CallExpr>(s))
+      if (const FunctionDecl* f = call->getDirectCallee()) {
+        // An operator that is a method takes its object as argument 0.
+        const auto* m = dyn_cast<CXXMethodDecl>(f);
+        unsigned skip = isa<CXXOperatorCallExpr>(call) && m && !m->isStatic() ? 1 : 0;
+        for (unsigned i = skip; i < call->getNumArgs() && i - skip < f->getNumParams(); ++i)
+          if (f->getParamDecl(i - skip)->getType()->isReferenceType()) target(call->getArg(i));
+      }
     for (const Stmt* c : s->children())
       assigned_in(c, out);
   }
