@@ -1,9 +1,22 @@
-// Parsing CUDA device code with Clang (internal to frontend/): the arguments and the
-// bundled headers that funmem-extract, the race detector's instrumentation and the
-// kernel mutator share.
+// Parsing CUDA device code with Clang (internal to frontend/): the arguments, the
+// bundled headers and the AST headers that funmem-extract, the race detector's
+// instrumentation and the kernel mutator share.
 #pragma once
 
+// GCC's -Wnonnull misfires inside clang's lazy base-specifier pointers.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wnonnull"
+#endif
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/ASTUnit.h>
+#include <clang/Lex/Lexer.h>
 
 #include <memory>
 #include <string>
@@ -17,6 +30,16 @@ namespace funmem::frontend {
 std::unique_ptr<clang::ASTUnit> parse_device_code(const std::string& code, const std::string& file,
                                                   const std::vector<std::string>& clang_args,
                                                   std::vector<std::string>& errors);
+
+/// CUDA's built-in variables (`threadIdx.x` and its kin are their members): values, not
+/// memory.
+inline constexpr const char* kBuiltinVariables[] = {"threadIdx", "blockIdx", "blockDim", "gridDim",
+                                                    "warpSize"};
+inline bool builtin_variable(const std::string& name) {
+  for (const char* b : kBuiltinVariables)
+    if (name == b) return true;
+  return false;
+}
 
 /// The path under which the bundled minimal CUDA header is mapped.
 inline constexpr const char* kHeaderPath = "/funmem-extract/funmem_cuda_min.h";

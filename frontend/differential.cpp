@@ -4,17 +4,6 @@
 
 #include "frontend/clang_parse.h"
 
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wnonnull"
-#endif
-#include <clang/AST/ASTContext.h>
-#include <clang/AST/Attr.h>
-#include <clang/AST/Decl.h>
-#include <clang/AST/Expr.h>
-#include <clang/AST/RecursiveASTVisitor.h>
-#include <clang/Basic/SourceManager.h>
-#include <clang/Lex/Lexer.h>
-
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -99,7 +88,7 @@ public:
       std::string def = "__device__ void " + fn + "(" + type + "* q, int i) { q[i] = q[i]; }\n";
       std::string call = fn + "(" + base + ", " + gid + " + 1);";
       add("a call " + call + " added at the end of " + f->getNameAsString(),
-          {{before, before, def, def},
+          {{before, before, def, def, true},
            {end, end, " { " + call + " } ", " if (fm_mutant(@ID@)) { " + call + " } "}});
     }
   }
@@ -339,7 +328,7 @@ std::string schema_source(const std::string& code, const std::vector<Mutation>& 
   std::set<std::string> defs; // a helper definition once
   for (size_t i = 0; i < ms.size(); ++i)
     for (const Edit& e : ms[i].edits) {
-      if (e.plain.rfind("__device__", 0) == 0 && !defs.insert(e.plain).second) continue;
+      if (e.once && !defs.insert(e.plain).second) continue;
       edits.push_back(e);
       ids.push_back(i);
     }

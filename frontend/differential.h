@@ -31,6 +31,7 @@ struct Edit {
   size_t begin = 0, end = 0;
   std::string plain;  // the mutated text
   std::string schema; // the text with the mutation behind `fm_mutant(ID)` (ID: "@ID@")
+  bool once = false;  // a definition: written once in the schema however many use it
 };
 struct Mutation {
   std::string what; // e.g. `index a[i] at 4:5 off by one`

@@ -2,22 +2,9 @@
 #include "frontend/extract.h"
 #include "frontend/clang_parse.h"
 
-// GCC's -Wnonnull misfires inside clang's lazy base-specifier pointers.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wnonnull"
-#endif
-#include <clang/AST/ASTContext.h>
-#include <clang/AST/Attr.h>
-#include <clang/AST/Decl.h>
-#include <clang/AST/Expr.h>
-#include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecordLayout.h>
-#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/Stmt.h>
-#include <clang/Basic/SourceManager.h>
-#include <clang/Frontend/ASTUnit.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
-#include <clang/Lex/Lexer.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/raw_ostream.h>
 

@@ -210,7 +210,7 @@ inline void launch(dim3 g, dim3 b, void (*body)(void*), void* arg) {
            blk,
            t};
       if (pthread_create(&ts[static_cast<size_t>(t)], &attr, thread_main, &s) != 0) {
-        std::printf("error cannot start thread %d\n", t);
+        std::printf("error\tcannot start thread %d\n", t);
         std::exit(3);
       }
     }

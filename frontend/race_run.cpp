@@ -5,18 +5,6 @@
 #include "frontend/clang_parse.h"
 #include "ir/files.h"
 
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wnonnull"
-#endif
-#include <clang/AST/ASTContext.h>
-#include <clang/AST/Attr.h>
-#include <clang/AST/Decl.h>
-#include <clang/AST/DeclCXX.h>
-#include <clang/AST/Expr.h>
-#include <clang/AST/ExprCXX.h>
-#include <clang/AST/RecursiveASTVisitor.h>
-#include <clang/Basic/SourceManager.h>
-#include <clang/Lex/Lexer.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 
 #include <chrono>
@@ -35,14 +23,6 @@ using clang::Decl;
 using clang::Expr;
 using clang::Stmt;
 namespace fs = std::filesystem;
-
-const char* const kBuiltinNames[] = {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"};
-
-bool builtin_variable(const ValueDecl* d) {
-  for (const char* b : kBuiltinNames)
-    if (d->getName() == b) return true;
-  return false;
-}
 
 /// Wraps every load and store of memory; registers static-storage variables.
 class Instrumenter : public RecursiveASTVisitor<Instrumenter> {
@@ -150,12 +130,12 @@ private:
     if (e->getType()->isFunctionType()) return false;
     if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
       const auto* v = dyn_cast<VarDecl>(d->getDecl());
-      if (!v || builtin_variable(v)) return false;
+      if (!v || builtin_variable(v->getNameAsString())) return false;
       return v->hasGlobalStorage() || v->getType()->isReferenceType();
     }
     if (const auto* m = dyn_cast<MemberExpr>(e)) {
       if (const auto* d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()))
-        if (builtin_variable(d->getDecl())) return false;
+        if (builtin_variable(d->getDecl()->getNameAsString())) return false;
       if (const auto* f = dyn_cast<FieldDecl>(m->getMemberDecl()); f && f->isBitField()) {
         error(m->getBeginLoc(), "a bit-field access");
         return false;
