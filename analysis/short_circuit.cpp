@@ -26,6 +26,8 @@ const char* sc_kind_name(ScKind k) {
     return "concat operand";
   case ScKind::KernelResult:
     return "kernel result";
+  case ScKind::Copy:
+    return "copy";
   case ScKind::ScalarMap:
     return "in-place scalar map";
   }
@@ -229,6 +231,9 @@ struct Point {
   std::optional<std::vector<SymEntry>> entries;
   std::optional<SymLmad> inner;
   std::string other; // concat: the other operand
+  /// The result of one branch of an `if` whose result is the source (B is the branch,
+  /// P its end): the position of the result among the branch's results.
+  std::optional<size_t> branch_result;
 };
 
 class Pass {
@@ -367,7 +372,7 @@ private:
         Overloaded{[](const EKernel&) { return "kernel"; }, [](const EIota&) { return "iota"; },
                    [](const EReplicate&) { return "replicate"; },
                    [](const ECopy&) { return "copy"; }, [](const EScratch&) { return "scratch"; },
-                   [](const EConcat&) { return "concat"; },
+                   [](const EConcat&) { return "concat"; }, [](const EIf&) { return "if"; },
                    [](const auto&) { return "statement"; }},
         l.exp.node);
     return k + " at " + at(pos);
@@ -721,6 +726,26 @@ private:
         pa.lnew = lmad_index(dst->lay, {SymEntry{Poly(0), na, Poly(1)}});
         return attempt(pa);
       }
+      if (auto* x = std::get_if<ECopy>(&l.exp.node)) {
+        // `let y = copy x`: x is built where y lives and the copy reads and writes the
+        // same places. A copy of a view or of a parameter is how an array is made from
+        // one that stays: not a point.
+        if (!arr(x->arr.s)) return false;
+        for (std::string v = x->arr.s;;) {
+          auto site = ix_.site.find(v);
+          if (site == ix_.site.end()) return false;
+          const auto& def =
+              std::get<SLet>(site->second.first->stmts[site->second.second].node).exp.node;
+          if (std::holds_alternative<EIndex>(def) || std::holds_alternative<ELmadSlice>(def))
+            return false;
+          const auto* t = std::get_if<ETranspose>(&def);
+          if (!t) break;
+          v = t->arr.s;
+        }
+        Point pt = base(ScKind::Copy, x->arr.s, pos);
+        pt.lnew = dst->lay;
+        return attempt(pt);
+      }
       if (auto* x = std::get_if<EKernel>(&l.exp.node)) {
         if (x->body.results.size() != 1) return false;
         const Name& r = x->body.results[0];
@@ -781,24 +806,69 @@ private:
 
   // ------------------------------------------------------------ one attempt
 
+  /// What an attempt's transformation needs once every check has passed: the family
+  /// of the source in the body of the point, the loops that carry it, the definitions
+  /// lifted to its creation, and, for an `if` that creates it, the same for each
+  /// branch.
+  struct Plan {
+    Body* B = nullptr;
+    size_t c = 0; // the creation
+    std::string ysm;
+    std::map<std::string, SymLmad> fam;
+    std::vector<Carried> carried;
+    std::map<std::string, std::string> fam_mem;
+    std::set<size_t> lift;
+    std::vector<Plan> branches; // the creation is an `if`: then, else
+    size_t if_result = 0;       // the source's position among the if's results
+  };
+
   void analyse(Point& pt, ScAttempt& a) {
+    Plan p = plan_for(pt, a);
+    std::set<std::string> old_mems;
+    apply(p, old_mems, a);
+    for (const std::string& m : old_mems)
+      if (m != pt.ysm && remove_alloc_if_dead(m)) a.removed.push_back(m);
+  }
+
+  /// Steps 1 to 7 of an attempt: every check, no change; throws Refused.
+  Plan plan_for(const Point& pt, ScAttempt& a) {
+    // A branch's plan is made in the middle of its if's: the if's carried loops wait.
+    std::vector<Carried> outer_carried = std::move(carried_);
+    std::map<std::string, std::string> outer_fam_mem = std::move(fam_mem_);
     carried_.clear();
     fam_mem_.clear();
+    Plan out = plan_here(pt, a);
+    out.carried = std::move(carried_);
+    out.fam_mem = std::move(fam_mem_);
+    carried_ = std::move(outer_carried);
+    fam_mem_ = std::move(outer_fam_mem);
+    return out;
+  }
+
+  Plan plan_here(const Point& pt, ScAttempt& a) {
+    Plan plan;
+    plan.B = pt.B;
+    plan.ysm = pt.ysm;
     Body& B = *pt.B;
     const std::string& x = pt.x;
     // 1. Back from the point to the creation of x, reversing transpositions.
     std::string cur = x;
     SymLmad L = pt.lnew;
     size_t c = 0;
+    std::optional<size_t> if_result;
     for (;;) {
       auto it = ix_.site.find(cur);
+      if (pt.branch_result && (it == ix_.site.end() || it->second.first != &B))
+        throw Refused{"creation point", cur + " comes from outside the branch that returns it; "
+                                              "each branch of the if must create its result"};
       if (it == ix_.site.end() || it->second.first != &B || it->second.second >= pt.P)
-        throw Refused{"creation point",
-                      cur + " is " +
-                          (it == ix_.site.end() ? std::string("a parameter")
-                                                : "defined outside the body of the point") +
-                          "; only arrays created there by kernel, iota, replicate, copy, "
-                          "scratch or concat can be built in place"};
+        throw Refused{
+            "creation point",
+            cur + " is " +
+                (it == ix_.site.end() ? std::string("a parameter")
+                                      : "defined outside the body of the point") +
+                "; only arrays created there by kernel, iota, replicate, copy, "
+                "scratch, concat or an if whose branches create them can be built in place"};
       size_t d = it->second.second;
       const Stmt& st = B.stmts[d];
       const SLet& l = std::get<SLet>(st.node);
@@ -849,9 +919,11 @@ private:
                        next = lp.inits[j].s;
                      },
                      [&](const EIf&) {
-                       throw Refused{"creation point", cur + " is a result of the if at " +
-                                                           at(st.pos) +
-                                                           ", not an array creation point"};
+                       size_t j = 0;
+                       while (j < l.pats.size() && l.pats[j].name.s != cur)
+                         ++j;
+                       if_result = j;
+                       created = true;
                      },
                      [&](const auto&) { created = true; }},
           l.exp.node);
@@ -864,6 +936,7 @@ private:
     const std::string root = cur;
     const SLet& cl = std::get<SLet>(B.stmts[c].node);
     a.creation = root + " by " + creation_text(cl, B.stmts[c].pos);
+    plan.c = c;
 
     // 2. Forward: the aliases of the root up to the point, with projected LMADs.
     std::map<std::string, SymLmad> fam{{root, L}};
@@ -878,10 +951,16 @@ private:
       std::set<std::string> after, mems;
       for (size_t d = pt.P + 1; d < B.stmts.size(); ++d)
         stmt_mentions(B.stmts[d], after, mems);
-      if (pt.kind != ScKind::KernelResult)
+      if (pt.branch_result) { // the branch's other results
+        for (size_t k = 0; k < B.results.size(); ++k)
+          if (k != *pt.branch_result) after.insert(B.results[k].s);
+      } else if (pt.kind != ScKind::KernelResult) {
         for (const Name& r : B.results)
           after.insert(r.s);
-      if (!pt.other.empty()) after.insert(pt.other);
+      }
+      // `concat x x`: the point itself reads x for the other half, which lies beside
+      // the half x is built in.
+      if (!pt.other.empty() && pt.other != x) after.insert(pt.other);
       for (const auto& [n, _] : fam)
         if (after.count(n))
           throw Refused{"last use", (n == x ? x : n + " (an alias of " + x + ")") +
@@ -899,6 +978,28 @@ private:
     set_defs(pt.frames, pt.P);
     Solver& solver = solver_for(facts);
     Account acc1{solver, a};
+
+    // An `if` creates the source: each branch builds its result where the source
+    //    goes, as if the end of the branch were a point of its own.
+    if (if_result) {
+      auto& f = std::get<EIf>(std::get<SLet>(B.stmts[c].node).exp.node);
+      for (Body* br : {&f.then_body, &f.else_body}) {
+        if (*if_result >= br->results.size()) throw Refused{"creation point", "malformed if"};
+        Point sp = pt;
+        sp.B = br;
+        sp.P = br->stmts.size();
+        sp.x = br->results[*if_result].s;
+        sp.lnew = L;
+        sp.entries.reset();
+        sp.inner.reset();
+        sp.other.clear();
+        sp.branch_result = *if_result;
+        sp.frames.back().idx = c;
+        sp.frames.push_back(Frame{br, sp.P, Frame::Kind::Branch, "", {}});
+        plan.branches.push_back(plan_for(sp, a));
+      }
+      plan.if_result = *if_result;
+    }
 
     // 5. Bounds: the place must lie inside the destination. The source is then built
     //    there from its creation on, so only the facts that hold at the creation (and
@@ -989,37 +1090,63 @@ private:
       check(Wb, others(Ub, bf.iter, bf.bound), solver, "6.6.2 threads of the enclosing kernel", a);
     }
 
-    // 8. Transform: new annotations, lifted definitions, dead allocations removed.
+    plan.fam = std::move(fam);
+    plan.lift = std::move(lift);
+    return plan;
+  }
+
+  /// Step 8: new annotations, lifted definitions; the blocks that the rewritten arrays
+  /// lived in are collected for removal once every plan is applied.
+  void apply(Plan& p, std::set<std::string>& old_mems, ScAttempt& a) {
+    Body& B = *p.B;
     std::map<std::string, LmadSyn> syn;
-    std::set<std::string> old_mems;
-    for (const auto& [n, l] : fam) {
+    for (const auto& [n, l] : p.fam) {
       syn[n] = explicit_syn(l);
       old_mems.insert(ix_.binding.at(n)->type->ann->mem.s);
     }
-    for (const Carried& cl : carried_)
-      std::get<ELoop>(std::get<SLet>(B.stmts[cl.d].node).exp.node).inits[cl.j - 1].s = pt.ysm;
+    for (const Carried& cl : p.carried)
+      std::get<ELoop>(std::get<SLet>(B.stmts[cl.d].node).exp.node).inits[cl.j - 1].s = p.ysm;
     for (auto& [n, s] : syn) {
       Binding* b = ix_.binding.at(n);
-      auto keep = fam_mem_.find(n);
-      b->type->ann->mem.s = keep != fam_mem_.end() ? keep->second : pt.ysm;
+      auto keep = p.fam_mem.find(n);
+      b->type->ann->mem.s = keep != p.fam_mem.end() ? keep->second : p.ysm;
       b->type->ann->lmad = s;
       a.rewritten.push_back(n);
       arr_cache_.erase(n);
     }
-    if (!lift.empty()) {
+    // The branches first: lifting moves the if's statement, and the branches with it.
+    if (!p.branches.empty()) {
+      for (Plan& bp : p.branches)
+        apply(bp, old_mems, a);
+      drop_if_memory(std::get<SLet>(B.stmts[p.c].node), p.if_result);
+    }
+    if (!p.lift.empty()) {
       std::vector<Stmt> moved;
-      for (size_t d : lift) {
+      for (size_t d : p.lift) {
         const SLet& l = std::get<SLet>(B.stmts[d].node);
         a.lifted.push_back(l.pats[0].name.s + " (line " + std::to_string(B.stmts[d].pos.line) +
                            ")");
         moved.push_back(B.stmts[d]);
       }
-      for (auto it = lift.rbegin(); it != lift.rend(); ++it)
+      for (auto it = p.lift.rbegin(); it != p.lift.rend(); ++it)
         B.stmts.erase(B.stmts.begin() + static_cast<long>(*it));
-      B.stmts.insert(B.stmts.begin() + static_cast<long>(c), moved.begin(), moved.end());
+      B.stmts.insert(B.stmts.begin() + static_cast<long>(p.c), moved.begin(), moved.end());
     }
-    for (const std::string& m : old_mems)
-      if (m != pt.ysm && remove_alloc_if_dead(m)) a.removed.push_back(m);
+  }
+
+  /// After an if's result `j` moved to the destination's block, the block the if
+  /// returned for it (the `mem` result just before it) is dropped when nothing else
+  /// lives there, with the branches' results for it.
+  void drop_if_memory(SLet& l, size_t j) {
+    if (j == 0 || j >= l.pats.size()) return;
+    const Binding& m = l.pats[j - 1];
+    if (!m.type || m.type->kind != Type::Kind::Mem || body_mentions_name(p_.def.body, m.name.s))
+      return;
+    auto& f = std::get<EIf>(l.exp.node);
+    for (Body* br : {&f.then_body, &f.else_body})
+      if (j - 1 < br->results.size())
+        br->results.erase(br->results.begin() + static_cast<long>(j - 1));
+    l.pats.erase(l.pats.begin() + static_cast<long>(j - 1));
   }
 
   /// The aliases of the family created by statement `s` (views and updates; nested

@@ -45,7 +45,7 @@
 
 namespace funmem {
 
-enum class ScKind { Update, Concat, KernelResult, ScalarMap };
+enum class ScKind { Update, Concat, KernelResult, Copy, ScalarMap };
 const char* sc_kind_name(ScKind k);
 
 /// One non-overlap question of an attempt and the prover's answer.
