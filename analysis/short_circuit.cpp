@@ -7,6 +7,7 @@
 #include "analysis/solver.h"
 #include "analysis/syntax_util.h"
 #include "ir/overloaded.h"
+#include "ir/printer.h"
 
 #include <algorithm>
 #include <chrono>
@@ -230,7 +231,9 @@ struct Point {
   std::vector<Poly> dest_dims;
   std::optional<std::vector<SymEntry>> entries;
   std::optional<SymLmad> inner;
-  std::string other; // concat: the other operand
+  const std::vector<Entry>* syn_entries = nullptr; // the update's entries as written
+  std::vector<SExpP> dest_dims_syn;                // the destination's shape as written
+  std::string other;                               // concat: the other operand
   /// The result of one branch of an `if` whose result is the source (B is the branch,
   /// P its end): the position of the result among the branch's results.
   std::optional<size_t> branch_result;
@@ -703,6 +706,8 @@ private:
         if (!v || !arr(v->s)) return false;
         Point pt = update(v->s, x->arr.s);
         pt.entries = sym_entries(x->entries);
+        pt.syn_entries = &x->entries;
+        if (const auto& t = l.pats[0].type) pt.dest_dims_syn = t->dims;
         pt.lnew = lmad_index(dst->lay, *pt.entries);
         return attempt(pt);
       }
@@ -818,6 +823,7 @@ private:
     std::vector<Carried> carried;
     std::map<std::string, std::string> fam_mem;
     std::set<size_t> lift;
+    std::vector<Stmt> checks;   // run-time bounds checks placed at the creation
     std::vector<Plan> branches; // the creation is an `if`: then, else
     size_t if_result = 0;       // the source's position among the if's results
   };
@@ -922,6 +928,15 @@ private:
                        size_t j = 0;
                        while (j < l.pats.size() && l.pats[j].name.s != cur)
                          ++j;
+                       const auto& t = j < l.pats.size() ? l.pats[j].type : std::nullopt;
+                       if (j == 0 || !t || !t->ann || !l.pats[j - 1].type ||
+                           l.pats[j - 1].type->kind != Type::Kind::Mem ||
+                           t->ann->mem.s != l.pats[j - 1].name.s)
+                         throw Refused{"creation point", cur + ", a result of the if at " +
+                                                             at(st.pos) +
+                                                             ", is not returned with its block"};
+                       // The if keeps returning a block for its result: each branch's.
+                       fam_mem_[cur] = l.pats[j - 1].name.s;
                        if_result = j;
                        created = true;
                      },
@@ -975,6 +990,14 @@ private:
       need(B, c, pt.P, fam, v, "6.4.2 index-function projection", lift);
 
     std::vector<Formula> facts = facts_at(pt.frames, pt.P);
+    // A source whose own layout sends several elements to one place (a zero stride)
+    // races at its creation; built elsewhere, the race would be gone from the program.
+    if (const auto& rt = arr(root))
+      for (const auto& [cnt, st] : rt->lay.dims)
+        if (st == Poly(0) && !solver_for(facts).proves(le(cnt, Poly(1))))
+          throw Refused{"creation point", root + "'s layout " + rt->lay.to_string() +
+                                              " puts several elements in one place, so its "
+                                              "creation races; it stays where it is"};
     set_defs(pt.frames, pt.P);
     Solver& solver = solver_for(facts);
     Account acc1{solver, a};
@@ -1017,12 +1040,22 @@ private:
       bool ok = !bd->positive.empty();
       for (const Poly& d : bd->positive)
         ok = ok && prove_positive(d.substitute(defs), pt.frames, bsolver);
-      if (!ok && !bsolver.proves(bd->whole.substitute(defs)))
-        throw Refused{"bounds", "the updated place of " + pt.dest + " is not provably inside it (" +
-                                    bd->whole.to_string() +
-                                    "); the copy's run-time check must stay where it is"};
-      a.proofs.push_back({"bounds", "place " + pt.lnew.to_string(), "shape of " + pt.dest,
-                          "inside: " + bd->whole.to_string()});
+      if (ok || bsolver.proves(bd->whole.substitute(defs))) {
+        a.proofs.push_back({"bounds", "place " + pt.lnew.to_string(), "shape of " + pt.dest,
+                            "inside: " + bd->whole.to_string()});
+      } else {
+        std::string why = runtime_checks(pt, c, fam, lift, bsolver, plan.checks);
+        if (!why.empty())
+          throw Refused{"bounds",
+                        "the updated place of " + pt.dest + " is not provably inside it (" +
+                            bd->whole.to_string() +
+                            "), and its run-time check cannot move to the creation: " + why};
+        std::string conds;
+        for (const Stmt& st : plan.checks)
+          conds += (conds.empty() ? "" : "; ") + print_sexp(*std::get<SAssume>(st.node).cond);
+        a.proofs.push_back({"bounds", "place " + pt.lnew.to_string(), "shape of " + pt.dest,
+                            "checked at run time at the creation: " + conds});
+      }
     }
 
     // 6. 6.4.3: bottom-up from the point to the creation.
@@ -1116,11 +1149,18 @@ private:
     }
     // The branches first: lifting moves the if's statement, and the branches with it.
     if (!p.branches.empty()) {
-      for (Plan& bp : p.branches)
+      auto& f = std::get<EIf>(std::get<SLet>(B.stmts[p.c].node).exp.node);
+      Body* brs[2] = {&f.then_body, &f.else_body};
+      for (size_t k = 0; k < p.branches.size() && k < 2; ++k) {
+        Plan& bp = p.branches[k];
         apply(bp, old_mems, a);
-      drop_if_memory(std::get<SLet>(B.stmts[p.c].node), p.if_result);
+        // The branch returns the block its result now lives in.
+        const std::string& r = brs[k]->results[p.if_result].s;
+        auto keep = bp.fam_mem.find(r);
+        brs[k]->results[p.if_result - 1].s = keep != bp.fam_mem.end() ? keep->second : p.ysm;
+      }
     }
-    if (!p.lift.empty()) {
+    if (!p.lift.empty() || !p.checks.empty()) {
       std::vector<Stmt> moved;
       for (size_t d : p.lift) {
         const SLet& l = std::get<SLet>(B.stmts[d].node);
@@ -1128,25 +1168,11 @@ private:
                            ")");
         moved.push_back(B.stmts[d]);
       }
+      moved.insert(moved.end(), p.checks.begin(), p.checks.end());
       for (auto it = p.lift.rbegin(); it != p.lift.rend(); ++it)
         B.stmts.erase(B.stmts.begin() + static_cast<long>(*it));
       B.stmts.insert(B.stmts.begin() + static_cast<long>(p.c), moved.begin(), moved.end());
     }
-  }
-
-  /// After an if's result `j` moved to the destination's block, the block the if
-  /// returned for it (the `mem` result just before it) is dropped when nothing else
-  /// lives there, with the branches' results for it.
-  void drop_if_memory(SLet& l, size_t j) {
-    if (j == 0 || j >= l.pats.size()) return;
-    const Binding& m = l.pats[j - 1];
-    if (!m.type || m.type->kind != Type::Kind::Mem || body_mentions_name(p_.def.body, m.name.s))
-      return;
-    auto& f = std::get<EIf>(l.exp.node);
-    for (Body* br : {&f.then_body, &f.else_body})
-      if (j - 1 < br->results.size())
-        br->results.erase(br->results.begin() + static_cast<long>(j - 1));
-    l.pats.erase(l.pats.begin() + static_cast<long>(j - 1));
   }
 
   /// The aliases of the family created by statement `s` (views and updates; nested
@@ -1294,6 +1320,155 @@ private:
         throw Refused{property,
                       where + " cannot be moved before the assume at " + at(B.stmts[k].pos)};
     lift.insert(d);
+  }
+
+  /// The update's bounds check as `assert` statements at the creation (an index, or a
+  /// slice's count and its first and last element, per entry, in the order the update
+  /// checks them, each blamed on the entry's position), for the entries the facts do
+  /// not show inside. Empty when they can go there; otherwise why not. They can when
+  /// every name they use is defined before the creation or can be lifted there, and no
+  /// statement they move past can end the run first: then a failing check ends it with
+  /// the update's own error before anything is written.
+  std::string runtime_checks(const Point& pt, size_t c, const std::map<std::string, SymLmad>& fam,
+                             std::set<size_t>& lift, Solver& solver, std::vector<Stmt>& out) {
+    if (!pt.syn_entries || !pt.entries || pt.dest_dims_syn.size() < pt.syn_entries->size())
+      return "only an update by indices and slices is checked there";
+    Body& B = *pt.B;
+    auto s_le = [](SExpP a, SExpP b) { return mk_bin(BinOp::Le, std::move(a), std::move(b)); };
+    auto s_lt = [](SExpP a, SExpP b) { return mk_bin(BinOp::Lt, std::move(a), std::move(b)); };
+    auto s_and = [](SExpP a, SExpP b) { return mk_bin(BinOp::And, std::move(a), std::move(b)); };
+    auto within = [&](const SExpP& i, const SExpP& dim) {
+      return s_and(s_le(mk_int(0), i), s_lt(i, dim));
+    };
+    std::vector<Stmt> checks;
+    auto check = [&](SExpP cond, const std::string& kind, Pos at) {
+      Stmt st{SAssume{std::move(cond), kind}, at};
+      checks.push_back(std::move(st));
+    };
+    for (size_t k = 0; k < pt.syn_entries->size(); ++k) {
+      const Entry& e = (*pt.syn_entries)[k];
+      const SymEntry& se = (*pt.entries)[k];
+      const Poly& dim = pt.dest_dims[k];
+      const SExpP& dsyn = pt.dest_dims_syn[k];
+      if (!e.count) {
+        if (!solver.proves(Formula::conj({ge(se.start, Poly(0)), lt(se.start, dim)})))
+          check(within(e.start, dsyn), "bounds", e.start->pos);
+        continue;
+      }
+      if (!solver.proves(ge(*se.count, Poly(0))))
+        check(s_le(mk_int(0), e.count), "size", e.count->pos);
+      Poly last = se.start + (*se.count - Poly(1)) * se.stride;
+      Formula in = Formula::disj(
+          {le(*se.count, Poly(0)), Formula::conj({ge(se.start, Poly(0)), lt(se.start, dim),
+                                                  ge(last, Poly(0)), lt(last, dim)})});
+      if (solver.proves(in)) continue;
+      SExpP stride = e.stride ? e.stride : mk_int(1);
+      SExpP lsyn = mk_bin(BinOp::Add, e.start,
+                          mk_bin(BinOp::Mul, mk_bin(BinOp::Sub, e.count, mk_int(1)), stride));
+      check(mk_bin(BinOp::Or, s_le(e.count, mk_int(0)),
+                   s_and(within(e.start, dsyn), within(lsyn, dsyn))),
+            "bounds", e.start->pos);
+    }
+    std::set<std::string> vars;
+    for (const Stmt& st : checks)
+      sexp_vars(*std::get<SAssume>(st.node).cond, vars);
+    for (const std::string& v : vars)
+      need(B, c, pt.P, fam, v, "bounds", lift);
+    for (size_t d = c; d < pt.P; ++d)
+      if (!lift.count(d) && may_fail(B.stmts[d], solver, 0))
+        return "the statement at " + at(B.stmts[d].pos) +
+               " may end the run with another error before the update";
+    out = std::move(checks);
+    return "";
+  }
+
+  /// Whether a statement may end the run with an error: conservative (an assume, an
+  /// integer operation that may overflow or divide by zero, a read not shown inside its
+  /// array, a size not shown non-negative, anything not listed).
+  bool may_fail(const Stmt& s, Solver& solver, int depth) {
+    const auto* l = std::get_if<SLet>(&s.node);
+    if (!l || depth > 8) return true;
+    auto size_may_fail = [&](const SExpP& e) {
+      auto p = to_poly(*e);
+      return sexp_may_fail(*e) || !p || !solver.proves(ge(p->substitute(defs_), Poly(0)));
+    };
+    return std::visit(
+        Overloaded{[&](const EScalar& x) { return sexp_may_fail(*x.e); },
+                   [&](const EIota& x) { return size_may_fail(x.n); },
+                   [&](const EReplicate& x) { return size_may_fail(x.n); },
+                   [&](const EScratch&) { return false; }, [&](const ECopy&) { return false; },
+                   [&](const ETranspose&) { return false; }, [&](const EConcat&) { return false; },
+                   [&](const EIndex& x) {
+                     const auto& t = arr(x.arr.s);
+                     if (!t || x.entries.size() > t->dims.size()) return true;
+                     for (size_t k = 0; k < x.entries.size(); ++k) {
+                       const Entry& e = x.entries[k];
+                       auto i = to_poly(*e.start);
+                       if (e.count || sexp_may_fail(*e.start) || !i) return true;
+                       Poly ii = i->substitute(defs_);
+                       if (!solver.proves(Formula::conj({ge(ii, Poly(0)), lt(ii, t->dims[k])})))
+                         return true;
+                     }
+                     return false;
+                   },
+                   [&](const EKernel& x) {
+                     if (size_may_fail(x.bound)) return true;
+                     std::vector<Formula> kf = solver.facts();
+                     range_facts(x.iter.s, x.bound, kf);
+                     Solver& ks = solver_for(kf);
+                     for (const Stmt& st : x.body.stmts)
+                       if (may_fail(st, ks, depth + 1)) return true;
+                     return false;
+                   },
+                   [&](const auto&) { return true; }},
+        l->exp.node);
+  }
+
+  bool sexp_may_fail(const SExp& e) {
+    return std::visit(
+        Overloaded{[](const Lit&) { return false; }, [](const SVar&) { return false; },
+                   [&](const SUnary& u) { return u.op == UnOp::Neg || sexp_may_fail(*u.a); },
+                   [&](const SBinary& b) {
+                     bool arith = b.op == BinOp::Add || b.op == BinOp::Sub || b.op == BinOp::Mul ||
+                                  b.op == BinOp::Div || b.op == BinOp::Mod;
+                     if (arith && !is_float(e, 0)) return true;
+                     return sexp_may_fail(*b.a) || sexp_may_fail(*b.b);
+                   },
+                   [&](const SCall& c) {
+                     if (c.fn == Fn::Abs || c.fn == Fn::ToI32 || c.fn == Fn::ToI64) return true;
+                     for (const SExpP& a : c.args)
+                       if (sexp_may_fail(*a)) return true;
+                     return false;
+                   }},
+        e.node);
+  }
+
+  /// Whether a scalar expression is of a floating-point type (its operations never fail).
+  bool is_float(const SExp& e, int depth) {
+    if (depth > 16) return false;
+    auto fl = [](ScalarType t) { return t == ScalarType::F32 || t == ScalarType::F64; };
+    return std::visit(Overloaded{[&](const Lit& l) { return fl(l.type); },
+                                 [&](const SVar& v) {
+                                   auto b = ix_.binding.find(v.name);
+                                   if (b != ix_.binding.end() && b->second->type &&
+                                       b->second->type->kind == Type::Kind::Scalar)
+                                     return fl(b->second->type->elem);
+                                   auto site = ix_.site.find(v.name);
+                                   if (site == ix_.site.end()) return false;
+                                   const auto* l = std::get_if<SLet>(
+                                       &site->second.first->stmts[site->second.second].node);
+                                   const auto* x = l ? std::get_if<EScalar>(&l->exp.node) : nullptr;
+                                   return x && is_float(*x->e, depth + 1);
+                                 },
+                                 [&](const SUnary& u) { return is_float(*u.a, depth + 1); },
+                                 [&](const SBinary& b) { return is_float(*b.a, depth + 1); },
+                                 [&](const SCall& c) {
+                                   if (c.fn == Fn::ToF32 || c.fn == Fn::ToF64) return true;
+                                   if (c.fn == Fn::ToI32 || c.fn == Fn::ToI64 || c.args.empty())
+                                     return false;
+                                   return is_float(*c.args.back(), depth + 1);
+                                 }},
+                      e.node);
   }
 
   /// The bounds condition of an update's place: the whole formula, and when the facts

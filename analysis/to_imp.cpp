@@ -257,7 +257,8 @@ private:
     if (!l) {
       // assume: a check that ends the run as the source's does (and a fact the CUDA
       // translation validation uses at later launches).
-      out.push_back(st(imp::Assert{std::get<SAssume>(s.node).cond, "assume"}, pos));
+      const SAssume& a = std::get<SAssume>(s.node);
+      out.push_back(st(imp::Assert{a.cond, a.kind}, pos));
       return;
     }
     const Binding& p0 = l->pats.at(0);

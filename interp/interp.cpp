@@ -3,6 +3,7 @@
 
 #include "ir/lmad.h"
 #include "ir/overloaded.h"
+#include "ir/printer.h"
 #include "ir/typecheck.h"
 
 #include <boost/container/small_vector.hpp>
@@ -794,7 +795,10 @@ struct Machine {
     step(s.pos);
     if (const auto* a = std::get_if<SAssume>(&s.node)) {
       if (!as_bool(eval(*a->cond), a->cond->pos))
-        throw RunError("assume", s.pos, "the assumption does not hold");
+        throw RunError(a->kind, s.pos,
+                       a->kind == "assume"
+                           ? std::string("the assumption does not hold")
+                           : "the run-time check " + print_sexp(*a->cond) + " does not hold");
       return;
     }
     const SLet& l = std::get<SLet>(s.node);

@@ -275,8 +275,12 @@ struct SLet {
   Exp exp;
   friend bool operator==(const SLet&, const SLet&) = default;
 };
+/// `assume COND` (kind "assume"), or `assert COND KIND`: a run-time check that ends the
+/// run with a KIND error when COND is false (short-circuiting moves an update's bounds
+/// check to the source's creation this way).
 struct SAssume {
   SExpP cond;
+  std::string kind = "assume";
   friend bool operator==(const SAssume&, const SAssume&) = default;
 };
 

@@ -115,10 +115,10 @@ struct in_pos_tag : Annotate {};
 
 const std::set<std::string>& keywords() {
   static const std::set<std::string> k = {
-      "def",       "let",  "in",      "assume",    "if",    "then",   "else",
-      "kernel",    "loop", "for",     "do",        "with",  "concat", "iota",
-      "replicate", "copy", "scratch", "transpose", "alloc", "mem",    "true",
-      "false",     "i64",  "int",     "i32",       "f32",   "f64",    "bool"};
+      "def",    "let",     "in",        "assume", "assert", "if",     "then",  "else",
+      "kernel", "loop",    "for",       "do",     "with",   "concat", "iota",  "replicate",
+      "copy",   "scratch", "transpose", "alloc",  "mem",    "true",   "false", "i64",
+      "int",    "i32",     "f32",       "f64",    "bool"};
   return k;
 }
 
@@ -136,6 +136,7 @@ FM_KW(kw_def, "def");
 FM_KW(kw_let, "let");
 FM_KW(kw_in, "in");
 FM_KW(kw_assume, "assume");
+FM_KW(kw_assert, "assert");
 FM_KW(kw_if, "if");
 FM_KW(kw_then, "then");
 FM_KW(kw_else, "else");
@@ -181,6 +182,18 @@ struct AddOps : x3::symbols<BinOp> {
 struct MulOps : x3::symbols<BinOp> {
   MulOps() { add("*", BinOp::Mul)("/", BinOp::Div)("%", BinOp::Mod); }
 } const mul_ops;
+
+/// The error kinds an `assert` may end a run with.
+struct CheckKinds : x3::symbols<std::string> {
+  CheckKinds() {
+    for (const char* k : {"bounds", "size", "overflow", "division", "assume"})
+      add(k, k);
+  }
+} const check_kinds;
+const x3::rule<struct check_kind_tag, std::string> check_kind =
+    "an error kind (bounds, size, overflow, division or assume)";
+const auto check_kind_def = x3::lexeme[check_kinds >> !idchar];
+BOOST_SPIRIT_DEFINE(check_kind)
 
 /// Converts the text of a numeric literal (with an optional leading '-') to a Lit.
 Lit make_number(const std::string& text, bool negative, It where) {
@@ -510,6 +523,10 @@ const auto stmt_impl_def = (kw_let > (+binding | name) > '=' > exp)[([](auto& ct
                            })] |
                            (kw_assume > sexp)[([](auto& ctx) {
                              x3::_val(ctx) = Stmt{SAssume{x3::_attr(ctx)}, Pos{}};
+                           })] |
+                           (kw_assert > sexp > check_kind)[([](auto& ctx) {
+                             auto& a = x3::_attr(ctx);
+                             x3::_val(ctx) = Stmt{SAssume{at_c<0>(a), at_c<1>(a)}, Pos{}};
                            })];
 
 const auto body_tail_def = in_pos[([](auto& ctx) { x3::_val(ctx).pos = x3::_attr(ctx); })] > '(' >

@@ -68,6 +68,9 @@ std::string stmt_text(const Stmt& s, int indent) {
                                         print_exp(l.exp, indent) + "\n";
                                },
                                [&](const SAssume& a) {
+                                 if (a.kind != "assume")
+                                   return pad(indent) + "assert " + print_sexp(*a.cond) + " " +
+                                          a.kind + "\n";
                                  return pad(indent) + "assume " + print_sexp(*a.cond) + "\n";
                                }},
                     s.node);

@@ -543,8 +543,10 @@ private:
                           [&](const SAssume& a) {
                             auto t = sexp(*a.cond);
                             if (t && *t != ScalarType::Bool)
-                              error(a.cond->pos, std::string("an assumption must be bool, not ") +
-                                                     scalar_type_name(*t));
+                              error(a.cond->pos,
+                                    std::string(a.kind == "assume" ? "an assumption"
+                                                                   : "an assert's condition") +
+                                        " must be bool, not " + scalar_type_name(*t));
                           }},
                s.node);
   }
