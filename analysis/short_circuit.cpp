@@ -283,6 +283,7 @@ private:
   };
   std::vector<Carried> carried_;
   std::map<std::string, std::string> fam_mem_; // aliases that keep their block name
+  std::optional<size_t> last_creation_;        // the source's creation, once found
 
   void set_defs(const std::vector<Frame>& frames, size_t point) {
     defs_.clear();
@@ -787,7 +788,142 @@ private:
     a.dest = pt.dest;
     a.dest_mem = pt.ysm;
     a.projected = pt.lnew.to_string();
-    return record(std::move(a), t0, [&](ScAttempt& at) { analyse(pt, at); });
+    last_creation_.reset();
+    return record(std::move(a), t0, [&](ScAttempt& at) {
+      const ScAttempt pristine = at;
+      try {
+        analyse(pt, at);
+      } catch (const Refused&) {
+        // The destination may be created between the source's creation and the point
+        // (and overwrite the source there): when its creation and what it needs can
+        // move above the source's creation, the attempt is made again with them there.
+        auto moved = hoist_destination(pt);
+        if (!moved) throw;
+        ScAttempt again = pristine;
+        try {
+          analyse(pt, again);
+        } catch (const Refused&) {
+          std::copy(moved->stmts.begin(), moved->stmts.end(),
+                    pt.B->stmts.begin() + static_cast<long>(moved->from));
+          reindex();
+          throw;
+        }
+        again.lifted.insert(again.lifted.begin(), moved->what);
+        at = std::move(again);
+      }
+    });
+  }
+
+  void reindex() {
+    ix_ = Index{};
+    for (Binding& b : p_.def.params)
+      ix_.binding[b.name.s] = &b;
+    ix_.body(p_.def.body);
+    arr_cache_.clear();
+    names_.reset();
+  }
+
+  /// Statements of the point's body as they were before a hoist, from index `from`.
+  struct Hoisted {
+    size_t from = 0;
+    std::vector<Stmt> stmts;
+    std::string what;
+  };
+
+  /// Moves the destination's creation (with the allocation and the definitions it
+  /// needs) above the source's creation, when it is made between them in the point's
+  /// body from nothing the source's creation makes, writes only fresh blocks, and
+  /// neither it nor anything it moves past can fail (the run ends as before).
+  std::optional<Hoisted> hoist_destination(const Point& pt) {
+    if (pt.kind == ScKind::KernelResult || pt.branch_result || !last_creation_) return std::nullopt;
+    Body& B = *pt.B;
+    const size_t c = *last_creation_;
+    // The statements between the creation and the point that create arrays in the
+    // destination's block (its root, or an array the destination's block is shared with).
+    const std::set<std::string> dmems = block_names(pt.ysm);
+    std::set<size_t> move;
+    size_t e = c;
+    std::string d;
+    for (size_t k = c + 1; k < pt.P; ++k) {
+      const auto* l = std::get_if<SLet>(&B.stmts[k].node);
+      if (!l || !(std::holds_alternative<EReplicate>(l->exp.node) ||
+                  std::holds_alternative<EIota>(l->exp.node) ||
+                  std::holds_alternative<EScratch>(l->exp.node) ||
+                  std::holds_alternative<EKernel>(l->exp.node)))
+        continue;
+      for (const Binding& b : l->pats)
+        if (b.type && b.type->ann && dmems.count(b.type->ann->mem.s)) {
+          move.insert(k);
+          e = k;
+          d += (d.empty() ? "" : ", ") + b.name.s;
+        }
+    }
+    if (move.empty()) return std::nullopt;
+    // What they need from (c, e).
+    std::vector<size_t> todo(move.begin(), move.end());
+    while (!todo.empty()) {
+      size_t k = todo.back();
+      todo.pop_back();
+      std::set<std::string> names, mems;
+      stmt_mentions(B.stmts[k], names, mems);
+      names.insert(mems.begin(), mems.end());
+      for (const std::string& n : names) {
+        auto it = ix_.site.find(n);
+        if (it == ix_.site.end() || it->second.first != &B) continue;
+        size_t dk = it->second.second;
+        if (dk == c) return std::nullopt; // needs the source's creation itself
+        if (dk > c && dk < e && move.insert(dk).second) todo.push_back(dk);
+      }
+    }
+    // The run ends as before when the moved statements cannot fail, or when the ones
+    // they move past cannot.
+    Solver& solver = solver_for(facts_at(pt.frames, c));
+    bool moved_fail = false, passed_fail = false;
+    std::set<std::string> fresh;
+    for (size_t k = c; k <= e; ++k) {
+      const SLet* l = std::get_if<SLet>(&B.stmts[k].node);
+      if (!move.count(k)) {
+        passed_fail = passed_fail || may_fail(B.stmts[k], solver, 0);
+        continue;
+      }
+      if (!l) return std::nullopt;
+      moved_fail = moved_fail || may_fail(B.stmts[k], solver, 0);
+      if (std::holds_alternative<EAlloc>(l->exp.node)) fresh.insert(l->pats[0].name.s);
+    }
+    if (moved_fail && passed_fail) return std::nullopt;
+    // Nothing they move past touches the blocks they allocate.
+    for (size_t k = c; k <= e; ++k) {
+      if (move.count(k)) continue;
+      std::set<std::string> names, mems;
+      stmt_mentions(B.stmts[k], names, mems);
+      for (const std::string& m : mems)
+        if (fresh.count(m)) return std::nullopt;
+    }
+    for (size_t k : move) {
+      const SLet& l = std::get<SLet>(B.stmts[k].node);
+      bool creation = std::holds_alternative<EReplicate>(l.exp.node) ||
+                      std::holds_alternative<EIota>(l.exp.node) ||
+                      std::holds_alternative<EScratch>(l.exp.node) ||
+                      std::holds_alternative<EKernel>(l.exp.node);
+      bool scalar =
+          std::holds_alternative<EScalar>(l.exp.node) || std::holds_alternative<EAlloc>(l.exp.node);
+      if (!creation && !scalar) return std::nullopt;
+      for (const Binding& b : l.pats)
+        if (b.type && b.type->ann && !fresh.count(b.type->ann->mem.s)) return std::nullopt;
+    }
+    Hoisted h;
+    h.from = c;
+    h.stmts.assign(B.stmts.begin() + static_cast<long>(c),
+                   B.stmts.begin() + static_cast<long>(e) + 1);
+    h.what = d + " (the destination's creation, with what it needs)";
+    std::vector<Stmt> order;
+    for (size_t k = c; k <= e; ++k)
+      if (move.count(k)) order.push_back(B.stmts[k]);
+    for (size_t k = c; k <= e; ++k)
+      if (!move.count(k)) order.push_back(B.stmts[k]);
+    std::copy(order.begin(), order.end(), B.stmts.begin() + static_cast<long>(c));
+    reindex();
+    return h;
   }
 
   /// Runs an attempt's analysis and records its outcome and time (a NotCandidate
@@ -949,6 +1085,7 @@ private:
       cur = *next;
     }
     const std::string root = cur;
+    if (!pt.branch_result) last_creation_ = c;
     const SLet& cl = std::get<SLet>(B.stmts[c].node);
     a.creation = root + " by " + creation_text(cl, B.stmts[c].pos);
     plan.c = c;
@@ -1396,6 +1533,7 @@ private:
         Overloaded{[&](const EScalar& x) { return sexp_may_fail(*x.e); },
                    [&](const EIota& x) { return size_may_fail(x.n); },
                    [&](const EReplicate& x) { return size_may_fail(x.n); },
+                   [&](const EAlloc& x) { return size_may_fail(x.size); },
                    [&](const EScratch&) { return false; }, [&](const ECopy&) { return false; },
                    [&](const ETranspose&) { return false; }, [&](const EConcat&) { return false; },
                    [&](const EIndex& x) {

@@ -1,7 +1,9 @@
--- Futhark coalescing/chain/chain5.fut: a copy, a concat and an update in a chain: t0
--- is built in t1 and t1 in the second half of t2; t2 is created before t3, whose
--- replicate would overwrite it in row 1, so that link is refused in the order written
--- (Futhark: 1 allocation: its simplifier moves the replicate up first).
+-- Futhark coalescing/chain/chain5.fut: a copy, a concat and an update in a chain. t3's
+-- replicate (with its allocation) moves above t2's and then t1's creation, so t2 is
+-- built in row 1 of t3 and t1 in the second half of t2. t0 stays in its own block:
+-- moving the allocation of t3 (its size a product, which may overflow) above t0's
+-- kernel (an i32 addition, which may overflow) could change which error a run ends
+-- with. Futhark, whose integers wrap, builds all three in t3 (1 allocation).
 def main (n : i64) (ns : [n]i32) : ([2][2 * n]i32) =
   let (t0 : [n]i32) = kernel k < n do
     let (v : i32) = ns[k]

@@ -1,17 +1,17 @@
--- Futhark coalescing/copy/pos1.fut, in the order written: t0 is created before t1, a
--- replicate of iota n, which would overwrite t0 in row i; refused. (Futhark coalesces
--- it: its simplifier moves the replicate above the map first.)
-def main (n : i64) (i : i64) (ns : [n]i32) : ([n][n]i32) =
+-- Futhark coalescing/copy/pos1.fut: t0 is created before t1, a replicate of iota n that
+-- would overwrite it in row i. Futhark moves the replicate up and builds t0 in row i
+-- (2 allocations); funmem does not move it: t1's allocation (n * n elements, a product
+-- that may overflow) would pass t0's kernel (an addition that may overflow), and a run
+-- failing in both places would end with the other error.
+def main (n : i64) (i : i64) (ns : [n]i64) : ([n][n]i64) =
   assume 0 <= i && i < n
-  let (t0 : [n]i32) = kernel k < n do
-    let (v : i32) = ns[k]
-    let w = v + 1i32
+  let (t0 : [n]i64) = kernel k < n do
+    let (v : i64) = ns[k]
+    let w = v + 1
     in (w)
-  let (r : [n]i32) = kernel k < n do
-    let w = i32(k)
-    in (w)
-  let (t1 : [n][n]i32) = replicate n r
-  let (t2 : [n][n]i32) = t1 with [i] = t0
+  let (r : [n]i64) = iota n
+  let (t1 : [n][n]i64) = replicate n r
+  let (t2 : [n][n]i64) = t1 with [i] = t0
   in (t2)
 -- input: n=3 i=1 ns=[7, 0, 7]
 -- expect: valid
