@@ -221,3 +221,58 @@ TEST_CASE("sc: random straight-line programs are short-circuited exactly when sa
     RC_ASSERT(!compare_results(v.results, h.results));
   });
 }
+
+// The destination created after the source (its replicate would overwrite the source):
+// its allocation and replicate move above the source's creation exactly when nothing
+// between reads the place the source goes to, and the result is valid. The source's
+// kernel is i64 (it may overflow) or f32 (it cannot); the moved statements cannot fail
+// either way.
+TEST_CASE("sc: a destination created after the source moves above it when that is safe",
+          "[passes][sc][property]") {
+  rc::prop("hoisted and proved iff no read between meets the place; the result is valid", [] {
+    const int n = *rc::gen::inRange(1, 4);
+    const int m = n + *rc::gen::inRange(0, 3);
+    const int off = *rc::gen::inRange(0, m - n + 1);
+    const int j = *rc::gen::inRange(0, m); // a read of the destination before the update
+    const bool read = *rc::gen::arbitrary<bool>();
+    const bool f32 = *rc::gen::arbitrary<bool>();
+    const std::string t = f32 ? "f32" : "i64", one = f32 ? "1.0f32" : "1",
+                      zero = f32 ? "0.0f32" : "0";
+    std::ostringstream s;
+    s << "def f (xs : [" << n << "]" << t << ") : ([" << m << "]" << t << ", " << t << ") =\n"
+      << "  let (t0 : [" << n << "]" << t << ") = kernel k < " << n << " do\n"
+      << "    let (v : " << t << ") = xs[k]\n    let w = v + " << one << "\n    in (w)\n"
+      << "  let (t1 : [" << m << "]" << t << ") = replicate " << m << " " << zero << "\n";
+    if (read)
+      s << "  let (u : " << t << ") = t1[" << j << "]\n";
+    else
+      s << "  let u = " << zero << "\n";
+    s << "  let (t2 : [" << m << "]" << t << ") = t1 with [" << off << " : " << n << "] = t0\n"
+      << "  in (t2, u)\n";
+    ParseResult r = parse_program(s.str(), Lang::Fun);
+    RC_ASSERT(r.program.has_value());
+    RC_ASSERT(typecheck(*r.program).empty());
+    PassResult mem = run_pass("fun-to-funmem", *r.program);
+    RC_ASSERT(mem.program.has_value());
+    PassResult pr = run_pass("sc", *mem.program);
+    RC_ASSERT(pr.program.has_value());
+    const bool safe = !read || j < off || j >= off + n;
+    int hoisted = 0;
+    for (const ScAttempt& a : pr.sc->attempts)
+      if (a.proved && a.kind == ScKind::Update)
+        for (const std::string& l : a.lifted)
+          hoisted += l.find("the destination's creation") != std::string::npos;
+    RC_ASSERT(hoisted == (safe ? 1 : 0));
+    Inputs in = make_inputs(r.program->def, nullptr, 5);
+    RunResult v = run_program(*r.program, Semantics::Value, in);
+    Inputs hin = make_inputs(pr.program->def, nullptr, 5);
+    for (const auto& [name, val] : in)
+      hin[name] = val;
+    for (const Binding& b : pr.program->def.params)
+      if (b.type && b.type->kind == Type::Kind::Mem) hin[b.name.s].is_mem = true;
+    RunResult h = run_program(*pr.program, Semantics::Heap, hin);
+    RC_ASSERT(!v.error);
+    RC_ASSERT(!h.error);
+    RC_ASSERT(!compare_results(v.results, h.results));
+  });
+}

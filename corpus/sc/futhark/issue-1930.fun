@@ -7,3 +7,4 @@ def main (n : i64) (k : i64) (dst : [n]i64) : ([n]i64) =
 -- input: n=1 k=5000 dst=[1]
 -- expect: error bounds
 -- refuses: bounds
+-- expect: short-circuit 0
