@@ -237,6 +237,10 @@ struct Point {
   /// The result of one branch of an `if` whose result is the source (B is the branch,
   /// P its end): the position of the result among the branch's results.
   std::optional<size_t> branch_result;
+  /// Arrays that will live in the destination too, with their places: the other
+  /// branch's result when it was created before the if (its uses count as uses of the
+  /// destination).
+  std::map<std::string, SymLmad> also;
 };
 
 class Pass {
@@ -284,6 +288,7 @@ private:
   std::vector<Carried> carried_;
   std::map<std::string, std::string> fam_mem_; // aliases that keep their block name
   std::optional<size_t> last_creation_;        // the source's creation, once found
+  std::map<std::string, ArrT> also_; // arrays that will share the destination (Point::also)
 
   void set_defs(const std::vector<Frame>& frames, size_t point) {
     defs_.clear();
@@ -411,6 +416,7 @@ private:
     if (!l) return;
     Pos pos = s.pos;
     auto place = [&](const std::string& a) -> const ArrT* {
+      if (auto it = also_.find(a); it != also_.end()) return &it->second;
       if (fam.count(a)) return nullptr;
       const auto& t = arr(a);
       if (!t || !dest.count(t->mem)) return nullptr;
@@ -959,9 +965,10 @@ private:
     std::vector<Carried> carried;
     std::map<std::string, std::string> fam_mem;
     std::set<size_t> lift;
-    std::vector<Stmt> checks;   // run-time bounds checks placed at the creation
-    std::vector<Plan> branches; // the creation is an `if`: then, else
-    size_t if_result = 0;       // the source's position among the if's results
+    std::vector<Stmt> checks;      // run-time bounds checks placed at the creation
+    std::vector<Plan> branches;    // the creation is an `if`: then, else
+    size_t if_result = 0;          // the source's position among the if's results
+    std::optional<size_t> outside; // the branch whose result is created before the if
   };
 
   void analyse(Point& pt, ScAttempt& a) {
@@ -977,13 +984,23 @@ private:
     // A branch's plan is made in the middle of its if's: the if's carried loops wait.
     std::vector<Carried> outer_carried = std::move(carried_);
     std::map<std::string, std::string> outer_fam_mem = std::move(fam_mem_);
+    std::map<std::string, ArrT> outer_also = std::move(also_);
     carried_.clear();
     fam_mem_.clear();
+    also_.clear();
+    for (const auto& [n, l] : pt.also)
+      if (const auto& t = arr(n)) {
+        ArrT at_dest = *t;
+        at_dest.mem = pt.ysm;
+        at_dest.lay = l;
+        also_[n] = at_dest;
+      }
     Plan out = plan_here(pt, a);
     out.carried = std::move(carried_);
     out.fam_mem = std::move(fam_mem_);
     carried_ = std::move(outer_carried);
     fam_mem_ = std::move(outer_fam_mem);
+    also_ = std::move(outer_also);
     return out;
   }
 
@@ -1141,11 +1158,89 @@ private:
 
     // An `if` creates the source: each branch builds its result where the source
     //    goes, as if the end of the branch were a point of its own.
+    size_t bounds_at = c;
     if (if_result) {
       auto& f = std::get<EIf>(std::get<SLet>(B.stmts[c].node).exp.node);
-      for (Body* br : {&f.then_body, &f.else_body}) {
-        if (*if_result >= br->results.size()) throw Refused{"creation point", "malformed if"};
+      Body* brs[2] = {&f.then_body, &f.else_body};
+      // A branch may return an array created before the if (in this body): it is then
+      // built in place from its creation, as for a point at the if, and the other
+      // branch's uses of it count as uses of the destination. Only one may: two such
+      // arrays in one place would overwrite each other.
+      std::optional<size_t> outside;
+      for (size_t k = 0; k < 2; ++k) {
+        if (*if_result >= brs[k]->results.size()) throw Refused{"creation point", "malformed if"};
+        auto it = ix_.site.find(brs[k]->results[*if_result].s);
+        if (it != ix_.site.end() && it->second.first == brs[k]) continue;
+        if (outside)
+          throw Refused{"creation point", "both branches of the if at " + at(B.stmts[c].pos) +
+                                              " return arrays created outside them; in one "
+                                              "place, one would overwrite the other"};
+        outside = k;
+      }
+      std::optional<Plan> outer_branch;
+      if (outside) {
         Point sp = pt;
+        sp.P = c;
+        sp.x = brs[*outside]->results[*if_result].s;
+        sp.lnew = L;
+        sp.entries.reset();
+        sp.inner.reset();
+        sp.syn_entries = nullptr;
+        sp.other.clear();
+        sp.frames.back().idx = c;
+        outer_branch = plan_for(sp, a);
+        bounds_at = outer_branch->c;
+        // What the place needs must exist at that creation: defined before the if (a
+        // definition after it is lifted to the if at most).
+        std::vector<std::string> needed = lmad_free_vars(L);
+        needed.push_back(pt.ysm);
+        for (const std::string& v : needed) {
+          auto it = ix_.site.find(v);
+          if (it != ix_.site.end() && it->second.first == &B && it->second.second >= c)
+            throw Refused{"6.2 (1) destination memory",
+                          v + " is defined after the if at " + at(B.stmts[c].pos) + ", but " +
+                              sp.x + ", which a branch returns, is created before it"};
+        }
+      }
+      for (size_t k = 0; k < 2; ++k) {
+        Body* br = brs[k];
+        if (outside && *outside == k) {
+          plan.branches.push_back(*outer_branch);
+          continue;
+        }
+        Point sp = pt;
+        if (outer_branch) {
+          sp.also = outer_branch->fam;
+          // Its element reads there count as uses of the destination; a view or an
+          // update of it would be another name for the destination's place.
+          std::function<void(const Body&)> scan = [&](const Body& body) {
+            for (const Stmt& st : body.stmts) {
+              const auto* l = std::get_if<SLet>(&st.node);
+              if (!l) continue;
+              std::optional<std::string> of;
+              std::visit(Overloaded{[&](const EIndex& x) {
+                                      const auto& t = arr(x.arr.s);
+                                      bool element = t && x.entries.size() == t->dims.size();
+                                      for (const Entry& e : x.entries)
+                                        element = element && !e.count;
+                                      if (!element) of = x.arr.s;
+                                    },
+                                    [&](const ELmadSlice& x) { of = x.arr.s; },
+                                    [&](const ETranspose& x) { of = x.arr.s; },
+                                    [&](const EUpdate& x) { of = x.arr.s; },
+                                    [&](const EUpdateLmad& x) { of = x.arr.s; },
+                                    [&](const auto&) {}},
+                         l->exp.node);
+              if (of && sp.also.count(*of))
+                throw Refused{"creation point",
+                              "the other branch of the if at " + at(B.stmts[c].pos) +
+                                  " makes a view or an update of " + *of + " (at " + at(st.pos) +
+                                  "), which would be built in the destination"};
+              each_body(const_cast<Stmt&>(st), [&](Body& in) { scan(in); });
+            }
+          };
+          scan(*br);
+        }
         sp.B = br;
         sp.P = br->stmts.size();
         sp.x = br->results[*if_result].s;
@@ -1159,14 +1254,15 @@ private:
         plan.branches.push_back(plan_for(sp, a));
       }
       plan.if_result = *if_result;
+      plan.outside = outside;
     }
 
     // 5. Bounds: the place must lie inside the destination. The source is then built
     //    there from its creation on, so only the facts that hold at the creation (and
     //    the definitions lifted to it) may show it: an `assume` between the creation and
     //    the point runs after the first write.
-    std::vector<Formula> cfacts =
-        facts_at(pt.frames, broken_variants().sc_late_facts ? pt.P : c); // (deliberately broken)
+    std::vector<Formula> cfacts = facts_at(
+        pt.frames, broken_variants().sc_late_facts ? pt.P : bounds_at); // (deliberately broken)
     for (size_t d : lift)
       for (Formula& f : stmt_facts(B.stmts[d]))
         cfacts.push_back(std::move(f));
@@ -1290,12 +1386,15 @@ private:
       Body* brs[2] = {&f.then_body, &f.else_body};
       for (size_t k = 0; k < p.branches.size() && k < 2; ++k) {
         Plan& bp = p.branches[k];
-        apply(bp, old_mems, a);
         // The branch returns the block its result now lives in.
         const std::string& r = brs[k]->results[p.if_result].s;
         auto keep = bp.fam_mem.find(r);
         brs[k]->results[p.if_result - 1].s = keep != bp.fam_mem.end() ? keep->second : p.ysm;
+        if (!(p.outside && *p.outside == k)) apply(bp, old_mems, a);
       }
+      // The array created before the if last: its lifting moves statements of this
+      // body before the if (the if keeps its index).
+      if (p.outside) apply(p.branches[*p.outside], old_mems, a);
     }
     if (!p.lift.empty() || !p.checks.empty()) {
       std::vector<Stmt> moved;

@@ -1,6 +1,6 @@
 -- Futhark coalescing/if/if-neg-3-pos.fut: as if-neg-3, with b read before y0 is
--- created. Futhark builds both y0 and b in x[0] (0 allocations); funmem builds an if's
--- result in place only when each branch creates it, and b is created before the if.
+-- created: b (created before the if) and y0 are both built in x[0], and the if returns
+-- x[0]'s block (Futhark: 0 allocations).
 def main (n : i64) (cond : bool) (x : [n][n]i32) (a : [n]i32) : ([n][n]i32, i32) =
   assume n >= 1
   let (b : [n]i32) = kernel k < n do
@@ -22,5 +22,4 @@ def main (n : i64) (cond : bool) (x : [n][n]i32) (a : [n]i32) : ([n][n]i32, i32)
 -- input: n=2 cond=true x=[[9, 9], [9, 9]] a=[1, 4]
 -- input: n=2 cond=false x=[[9, 9], [9, 9]] a=[1, 4]
 -- expect: valid
--- expect: short-circuit 0
--- refuses: creation point
+-- expect: short-circuit 1

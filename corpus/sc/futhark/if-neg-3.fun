@@ -1,6 +1,6 @@
 -- Futhark coalescing/if/if-neg-3.fut: the else branch returns b, created before the
--- if and read in the then branch after y0 is created; nothing is built in x[0]
--- (Futhark: 2 allocations).
+-- if and read in the then branch after y0 is created; with both in x[0], that read
+-- would see y0, so nothing is built there (Futhark: 2 allocations).
 def main (n : i64) (cond : bool) (x : [n][n]i32) (a : [n]i32) : ([n][n]i32, i32) =
   assume n >= 1
   let (b : [n]i32) = kernel k < n do
@@ -23,4 +23,4 @@ def main (n : i64) (cond : bool) (x : [n][n]i32) (a : [n]i32) : ([n][n]i32, i32)
 -- input: n=2 cond=false x=[[9, 9], [9, 9]] a=[1, 4]
 -- expect: valid
 -- expect: short-circuit 0
--- refuses: creation point
+-- refuses: 6.4.3 non-overlap
