@@ -259,6 +259,30 @@ Launch default_launch(const KernelSummary& k, const GpuVerifyHeader& header) {
       if (name == std::string("gridDim.") + kDimNames[d]) l.grid[d] = std::min<int64_t>(v, 4);
     }
   }
+  // The kernel's preconditions that fix a launch size or a scalar parameter (`name ==
+  // e` with e constant or in launch sizes): the run meets them.
+  for (int round = 0; round < 2; ++round)
+    for (const Formula& f : k.preconditions) {
+      if (f.kind != Formula::Kind::Cmp || f.rel != Rel::Eq) continue;
+      std::map<std::string, int64_t> env = l.args;
+      for (int d = 0; d < 3; ++d) {
+        env[std::string("blockDim_") + kDimNames[d]] = l.block[d];
+        env[std::string("gridDim_") + kDimNames[d]] = l.grid[d];
+      }
+      for (const auto& [a, b] : {std::pair{f.lhs, f.rhs}, std::pair{f.rhs, f.lhs}}) {
+        auto vars = a.free_vars();
+        std::string msg;
+        auto val = b.eval(env, &msg);
+        if (vars.size() != 1 || !(a == Poly::var(vars[0])) || !val) continue;
+        bool dim = false;
+        for (int d = 0; d < 3; ++d) {
+          if (vars[0] == std::string("blockDim_") + kDimNames[d]) l.block[d] = *val, dim = true;
+          if (vars[0] == std::string("gridDim_") + kDimNames[d]) l.grid[d] = *val, dim = true;
+        }
+        if (!dim) l.args[vars[0]] = *val;
+        break;
+      }
+    }
   return l;
 }
 

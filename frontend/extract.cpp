@@ -110,6 +110,54 @@ bool touches_memory_builtin(const std::string& n) {
          n == "fm_st" || n == "__syncthreads";
 }
 
+/// GPUVerify's annotation language (the bundled header declares it): calls that are
+/// specifications, not code; nothing under them runs.
+bool is_annotation(const FunctionDecl* f) {
+  static const std::set<std::string> names = {"__requires",
+                                              "__ensures",
+                                              "__assert",
+                                              "__assume",
+                                              "__axiom",
+                                              "__invariant",
+                                              "__global_invariant",
+                                              "__global_requires",
+                                              "__global_ensures",
+                                              "__global_assert",
+                                              "__candidate_invariant",
+                                              "__candidate_global_invariant",
+                                              "__function_wide_invariant",
+                                              "__requires_fresh_array",
+                                              "__implies",
+                                              "__enabled",
+                                              "__uniform_bool",
+                                              "__uniform_int",
+                                              "__distinct_int",
+                                              "__distinct_bool",
+                                              "__all",
+                                              "__at_most_one",
+                                              "__exclusive",
+                                              "__same_group",
+                                              "__other_int",
+                                              "__other_bool",
+                                              "__old_int",
+                                              "__old_bool",
+                                              "__return_val_int",
+                                              "__return_val_bool",
+                                              "__return_val_ptr",
+                                              "__mod_pow2",
+                                              "__read",
+                                              "__write",
+                                              "__no_read",
+                                              "__no_write",
+                                              "__read_implies",
+                                              "__write_implies",
+                                              "__read_offset_bytes",
+                                              "__write_offset_bytes",
+                                              "__ptr_offset_bytes",
+                                              "__ptr_base"};
+  return f && !f->doesThisDeclarationHaveABody() && names.count(f->getNameAsString());
+}
+
 /// The census (docs/extract.md): every node of a kernel, and of every function it
 /// reaches, that can touch memory, found by syntax alone: subscripts, dereferences,
 /// member accesses, references to variables with static storage or of reference type,
@@ -144,6 +192,11 @@ public:
   bool VisitCallExpr(CallExpr* c) {
     if (const FunctionDecl* f = c->getDirectCallee()) reach(f);
     return add(c);
+  }
+  // An annotation's arguments never run: the call is the node, nothing under it.
+  bool TraverseCallExpr(CallExpr* c) {
+    if (is_annotation(c->getDirectCallee())) return add(c);
+    return RecursiveASTVisitor<Census>::TraverseCallExpr(c);
   }
   bool VisitCXXConstructExpr(CXXConstructExpr* c) {
     reach(c->getConstructor());
@@ -938,6 +991,11 @@ private:
 
   void builtin_call(const CallExpr* call, const std::string& n, const Ctx& c) {
     unsigned args = call->getNumArgs();
+    if (is_annotation(call->getDirectCallee())) {
+      mark(call, "GPUVerify annotation (a specification: not executed, not trusted)");
+      if ((n == "__requires" || n == "__global_requires") && args == 1) precondition(call, c);
+      return;
+    }
     if (n == "__syncthreads") {
       barrier(call, c);
       mark(call, "barrier");
@@ -989,6 +1047,26 @@ private:
     }
     mark(call, "built-in function (no memory)");
   }
+  /// A kernel's precondition: trusted as a launch fact only at the start of the kernel's
+  /// own body (not an inlined function's, whose preconditions its callers must meet)
+  /// and only over scalar parameters and launch sizes; anything else is not trusted.
+  void precondition(const CallExpr* call, const Ctx& c) {
+    if (!inlined_.empty() || c.depth != 0 || !c.guards.empty() || !c.loops.empty() || c.divergent ||
+        c.returned || !k_.accesses.empty() || k_.barriers > 0)
+      return;
+    std::optional<Formula> f;
+    try {
+      f = formula(call->getArg(0));
+    } catch (const NotAffine&) {
+      return;
+    }
+    if (!f) return;
+    std::set<std::string> params(k_.scalar_params.begin(), k_.scalar_params.end());
+    for (const std::string& v : f->free_vars())
+      if (!params.count(v) && v.rfind("blockDim_", 0) != 0 && v.rfind("gridDim_", 0) != 0) return;
+    k_.preconditions.push_back(*f);
+  }
+
   /// An `fm_mem` argument: the block it names.
   Target block(const Expr* e, const Ctx& c) {
     const Expr* x = e->IgnoreParenImpCasts();

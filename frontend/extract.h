@@ -83,6 +83,9 @@ struct KernelSummary {
   std::vector<Problem> unknown;     // followed, but barrier intervals it cannot order
   int barriers = 0;
   std::vector<CensusEntry> census;
+  /// GPUVerify preconditions (`__requires(e)` first in the kernel's own body, over its
+  /// scalar parameters and launch sizes): facts of the launch a verdict assumes.
+  std::vector<Formula> preconditions;
 };
 
 struct ExtractResult {

@@ -396,6 +396,22 @@ inline void reset() {
 } // namespace fmr
 
 #define __syncthreads() ::fmr::barrier()
+// GPUVerify's annotations are specifications: they do not run (their arguments, where
+// the predicates such as __implies or __enabled appear, are dropped with them).
+#define __requires(...) ((void)0)
+#define __ensures(...) ((void)0)
+#define __assert(...) ((void)0)
+#define __assume(...) ((void)0)
+#define __axiom(...) ((void)0)
+#define __invariant(...) ((void)0)
+#define __global_invariant(...) ((void)0)
+#define __global_requires(...) ((void)0)
+#define __global_ensures(...) ((void)0)
+#define __global_assert(...) ((void)0)
+#define __candidate_invariant(...) ((void)0)
+#define __candidate_global_invariant(...) ((void)0)
+#define __function_wide_invariant(...) ((void)0)
+#define __requires_fresh_array(...) ((void)0)
 /// Mutant schemata: the kernel mutator's switches.
 inline bool fm_mutant(long k) {
   return fmr::m(k);

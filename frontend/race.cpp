@@ -147,7 +147,9 @@ Range narrow(const std::string& var, Range r, const std::vector<Formula>& guards
 class Checker {
 public:
   Checker(const KernelSummary& k, const RaceOptions& o) : k_(k), opt_(o) {
-    dims_ = dims_used(k, o.facts);
+    std::vector<Formula> given = o.facts;
+    given.insert(given.end(), k.preconditions.begin(), k.preconditions.end());
+    dims_ = dims_used(k, given);
     for (int d = 0; d < 3; ++d) {
       bool used = std::find(dims_.begin(), dims_.end(), d) != dims_.end();
       if (used) {
@@ -159,7 +161,7 @@ public:
         launch_.push_back(lt(Poly::var(bid(d)), Poly::var(gdim(d))));
       }
     }
-    launch_.insert(launch_.end(), o.facts.begin(), o.facts.end());
+    launch_.insert(launch_.end(), given.begin(), given.end());
   }
 
   KernelVerdict run() {
@@ -218,6 +220,11 @@ public:
       // The assumption the verdict rests on (GPUVerify's too), said where it matters.
       size_t objects = k_.pointer_params.size() + k_.global_vars.size();
       if (objects >= 2) v.reason += "; assumes distinct pointer parameters do not alias";
+      if (!k_.preconditions.empty()) {
+        v.reason += "; assumes the kernel's preconditions: ";
+        for (size_t i = 0; i < k_.preconditions.size(); ++i)
+          v.reason += (i ? ", " : "") + k_.preconditions[i].to_string();
+      }
     } else if (auto w = search()) {
       v.verdict = Verdict::Race;
       v.witness = w;
