@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 
 #ifndef FUNMEM_CLANG_RESOURCE_DIR
 #define FUNMEM_CLANG_RESOURCE_DIR ""
@@ -227,7 +228,11 @@ public:
       : ctx_(ctx), sm_(ctx.getSourceManager()), k_(k), broken_(o.broken) {}
 
   void run(const FunctionDecl* f) {
-    k_.name = f->getNameAsString();
+    {
+      // A template's instantiation is named with its arguments: `reduce<256>`.
+      llvm::raw_string_ostream os(k_.name);
+      f->getNameForDiagnostic(os, ctx_.getPrintingPolicy(), false);
+    }
     k_.pos = pos(f->getLocation());
     for (const ParmVarDecl* p : f->parameters()) {
       std::string n = p->getNameAsString();
@@ -389,6 +394,8 @@ private:
   Poly poly(const Expr* e0) {
     const Expr* e = e0->IgnoreParenImpCasts();
     if (const auto* c = dyn_cast<ExplicitCastExpr>(e)) return poly(c->getSubExpr());
+    // A template's argument in an instantiation: its value.
+    if (const auto* t = dyn_cast<SubstNonTypeTemplateParmExpr>(e)) return poly(t->getReplacement());
     if (auto b = builtin(e)) {
       use_name(*b);
       return Poly::var(*b);
@@ -886,6 +893,8 @@ private:
         isa<GNUNullExpr>(e) || isa<ImplicitValueInitExpr>(e) || isa<CXXScalarValueInitExpr>(e) ||
         isa<ConstantExpr>(e) || isa<CXXThisExpr>(e))
       return;
+    if (const auto* t = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
+      return rvalue(t->getReplacement(), c);
     throw NotAffine{
         std::string("the expression kind '") + e->getStmtClassName() + "' ('" + text(e) + "')", e};
   }
@@ -1632,21 +1641,53 @@ std::unique_ptr<ASTUnit> parse_device_code(const std::string& code, const std::s
   return ast;
 }
 
+/// The clang arguments of a GPUVerify header (its leading comment lines): `-D` and `-I`.
+std::vector<std::string> header_clang_args(const std::string& code) {
+  std::vector<std::string> out;
+  std::istringstream in(code);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("//", 0) != 0) break;
+    std::istringstream w(line.substr(2));
+    for (std::string word; w >> word;)
+      if ((word.rfind("-D", 0) == 0 || word.rfind("-I", 0) == 0) && word.size() > 2)
+        out.push_back(word);
+  }
+  return out;
+}
+
 ExtractResult extract(const std::string& code, const std::string& file,
                       const std::vector<std::string>& clang_args, const ExtractOptions& options) {
   ExtractResult r;
-  std::unique_ptr<ASTUnit> ast = parse_device_code(code, file, clang_args, r.errors);
+  std::vector<std::string> args = header_clang_args(code);
+  args.insert(args.end(), clang_args.begin(), clang_args.end());
+  std::unique_ptr<ASTUnit> ast = parse_device_code(code, file, args, r.errors);
   if (!ast || ast->getDiagnostics().hasErrorOccurred()) return r;
   ASTContext& ctx = ast->getASTContext();
   const SourceManager& sm = ctx.getSourceManager();
-  for (const Decl* d : ctx.getTranslationUnitDecl()->decls()) {
-    const auto* f = dyn_cast<FunctionDecl>(d);
-    if (!f || !f->hasAttr<CUDAGlobalAttr>() || !f->doesThisDeclarationHaveABody()) continue;
-    if (!sm.isInMainFile(sm.getExpansionLoc(f->getLocation()))) continue;
+  auto kernel = [&](const FunctionDecl* f) {
+    if (!f || !f->hasAttr<CUDAGlobalAttr>() || !f->doesThisDeclarationHaveABody()) return;
+    if (!sm.isInMainFile(sm.getExpansionLoc(f->getLocation()))) return;
     KernelSummary k;
     Extractor(ctx, k, options).run(f);
     r.kernels.push_back(std::move(k));
-  }
+  };
+  // Kernels at file scope, in `extern "C"` blocks and namespaces, and every
+  // instantiation of a kernel template the file makes (launches, explicit ones).
+  std::function<void(const DeclContext*)> scan = [&](const DeclContext* dc) {
+    for (const Decl* d : dc->decls()) {
+      if (const auto* ls = dyn_cast<LinkageSpecDecl>(d)) {
+        scan(ls);
+      } else if (const auto* ns = dyn_cast<NamespaceDecl>(d)) {
+        scan(ns);
+      } else if (const auto* t = dyn_cast<FunctionTemplateDecl>(d)) {
+        for (const FunctionDecl* inst : t->specializations())
+          kernel(inst);
+      } else {
+        kernel(dyn_cast<FunctionDecl>(d));
+      }
+    }
+  };
+  scan(ctx.getTranslationUnitDecl());
   return r;
 }
 

@@ -147,9 +147,9 @@ Range narrow(const std::string& var, Range r, const std::vector<Formula>& guards
 class Checker {
 public:
   Checker(const KernelSummary& k, const RaceOptions& o) : k_(k), opt_(o) {
-    std::vector<Formula> given = o.facts;
-    given.insert(given.end(), k.preconditions.begin(), k.preconditions.end());
-    dims_ = dims_used(k, given);
+    given_ = o.facts;
+    given_.insert(given_.end(), k.preconditions.begin(), k.preconditions.end());
+    dims_ = dims_used(k, given_);
     for (int d = 0; d < 3; ++d) {
       bool used = std::find(dims_.begin(), dims_.end(), d) != dims_.end();
       if (used) {
@@ -161,7 +161,7 @@ public:
         launch_.push_back(lt(Poly::var(bid(d)), Poly::var(gdim(d))));
       }
     }
-    launch_.insert(launch_.end(), given.begin(), given.end());
+    launch_.insert(launch_.end(), given_.begin(), given_.end());
   }
 
   KernelVerdict run() {
@@ -240,6 +240,7 @@ public:
 private:
   const KernelSummary& k_;
   const RaceOptions& opt_;
+  std::vector<Formula> given_; // the launch facts and the kernel's preconditions
   std::vector<int> dims_;
   std::vector<Formula> launch_;
   bool narrow_threads_ = false;
@@ -517,7 +518,7 @@ private:
 
   /// A launch size fixed by the facts (`blockDim.x == 16`), if any.
   std::optional<int64_t> fixed_size(const std::string& name) const {
-    for (const Formula& f : opt_.facts)
+    for (const Formula& f : given_)
       if (f.kind == Formula::Kind::Cmp && f.rel == Rel::Eq) {
         if (f.lhs == Poly::var(name) && f.rhs.constant()) return f.rhs.constant();
         if (f.rhs == Poly::var(name) && f.lhs.constant()) return f.lhs.constant();
@@ -919,7 +920,7 @@ private:
     for (Env env : candidates) {
       settle_equalities(env, knobs);
       bool ok = true;
-      for (const Formula& f : opt_.facts) {
+      for (const Formula& f : given_) {
         auto t = f.eval(env);
         if (!t || !*t) ok = false;
       }
@@ -940,7 +941,7 @@ private:
         for (const Formula& k : f.kids)
           collect(k);
     };
-    for (const Formula& f : opt_.facts)
+    for (const Formula& f : given_)
       collect(f);
     for (size_t round = 0; round < knobs.size(); ++round) {
       bool changed = false;

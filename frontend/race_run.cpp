@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 namespace funmem::frontend {
@@ -174,14 +175,22 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
       << (v->hasAttr<CUDASharedAttr>() ? "true" : "false") << ");\n";
   }
   o << "}\n";
-  for (const FunctionDecl* k : kernels) {
-    std::string n = k->getNameAsString();
+  for (size_t ki = 0; ki < kernels.size(); ++ki) {
+    const FunctionDecl* k = kernels[ki];
+    // An identifier of our own (a template's instantiations share a name), the call
+    // as written (namespaces, template arguments).
+    std::string n = k->getNameAsString() + "_" + std::to_string(ki);
+    std::string callee;
+    {
+      llvm::raw_string_ostream os(callee);
+      k->getNameForDiagnostic(os, ctx.getPrintingPolicy(), true);
+    }
     o << "struct fmr_args_" << n << " {\n";
     for (const ParmVarDecl* p : k->parameters())
       o << "  " << type_text(p->getType().getUnqualifiedType(), ctx) << " p_"
         << p->getFunctionScopeIndex() << ";\n";
     o << "};\nstatic void fmr_body_" << n << "(void* a) {\n  auto* x = static_cast<fmr_args_" << n
-      << "*>(a);\n  " << n << "(";
+      << "*>(a);\n  " << callee << "(";
     for (const ParmVarDecl* p : k->parameters())
       o << (p->getFunctionScopeIndex() ? ", " : "") << "x->p_" << p->getFunctionScopeIndex();
     o << ");\n}\n";
@@ -216,10 +225,16 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
        "  while (::fmr::read_job(j, argc, argv)) {\n"
        "    ::fmr::reset();\n"
        "    fmr_register_statics();\n";
-  for (const FunctionDecl* k : kernels) {
-    std::string n = k->getNameAsString();
-    o << "    ::fmr::begin(\"" << n << "\");\n    fmr_run_" << n << "(j);\n    ::fmr::report();\n"
-      << "    ::fmr::end(\"" << n << "\");\n";
+  for (size_t ki = 0; ki < kernels.size(); ++ki) {
+    const FunctionDecl* k = kernels[ki];
+    std::string n = k->getNameAsString() + "_" + std::to_string(ki), shown;
+    {
+      llvm::raw_string_ostream os(shown);
+      k->getNameForDiagnostic(os, ctx.getPrintingPolicy(), false);
+    }
+    o << "    ::fmr::begin(\"" << shown << "\");\n    fmr_run_" << n
+      << "(j);\n    ::fmr::report();\n"
+      << "    ::fmr::end(\"" << shown << "\");\n";
   }
   o << "  }\n  return 0;\n}\n";
   return o.str();
@@ -242,20 +257,36 @@ Instrumented instrument(const std::string& code, const std::string& file,
   Rewriter rw(sm, ctx.getLangOpts());
   Instrumenter ins(ctx, rw);
   std::vector<const FunctionDecl*> kernels;
+  auto kernel = [&](const FunctionDecl* f) {
+    if (!f || !f->hasAttr<CUDAGlobalAttr>() || !f->doesThisDeclarationHaveABody()) return;
+    if (!sm.isInMainFile(sm.getExpansionLoc(f->getLocation()))) return;
+    kernels.push_back(f);
+    std::string shown;
+    llvm::raw_string_ostream os(shown);
+    f->getNameForDiagnostic(os, ctx.getPrintingPolicy(), false);
+    out.kernels.push_back(os.str());
+  };
+  // As funmem-extract finds them: at file scope, in `extern "C"` blocks and namespaces,
+  // and each instantiation of a kernel template.
+  std::function<void(DeclContext*)> scan = [&](DeclContext* dc) {
+    for (Decl* d : dc->decls()) {
+      if (auto* ls = dyn_cast<LinkageSpecDecl>(d)) {
+        scan(ls);
+      } else if (auto* ns = dyn_cast<NamespaceDecl>(d)) {
+        scan(ns);
+      } else if (const auto* t = dyn_cast<FunctionTemplateDecl>(d)) {
+        for (const FunctionDecl* inst : t->specializations())
+          kernel(inst);
+      } else if (const auto* f = dyn_cast<FunctionDecl>(d); f && !f->isTemplated()) {
+        kernel(f);
+      }
+    }
+  };
   for (Decl* d : ctx.getTranslationUnitDecl()->decls()) {
     if (!sm.isInMainFile(sm.getExpansionLoc(d->getLocation()))) continue;
     ins.TraverseDecl(d);
-    if (const auto* f = dyn_cast<FunctionDecl>(d);
-        f && f->hasAttr<CUDAGlobalAttr>() && f->doesThisDeclarationHaveABody()) {
-      if (f->isTemplated()) {
-        out.errors.push_back(file + ": error: cannot launch the template kernel '" +
-                             f->getNameAsString() + "'");
-        continue;
-      }
-      kernels.push_back(f);
-      out.kernels.push_back(f->getNameAsString());
-    }
   }
+  scan(ctx.getTranslationUnitDecl());
   out.errors.insert(out.errors.end(), ins.errors.begin(), ins.errors.end());
   const RewriteBuffer* buf = rw.getRewriteBufferFor(sm.getMainFileID());
   out.source = buf ? std::string(buf->begin(), buf->end()) : code;
