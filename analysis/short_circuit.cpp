@@ -243,6 +243,21 @@ struct Point {
   std::map<std::string, SymLmad> also;
 };
 
+/// One entry of an update's place inside a dimension of `dim` elements: an index in
+/// [0, dim); a slice empty, or its first and last element in [0, dim).
+Formula entry_inside(const SymEntry& e, const Poly& dim) {
+  auto in = [&](const Poly& i) { return Formula::conj({ge(i, Poly(0)), lt(i, dim)}); };
+  if (!e.count) return in(e.start);
+  Poly last = e.start + (*e.count - Poly(1)) * e.stride;
+  return Formula::disj({le(*e.count, Poly(0)), Formula::conj({in(e.start), in(last)})});
+}
+
+/// Statements that create an array in a block of their own, from sizes and values.
+bool fresh_creation(const Exp& x) {
+  return std::holds_alternative<EReplicate>(x.node) || std::holds_alternative<EIota>(x.node) ||
+         std::holds_alternative<EScratch>(x.node) || std::holds_alternative<EKernel>(x.node);
+}
+
 class Pass {
 public:
   Pass(Program& p, ScReport& rep, const ScOptions& opt) : p_(p), rep_(rep), opt_(opt) {}
@@ -852,11 +867,7 @@ private:
     std::string d;
     for (size_t k = c + 1; k < pt.P; ++k) {
       const auto* l = std::get_if<SLet>(&B.stmts[k].node);
-      if (!l || !(std::holds_alternative<EReplicate>(l->exp.node) ||
-                  std::holds_alternative<EIota>(l->exp.node) ||
-                  std::holds_alternative<EScratch>(l->exp.node) ||
-                  std::holds_alternative<EKernel>(l->exp.node)))
-        continue;
+      if (!l || !fresh_creation(l->exp)) continue;
       for (const Binding& b : l->pats)
         if (b.type && b.type->ann && dmems.count(b.type->ann->mem.s)) {
           move.insert(k);
@@ -907,13 +918,9 @@ private:
     }
     for (size_t k : move) {
       const SLet& l = std::get<SLet>(B.stmts[k].node);
-      bool creation = std::holds_alternative<EReplicate>(l.exp.node) ||
-                      std::holds_alternative<EIota>(l.exp.node) ||
-                      std::holds_alternative<EScratch>(l.exp.node) ||
-                      std::holds_alternative<EKernel>(l.exp.node);
       bool scalar =
           std::holds_alternative<EScalar>(l.exp.node) || std::holds_alternative<EAlloc>(l.exp.node);
-      if (!creation && !scalar) return std::nullopt;
+      if (!fresh_creation(l.exp) && !scalar) return std::nullopt;
       for (const Binding& b : l.pats)
         if (b.type && b.type->ann && !fresh.count(b.type->ann->mem.s)) return std::nullopt;
     }
@@ -1587,17 +1594,13 @@ private:
       const Poly& dim = pt.dest_dims[k];
       const SExpP& dsyn = pt.dest_dims_syn[k];
       if (!e.count) {
-        if (!solver.proves(Formula::conj({ge(se.start, Poly(0)), lt(se.start, dim)})))
+        if (!solver.proves(entry_inside(se, dim)))
           check(within(e.start, dsyn), "bounds", e.start->pos);
         continue;
       }
       if (!solver.proves(ge(*se.count, Poly(0))))
         check(s_le(mk_int(0), e.count), "size", e.count->pos);
-      Poly last = se.start + (*se.count - Poly(1)) * se.stride;
-      Formula in = Formula::disj(
-          {le(*se.count, Poly(0)), Formula::conj({ge(se.start, Poly(0)), lt(se.start, dim),
-                                                  ge(last, Poly(0)), lt(last, dim)})});
-      if (solver.proves(in)) continue;
+      if (solver.proves(entry_inside(se, dim))) continue;
       SExpP stride = e.stride ? e.stride : mk_int(1);
       SExpP lsyn = mk_bin(BinOp::Add, e.start,
                           mk_bin(BinOp::Mul, mk_bin(BinOp::Sub, e.count, mk_int(1)), stride));
@@ -1727,14 +1730,16 @@ private:
       for (size_t k = 0; k < pt.entries->size() && k < pt.dest_dims.size(); ++k) {
         const SymEntry& e = (*pt.entries)[k];
         const Poly& dim = pt.dest_dims[k];
-        if (!e.count) {
-          parts.push_back(inside(e.start, e.start, dim));
-          continue;
+        // As polynomials that must be positive: the index, or the slice's ends.
+        out.positive.push_back(e.start + Poly(1));
+        out.positive.push_back(dim - e.start);
+        if (e.count) {
+          Poly last = e.start + (*e.count - Poly(1)) * e.stride;
+          out.positive.push_back(last + Poly(1));
+          out.positive.push_back(dim - last);
+          nonempty = nonempty && solver.proves(ge(*e.count, Poly(1)));
         }
-        Poly last = e.start + (*e.count - Poly(1)) * e.stride;
-        nonempty = nonempty && solver.proves(ge(*e.count, Poly(1)));
-        Formula in = Formula::conj({inside(e.start, e.start, dim), inside(last, last, dim)});
-        parts.push_back(Formula::disj({le(*e.count, Poly(0)), in}));
+        parts.push_back(entry_inside(e, dim));
       }
       out.whole = Formula::conj(parts);
     } else if (pt.inner && !pt.dest_dims.empty()) {

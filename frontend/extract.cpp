@@ -111,52 +111,14 @@ bool touches_memory_builtin(const std::string& n) {
          n == "fm_st" || n == "__syncthreads";
 }
 
-/// GPUVerify's annotation language (the bundled header declares it): calls that are
-/// specifications, not code; nothing under them runs.
+/// GPUVerify's annotation language (the bundled header declares it, marked
+/// `annotate("funmem-spec")`): calls that are specifications, not code; nothing under
+/// them runs.
 bool is_annotation(const FunctionDecl* f) {
-  static const std::set<std::string> names = {"__requires",
-                                              "__ensures",
-                                              "__assert",
-                                              "__assume",
-                                              "__axiom",
-                                              "__invariant",
-                                              "__global_invariant",
-                                              "__global_requires",
-                                              "__global_ensures",
-                                              "__global_assert",
-                                              "__candidate_invariant",
-                                              "__candidate_global_invariant",
-                                              "__function_wide_invariant",
-                                              "__requires_fresh_array",
-                                              "__implies",
-                                              "__enabled",
-                                              "__uniform_bool",
-                                              "__uniform_int",
-                                              "__distinct_int",
-                                              "__distinct_bool",
-                                              "__all",
-                                              "__at_most_one",
-                                              "__exclusive",
-                                              "__same_group",
-                                              "__other_int",
-                                              "__other_bool",
-                                              "__old_int",
-                                              "__old_bool",
-                                              "__return_val_int",
-                                              "__return_val_bool",
-                                              "__return_val_ptr",
-                                              "__mod_pow2",
-                                              "__read",
-                                              "__write",
-                                              "__no_read",
-                                              "__no_write",
-                                              "__read_implies",
-                                              "__write_implies",
-                                              "__read_offset_bytes",
-                                              "__write_offset_bytes",
-                                              "__ptr_offset_bytes",
-                                              "__ptr_base"};
-  return f && !f->doesThisDeclarationHaveABody() && names.count(f->getNameAsString());
+  if (!f || f->doesThisDeclarationHaveABody()) return false;
+  for (const auto* a : f->specific_attrs<AnnotateAttr>())
+    if (a->getAnnotation() == "funmem-spec") return true;
+  return false;
 }
 
 /// The census (docs/extract.md): every node of a kernel, and of every function it
@@ -228,11 +190,7 @@ public:
       : ctx_(ctx), sm_(ctx.getSourceManager()), k_(k), broken_(o.broken) {}
 
   void run(const FunctionDecl* f) {
-    {
-      // A template's instantiation is named with its arguments: `reduce<256>`.
-      llvm::raw_string_ostream os(k_.name);
-      f->getNameForDiagnostic(os, ctx_.getPrintingPolicy(), false);
-    }
+    k_.name = kernel_name(f); // an instantiation with its arguments: `scale<64>`
     k_.pos = pos(f->getLocation());
     for (const ParmVarDecl* p : f->parameters()) {
       std::string n = p->getNameAsString();
@@ -1063,12 +1021,7 @@ private:
     if (!inlined_.empty() || c.depth != 0 || !c.guards.empty() || !c.loops.empty() || c.divergent ||
         c.returned || !k_.accesses.empty() || k_.barriers > 0)
       return;
-    std::optional<Formula> f;
-    try {
-      f = formula(call->getArg(0));
-    } catch (const NotAffine&) {
-      return;
-    }
+    std::optional<Formula> f = formula(call->getArg(0));
     if (!f) return;
     std::set<std::string> params(k_.scalar_params.begin(), k_.scalar_params.end());
     for (const std::string& v : f->free_vars())
@@ -1591,6 +1544,52 @@ std::string display_names(std::string text) {
   return text;
 }
 
+std::vector<std::string> gpuverify_clang_args(const std::string& code) {
+  std::vector<std::string> out;
+  std::istringstream in(code);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("//", 0) != 0) break;
+    std::istringstream w(line.substr(2));
+    for (std::string word; w >> word;)
+      if ((word.rfind("-D", 0) == 0 || word.rfind("-I", 0) == 0) && word.size() > 2)
+        out.push_back(word);
+  }
+  return out;
+}
+
+std::vector<const FunctionDecl*> main_file_kernels(ASTContext& ctx) {
+  const SourceManager& sm = ctx.getSourceManager();
+  std::vector<const FunctionDecl*> out;
+  auto kernel = [&](const FunctionDecl* f) {
+    if (f && f->hasAttr<CUDAGlobalAttr>() && f->doesThisDeclarationHaveABody() &&
+        sm.isInMainFile(sm.getExpansionLoc(f->getLocation())))
+      out.push_back(f);
+  };
+  std::function<void(const DeclContext*)> scan = [&](const DeclContext* dc) {
+    for (const Decl* d : dc->decls()) {
+      if (const auto* ls = dyn_cast<LinkageSpecDecl>(d)) {
+        scan(ls);
+      } else if (const auto* ns = dyn_cast<NamespaceDecl>(d)) {
+        scan(ns);
+      } else if (const auto* t = dyn_cast<FunctionTemplateDecl>(d)) {
+        for (const FunctionDecl* inst : t->specializations())
+          kernel(inst);
+      } else if (const auto* f = dyn_cast<FunctionDecl>(d); f && !f->isTemplated()) {
+        kernel(f);
+      }
+    }
+  };
+  scan(ctx.getTranslationUnitDecl());
+  return out;
+}
+
+std::string kernel_name(const FunctionDecl* f, bool qualified) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  f->getNameForDiagnostic(os, f->getASTContext().getPrintingPolicy(), qualified);
+  return os.str();
+}
+
 std::unique_ptr<ASTUnit> parse_device_code(const std::string& code, const std::string& file,
                                            const std::vector<std::string>& clang_args,
                                            std::vector<std::string>& errors) {
@@ -1609,6 +1608,8 @@ std::unique_ptr<ASTUnit> parse_device_code(const std::string& code, const std::s
     args.push_back("-resource-dir");
     args.push_back(rd);
   }
+  std::vector<std::string> header = gpuverify_clang_args(code);
+  args.insert(args.end(), header.begin(), header.end());
   args.insert(args.end(), clang_args.begin(), clang_args.end());
   std::string diag_text;
   llvm::raw_string_ostream diag_os(diag_text);
@@ -1641,53 +1642,16 @@ std::unique_ptr<ASTUnit> parse_device_code(const std::string& code, const std::s
   return ast;
 }
 
-/// The clang arguments of a GPUVerify header (its leading comment lines): `-D` and `-I`.
-std::vector<std::string> header_clang_args(const std::string& code) {
-  std::vector<std::string> out;
-  std::istringstream in(code);
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("//", 0) != 0) break;
-    std::istringstream w(line.substr(2));
-    for (std::string word; w >> word;)
-      if ((word.rfind("-D", 0) == 0 || word.rfind("-I", 0) == 0) && word.size() > 2)
-        out.push_back(word);
-  }
-  return out;
-}
-
 ExtractResult extract(const std::string& code, const std::string& file,
                       const std::vector<std::string>& clang_args, const ExtractOptions& options) {
   ExtractResult r;
-  std::vector<std::string> args = header_clang_args(code);
-  args.insert(args.end(), clang_args.begin(), clang_args.end());
-  std::unique_ptr<ASTUnit> ast = parse_device_code(code, file, args, r.errors);
+  std::unique_ptr<ASTUnit> ast = parse_device_code(code, file, clang_args, r.errors);
   if (!ast || ast->getDiagnostics().hasErrorOccurred()) return r;
-  ASTContext& ctx = ast->getASTContext();
-  const SourceManager& sm = ctx.getSourceManager();
-  auto kernel = [&](const FunctionDecl* f) {
-    if (!f || !f->hasAttr<CUDAGlobalAttr>() || !f->doesThisDeclarationHaveABody()) return;
-    if (!sm.isInMainFile(sm.getExpansionLoc(f->getLocation()))) return;
+  for (const FunctionDecl* f : main_file_kernels(ast->getASTContext())) {
     KernelSummary k;
-    Extractor(ctx, k, options).run(f);
+    Extractor(ast->getASTContext(), k, options).run(f);
     r.kernels.push_back(std::move(k));
-  };
-  // Kernels at file scope, in `extern "C"` blocks and namespaces, and every
-  // instantiation of a kernel template the file makes (launches, explicit ones).
-  std::function<void(const DeclContext*)> scan = [&](const DeclContext* dc) {
-    for (const Decl* d : dc->decls()) {
-      if (const auto* ls = dyn_cast<LinkageSpecDecl>(d)) {
-        scan(ls);
-      } else if (const auto* ns = dyn_cast<NamespaceDecl>(d)) {
-        scan(ns);
-      } else if (const auto* t = dyn_cast<FunctionTemplateDecl>(d)) {
-        for (const FunctionDecl* inst : t->specializations())
-          kernel(inst);
-      } else {
-        kernel(dyn_cast<FunctionDecl>(d));
-      }
-    }
-  };
-  scan(ctx.getTranslationUnitDecl());
+  }
   return r;
 }
 

@@ -12,7 +12,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <sstream>
 
 namespace funmem::frontend {
@@ -180,11 +179,7 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
     // An identifier of our own (a template's instantiations share a name), the call
     // as written (namespaces, template arguments).
     std::string n = k->getNameAsString() + "_" + std::to_string(ki);
-    std::string callee;
-    {
-      llvm::raw_string_ostream os(callee);
-      k->getNameForDiagnostic(os, ctx.getPrintingPolicy(), true);
-    }
+    std::string callee = kernel_name(k, true);
     o << "struct fmr_args_" << n << " {\n";
     for (const ParmVarDecl* p : k->parameters())
       o << "  " << type_text(p->getType().getUnqualifiedType(), ctx) << " p_"
@@ -227,11 +222,7 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
        "    fmr_register_statics();\n";
   for (size_t ki = 0; ki < kernels.size(); ++ki) {
     const FunctionDecl* k = kernels[ki];
-    std::string n = k->getNameAsString() + "_" + std::to_string(ki), shown;
-    {
-      llvm::raw_string_ostream os(shown);
-      k->getNameForDiagnostic(os, ctx.getPrintingPolicy(), false);
-    }
+    std::string n = k->getNameAsString() + "_" + std::to_string(ki), shown = kernel_name(k);
     o << "    ::fmr::begin(\"" << shown << "\");\n    fmr_run_" << n
       << "(j);\n    ::fmr::report();\n"
       << "    ::fmr::end(\"" << shown << "\");\n";
@@ -256,37 +247,11 @@ Instrumented instrument(const std::string& code, const std::string& file,
   SourceManager& sm = ctx.getSourceManager();
   Rewriter rw(sm, ctx.getLangOpts());
   Instrumenter ins(ctx, rw);
-  std::vector<const FunctionDecl*> kernels;
-  auto kernel = [&](const FunctionDecl* f) {
-    if (!f || !f->hasAttr<CUDAGlobalAttr>() || !f->doesThisDeclarationHaveABody()) return;
-    if (!sm.isInMainFile(sm.getExpansionLoc(f->getLocation()))) return;
-    kernels.push_back(f);
-    std::string shown;
-    llvm::raw_string_ostream os(shown);
-    f->getNameForDiagnostic(os, ctx.getPrintingPolicy(), false);
-    out.kernels.push_back(os.str());
-  };
-  // As funmem-extract finds them: at file scope, in `extern "C"` blocks and namespaces,
-  // and each instantiation of a kernel template.
-  std::function<void(DeclContext*)> scan = [&](DeclContext* dc) {
-    for (Decl* d : dc->decls()) {
-      if (auto* ls = dyn_cast<LinkageSpecDecl>(d)) {
-        scan(ls);
-      } else if (auto* ns = dyn_cast<NamespaceDecl>(d)) {
-        scan(ns);
-      } else if (const auto* t = dyn_cast<FunctionTemplateDecl>(d)) {
-        for (const FunctionDecl* inst : t->specializations())
-          kernel(inst);
-      } else if (const auto* f = dyn_cast<FunctionDecl>(d); f && !f->isTemplated()) {
-        kernel(f);
-      }
-    }
-  };
-  for (Decl* d : ctx.getTranslationUnitDecl()->decls()) {
-    if (!sm.isInMainFile(sm.getExpansionLoc(d->getLocation()))) continue;
-    ins.TraverseDecl(d);
-  }
-  scan(ctx.getTranslationUnitDecl());
+  for (Decl* d : ctx.getTranslationUnitDecl()->decls())
+    if (sm.isInMainFile(sm.getExpansionLoc(d->getLocation()))) ins.TraverseDecl(d);
+  std::vector<const FunctionDecl*> kernels = main_file_kernels(ctx);
+  for (const FunctionDecl* k : kernels)
+    out.kernels.push_back(kernel_name(k));
   out.errors.insert(out.errors.end(), ins.errors.begin(), ins.errors.end());
   const RewriteBuffer* buf = rw.getRewriteBufferFor(sm.getMainFileID());
   out.source = buf ? std::string(buf->begin(), buf->end()) : code;
@@ -313,7 +278,11 @@ RaceDetector::RaceDetector(const std::string& code, const std::string& file,
   write(src, "#line 1 \"" + file + "\"\n" + ins.source);
   binary_ = (fs::path(work_dir) / "detector").string();
   fs::path log = fs::path(work_dir) / "compile.log";
-  std::string cmd = "g++ -std=c++20 -O1 -w -pthread -I'" +
+  // The macros of the file's GPUVerify header are still in the instrumented source.
+  std::string defines;
+  for (const std::string& a : gpuverify_clang_args(code))
+    defines += " '" + a + "'";
+  std::string cmd = "g++ -std=c++20 -O1 -w -pthread" + defines + " -I'" +
                     (fs::path(work_dir) / "include").string() + "' -include '" +
                     (fs::path(work_dir) / "funmem_race_rt.h").string() + "' -x c++ '" +
                     src.string() + "' -o '" + binary_ + "' > '" + log.string() + "' 2>&1";

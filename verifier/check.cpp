@@ -110,6 +110,13 @@ DataSetRun run_imp_data_set(const Reference& ref, const imp::Program& ip, const 
   return r;
 }
 
+/// Whether two runs end alike: both with results, or with errors of one kind at one
+/// position.
+bool same_end(const std::optional<RunError>& a, const std::optional<RunError>& b) {
+  return !a == !b &&
+         (!a || (a->kind == b->kind && a->pos.line == b->pos.line && a->pos.col == b->pos.col));
+}
+
 /// Why a stage's run ends otherwise than the source's value semantics (nullopt: alike).
 /// The FUNMEM program itself (no stage) may differ: that is what validity checks.
 std::optional<std::string> stage_ends_otherwise(const RunResult& source, const DataSetRun& d) {
@@ -118,10 +125,7 @@ std::optional<std::string> stage_ends_otherwise(const RunResult& source, const D
   auto text = [](const RunError& e) {
     return e.kind + " error at " + where(e.pos) + " (" + e.what() + ")";
   };
-  if (!want && !got) return std::nullopt;
-  if (want && got && want->kind == got->kind && want->pos.line == got->pos.line &&
-      want->pos.col == got->pos.col)
-    return std::nullopt;
+  if (same_end(want, got)) return std::nullopt;
   if (!want)
     return "stage " + d.stage + " ends with the " + text(*got) + ", the source with results";
   if (!got) return "stage " + d.stage + " ends with results, the source with the " + text(*want);
@@ -365,11 +369,7 @@ void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& exp
     if (!ref.base.input_error) {
       RunResult want = ref.value;
       const DataSetRun& src = r.runs[first];
-      auto same = [](const std::optional<RunError>& a, const std::optional<RunError>& b) {
-        return !a == !b && (!a || (a->kind == b->kind && a->pos.line == b->pos.line &&
-                                   a->pos.col == b->pos.col));
-      };
-      if (p.lang == Lang::FunMem && src.heap_ran && !same(src.heap_error, ref.value.error))
+      if (p.lang == Lang::FunMem && src.heap_ran && !same_end(src.heap_error, ref.value.error))
         want.error = src.heap_error;
       for (size_t j = first; j < r.runs.size(); ++j)
         if (auto why = stage_ends_otherwise(want, r.runs[j]))
