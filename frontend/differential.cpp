@@ -5,11 +5,14 @@
 #include "frontend/clang_parse.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <set>
+
+#include <unistd.h>
 
 namespace funmem::frontend {
 
@@ -284,6 +287,101 @@ Launch default_launch(const KernelSummary& k, const GpuVerifyHeader& header) {
       }
     }
   return l;
+}
+
+int confirm_by_running(const std::string& code, const std::string& file,
+                       const std::vector<KernelSummary>& kernels,
+                       std::vector<KernelVerdict>& verdicts, const std::vector<Formula>& facts,
+                       const std::vector<std::string>& clang_args) {
+  std::vector<size_t> open;
+  for (size_t i = 0; i < kernels.size() && i < verdicts.size(); ++i)
+    if (verdicts[i].verdict == Verdict::Unknown || verdicts[i].verdict == Verdict::Unsupported)
+      open.push_back(i);
+  if (open.empty()) return 0;
+  static std::atomic<int> runs{0};
+  fs::path dir = fs::temp_directory_path() /
+                 ("funmem-confirm-" + std::to_string(::getpid()) + "-" + std::to_string(runs++));
+  RaceDetector det(code, file, dir.string(), clang_args);
+  int confirmed = 0;
+  if (det.errors().empty()) {
+    GpuVerifyHeader h = read_gpuverify_header(code);
+    for (size_t i : open) {
+      const KernelSummary& k = kernels[i];
+      auto at = std::find(det.kernels().begin(), det.kernels().end(), k.name);
+      if (at == det.kernels().end()) continue;
+      size_t ki = static_cast<size_t>(at - det.kernels().begin());
+      // Launches: the default, then more threads, then more blocks.
+      std::vector<Launch> launches;
+      Launch base = default_launch(k, h);
+      // The header's grid as it is (the default launch caps it at 4 blocks).
+      for (const std::string& f : h.fact_texts)
+        for (int d = 0; d < 3; ++d)
+          if (f.rfind(std::string("gridDim.") + kDimNames[d] + " == ", 0) == 0)
+            base.grid[d] = std::min<int64_t>(std::stoll(f.substr(f.find(" == ") + 4)), 64);
+      launches.push_back(base);
+      for (auto [bx, gx] : {std::pair<int64_t, int64_t>{8, 2}, {32, 2}, {2, 4}}) {
+        Launch l = base;
+        l.block[0] = bx;
+        l.grid[0] = gx;
+        launches.push_back(l);
+      }
+      std::vector<RaceJob> jobs;
+      for (const Launch& l0 : launches)
+        for (int zero = 0; zero < 2; ++zero) {
+          Launch l = l0;
+          if (zero) l.args["@@fill"] = 0;
+          // The facts and preconditions hold at the launch (unset scalars: the
+          // number of threads in x, as the detector passes them).
+          Env env;
+          for (int d = 0; d < 3; ++d) {
+            env[std::string("blockDim_") + kDimNames[d]] = l.block[d];
+            env[std::string("gridDim_") + kDimNames[d]] = l.grid[d];
+          }
+          for (const std::string& p : k.scalar_params)
+            env[p] = l.args.count(p) ? l.args.at(p) : l.block[0] * l.grid[0];
+          bool ok = true;
+          for (const std::vector<Formula>* fs : {&facts, &k.preconditions})
+            for (const Formula& f : *fs) {
+              auto t = f.eval(env);
+              ok = ok && t && *t;
+            }
+          if (!ok) continue;
+          RaceJob j;
+          j.launch = l;
+          jobs.push_back(j);
+        }
+      std::vector<std::vector<JobResult>> results = det.run(jobs, 10);
+      for (size_t j = 0; j < results.size() && j < jobs.size(); ++j) {
+        if (ki >= results[j].size() || results[j][ki].races.empty()) continue;
+        const ObservedRace& r = results[j][ki].races.front();
+        const Launch& l = jobs[j].launch;
+        RaceWitness w;
+        w.array = r.object;
+        for (const Access& a : k.accesses)
+          if (a.array == r.object) w.unit = a.unit;
+        w.address = r.byte / w.unit;
+        w.first = r.first;
+        w.second = r.second;
+        for (int d = 0; d < 3; ++d) {
+          w.launch[std::string("blockDim_") + kDimNames[d]] = l.block[d];
+          w.launch[std::string("gridDim_") + kDimNames[d]] = l.grid[d];
+        }
+        for (const auto& [n, v] : l.args)
+          w.launch[n] = v; // `@@fill` too: the witness reruns as observed
+        KernelVerdict& v = verdicts[i];
+        v.verdict = Verdict::Race;
+        v.reason = "two threads access " + w.array + "[" + std::to_string(w.address) +
+                   "], observed by running the kernel" +
+                   (l.args.count("@@fill") ? " on zero-filled buffers" : "");
+        v.witness = w;
+        ++confirmed;
+        break;
+      }
+    }
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  return confirmed;
 }
 
 Launch witness_launch(const RaceWitness& w) {

@@ -204,10 +204,23 @@ public:
         env_[p] = Poly::var(n);
       } else if (t->isReferenceType()) {
         unsupported(f->getBody(), "the reference parameter '" + n + "' of a kernel");
+      } else if (t->isRecordType() && holds_pointer(t) && !changed(f->getBody(), p)) {
+        fixed_params_.insert(p);
       }
     }
+    body_ = f->getBody();
+    for (const Decl* d : ctx_.getTranslationUnitDecl()->decls())
+      if (const auto* v = dyn_cast<VarDecl>(d); v && !in_header(v) && v->hasGlobalStorage() &&
+                                                v->hasAttr<CUDADeviceAttr>() &&
+                                                v->hasExternalFormalLinkage())
+        external_globals_ = true;
+    std::set<const FunctionDecl*> seen;
+    jumps_ = reaches(f->getBody(), seen, [](const Stmt* x) { return isa<GotoStmt>(x); });
     Ctx c;
     block_items(f->getBody(), c);
+    if (uneven_ && k_.accesses.size() > uneven_accesses_)
+      unsupported(uneven_, "__syncthreads() in one branch of a uniform condition and not as "
+                           "often in the other (the barrier intervals after it depend on it)");
     normalise();
     census(f);
   }
@@ -241,6 +254,7 @@ private:
     bool divergent = false;   // inside an if or a loop body below its top level
     bool returned = false;    // after `if (cond) return;` with a thread-dependent cond
     bool conditional = false; // an operand of ?:, && or || (may not be evaluated)
+    bool uniform = false;     // inside a branch whose condition is uniform in the block
   };
   enum class Kind { Read, Write, Atomic };
 
@@ -248,24 +262,32 @@ private:
   SourceManager& sm_;
   KernelSummary& k_;
   const std::string broken_;
-  std::map<const ValueDecl*, Poly> env_;           // affine integer values
-  std::map<const ValueDecl*, std::string> opaque_; // integers we cannot follow, and why
-  std::map<const ValueDecl*, Obj> objects_;        // variables of memory, by declaration
+  std::map<const ValueDecl*, Poly> env_;    // affine integer values
+  std::map<const ValueDecl*, Obj> objects_; // variables of memory, by declaration
   std::map<std::string, const ValueDecl*> object_names_;
-  std::map<const ValueDecl*, Target> ptrs_;          // pointer variables' targets
-  std::map<const ValueDecl*, std::string> bad_ptrs_; // pointers it cannot follow, why
-  std::map<const ValueDecl*, Target> refs_;          // references' targets
-  std::vector<Target> this_;                         // `this` of the inlined methods
-  std::vector<const FunctionDecl*> inlined_;         // the inlined calls, innermost last
-  std::map<const ValueDecl*, int> depth_of_;         // the depth of each local's declaration
-  std::set<const ValueDecl*> escaped_;               // locals whose address is taken
+  std::map<const ValueDecl*, Target> ptrs_;           // pointer variables' targets
+  std::map<const ValueDecl*, std::string> bad_ptrs_;  // pointers it cannot follow, why
+  std::map<const ValueDecl*, Target> refs_;           // references' targets
+  std::vector<Target> this_;                          // `this` of the inlined methods
+  std::vector<std::optional<std::string>> this_path_; // and their param_path
+  std::set<const ParmVarDecl*> fixed_params_; // structure parameters the kernel never changes
+  std::map<std::string, Obj> field_objects_;  // targets of their pointers, by path
+  std::vector<const FunctionDecl*> inlined_;  // the inlined calls, innermost last
+  std::map<const ValueDecl*, int> depth_of_;  // the depth of each local's declaration
+  std::set<const ValueDecl*> escaped_;        // locals whose address is taken
   std::set<std::string> names_;
   std::map<const Stmt*, std::string> seen_; // nodes accounted for, and how
   std::vector<Poly> bytes_;                 // each access's size in bytes
   std::vector<Poly> offsets_;               // each access's byte offset
   int phase_ = 0;
-  int phase_accesses_ = 0; // accesses since the last barrier
-  int units_ = 0;          // synthetic counters over the units of wide accesses
+  int grid_phase_ = 0;            // grid barriers (cooperative groups) so far
+  bool jumps_ = false;            // the kernel or a function it calls has a goto
+  const Stmt* uneven_ = nullptr;  // a uniform if whose branches have different barriers
+  size_t uneven_accesses_ = 0;    // the accesses before its end
+  const Stmt* body_ = nullptr;    // the kernel's body
+  bool external_globals_ = false; // the file has `__device__` variables other files see
+  int phase_accesses_ = 0;        // accesses since the last barrier
+  int units_ = 0;                 // synthetic counters over the units of wide accesses
 
   Pos pos(SourceLocation l) const {
     PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(l));
@@ -349,8 +371,31 @@ private:
     return file == kHeaderPath || file == kRtModelPath;
   }
 
+  /// A fresh value the extractor does not follow: any integer, its own in each thread.
+  Poly any() {
+    std::string n = "fm_any_" + std::to_string(k_.unknowns.size());
+    k_.unknowns.push_back(n);
+    return Poly::var(n);
+  }
+  /// The same, between `lo` and `hi` (inclusive) where they are given.
+  Poly any(std::optional<int64_t> lo, std::optional<int64_t> hi = std::nullopt) {
+    Poly v = any();
+    if (lo) k_.unknown_facts.push_back(ge(v, Poly(*lo)));
+    if (hi) k_.unknown_facts.push_back(le(v, Poly(*hi)));
+    return v;
+  }
+
+  /// The integer value of `e0` as a polynomial; what it cannot follow (a value read
+  /// from memory, a float converted to an integer, a bit operation, a call without a
+  /// body) is a fresh unknown (`any`), which over-approximates it.
   Poly poly(const Expr* e0) {
     const Expr* e = e0->IgnoreParenImpCasts();
+    // An unknown of an unsigned type (read and used as one) is not negative.
+    auto any_value = [&] {
+      return any(e0->getType()->isUnsignedIntegerType() && e->getType()->isUnsignedIntegerType()
+                     ? std::optional<int64_t>(0)
+                     : std::nullopt);
+    };
     if (const auto* c = dyn_cast<ExplicitCastExpr>(e)) return poly(c->getSubExpr());
     // A template's argument in an instantiation: its value.
     if (const auto* t = dyn_cast<SubstNonTypeTemplateParmExpr>(e)) return poly(t->getReplacement());
@@ -358,18 +403,21 @@ private:
       use_name(*b);
       return Poly::var(*b);
     }
+    // Floats (and anything else that is not an integer) converted to an integer.
+    if (!e->getType()->isIntegralOrUnscopedEnumerationType()) return any();
     if (const auto* l = dyn_cast<IntegerLiteral>(e)) return Poly(l->getValue().getSExtValue());
+    if (const auto* l = dyn_cast<CharacterLiteral>(e)) return Poly(int64_t{l->getValue()});
     if (const auto* l = dyn_cast<CXXBoolLiteralExpr>(e)) return Poly(l->getValue() ? 1 : 0);
     if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
       const ValueDecl* v = d->getDecl();
       if (auto it = env_.find(v); it != env_.end()) return it->second;
-      if (auto it = opaque_.find(v); it != opaque_.end()) throw NotAffine{it->second};
       if (const auto* ec = dyn_cast<EnumConstantDecl>(v))
         return Poly(ec->getInitVal().getSExtValue());
       if (const auto* vd = dyn_cast<VarDecl>(v); vd && vd->getType().isConstQualified())
         if (const Expr* init = vd->getInit())
           if (auto c = init->getIntegerConstantExpr(ctx_)) return Poly(c->getSExtValue());
-      throw NotAffine{"'" + v->getNameAsString() + "' is not an integer the extractor follows"};
+      // A local whose address is taken, a variable of memory: read afresh each time.
+      return any_value();
     }
     if (const auto* b = dyn_cast<BinaryOperator>(e)) {
       switch (b->getOpcode()) {
@@ -386,14 +434,22 @@ private:
       case BO_Shl:
       case BO_Shr: {
         auto c = poly(b->getRHS()).constant();
-        if (!c || *c < 0 || *c > 30) throw NotAffine{"a shift by a non-constant amount"};
+        if (!c || *c < 0 || *c > 30) return any_value();
         Poly p = poly(b->getLHS());
         return b->getOpcode() == BO_Shl ? p * Poly(int64_t{1} << *c)
                                         : Poly::div(p, Poly(int64_t{1} << *c));
       }
+      case BO_Comma:
+        return poly(b->getRHS());
+      case BO_And: {
+        // A mask by a constant c >= 0: between 0 and c.
+        for (const Expr* side : {b->getLHS(), b->getRHS()})
+          if (auto c = side->getIntegerConstantExpr(ctx_); c && !c->isNegative())
+            return any(0, c->getExtValue());
+        return any_value();
+      }
       default:
-        throw NotAffine{"the operator '" + BinaryOperator::getOpcodeStr(b->getOpcode()).str() +
-                        "'"};
+        return any_value();
       }
     }
     if (const auto* u = dyn_cast<UnaryOperator>(e)) {
@@ -401,6 +457,17 @@ private:
       if (u->getOpcode() == UO_Plus) return poly(u->getSubExpr());
     }
     if (isa<CXXScalarValueInitExpr>(e)) return Poly(0);
+    // `c ? a : b`: an unknown that is a where c holds and b elsewhere (a fact the
+    // accesses' formula question uses).
+    if (const auto* co = dyn_cast<ConditionalOperator>(e)) {
+      Poly v = any_value();
+      if (auto f = formula(co->getCond())) {
+        Poly a = poly(co->getTrueExpr()), b = poly(co->getFalseExpr());
+        k_.unknown_facts.push_back(Formula::disj(
+            {Formula::conj({*f, eq(v, a)}), Formula::conj({negation(*f), eq(v, b)})}));
+      }
+      return v;
+    }
     if (const auto* c = dyn_cast<CallExpr>(e)) {
       if (const FunctionDecl* f = c->getDirectCallee()) {
         std::string n = f->getNameAsString();
@@ -419,27 +486,25 @@ private:
           if (n == "fm_div" && args == 4) return Poly::div(arg(0), arg(1));
           if (n == "fm_mod" && args == 4) return Poly::mod(arg(0), arg(1));
         }
-        if (n == "fm_ld") throw NotAffine{"a value read from memory (a data-dependent index)"};
         // A device function `return e;` with integer parameters: e with the arguments.
         if (const FunctionDecl* d = f->getDefinition(); d && !in_header(d) && d->hasBody())
           if (const auto* body = dyn_cast<CompoundStmt>(d->getBody()); body && body->size() == 1)
             if (const auto* r = dyn_cast<ReturnStmt>(body->body_front()); r && r->getRetValue()) {
-              std::map<const ValueDecl*, Poly> saved = env_;
-              for (unsigned i = 0; i < d->getNumParams() && i < args; ++i) {
-                if (!d->getParamDecl(i)->getType()->isIntegerType())
-                  throw NotAffine{"the expression '" + text(e) + "'"};
-                env_[d->getParamDecl(i)] = arg(i);
+              bool integers = true;
+              for (unsigned i = 0; i < d->getNumParams() && i < args; ++i)
+                integers = integers && d->getParamDecl(i)->getType()->isIntegerType();
+              if (integers) {
+                std::map<const ValueDecl*, Poly> saved = env_;
+                for (unsigned i = 0; i < d->getNumParams() && i < args; ++i)
+                  env_[d->getParamDecl(i)] = arg(i);
+                Poly v = poly(r->getRetValue());
+                env_ = std::move(saved);
+                return v;
               }
-              Poly v = poly(r->getRetValue());
-              env_ = std::move(saved);
-              return v;
             }
       }
     }
-    if (isa<ArraySubscriptExpr>(e) || isa<MemberExpr>(e) ||
-        (isa<UnaryOperator>(e) && cast<UnaryOperator>(e)->getOpcode() == UO_Deref))
-      throw NotAffine{"a value read from memory (a data-dependent index)"};
-    throw NotAffine{"the expression '" + text(e) + "'"};
+    return any_value();
   }
 
   std::optional<Formula> formula(const Expr* e0) {
@@ -447,6 +512,8 @@ private:
     try {
       if (const auto* b = dyn_cast<BinaryOperator>(e)) {
         switch (b->getOpcode()) {
+        case BO_Comma:
+          return formula(b->getRHS());
         case BO_LAnd:
         case BO_LOr: {
           auto l = formula(b->getLHS()), r = formula(b->getRHS());
@@ -474,6 +541,9 @@ private:
         if (!f) return std::nullopt;
         return negation(*f);
       }
+      // `if (x)`: x != 0.
+      if (e->getType()->isIntegralOrUnscopedEnumerationType())
+        return Formula::cmp(poly(e), Rel::Ne, Poly(0));
     } catch (const NotAffine&) {
       return std::nullopt;
     }
@@ -557,10 +627,51 @@ private:
     }
     if (isa<AbstractConditionalOperator>(e))
       throw NotAffine{"a pointer chosen by '?:' ('" + text(e) + "')", e};
+    // A pointer in a structure parameter the kernel never changes: a pointer
+    // parameter of its own.
+    if (auto path = param_path(e)) {
+      cover(e, "pointer value (in a structure parameter)");
+      auto it = field_objects_.find(*path);
+      if (it == field_objects_.end()) {
+        it = field_objects_.emplace(*path, object(nullptr, *path, Space::Global)).first;
+        k_.pointer_params.push_back(it->second.name);
+      }
+      return Place{it->second, Poly(0)};
+    }
     // A pointer stored in memory or in a structure: its target is unknown.
     address(e, c);
     throw NotAffine{"a pointer loaded from memory ('" + text(e) + "')", e};
   }
+  /// The path of a value inside a structure parameter of the kernel that the kernel never
+  /// changes (`q.p`, `q.s.p`, `q.p[4]`, `this->p` in a method called on `q`): the same
+  /// in every thread.
+  std::optional<std::string> param_path(const Expr* e0) {
+    const Expr* e = e0->IgnoreParenImpCasts();
+    if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
+      if (const auto* p = dyn_cast<ParmVarDecl>(d->getDecl()); p && fixed_params_.count(p))
+        return p->getNameAsString();
+      return std::nullopt;
+    }
+    if (isa<CXXThisExpr>(e)) return this_path_.empty() ? std::nullopt : this_path_.back();
+    if (const auto* m = dyn_cast<MemberExpr>(e)) {
+      if (m->isArrow() && !isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts()))
+        return std::nullopt;
+      if (!isa<FieldDecl>(m->getMemberDecl())) return std::nullopt;
+      auto base = param_path(m->getBase());
+      if (!base) return std::nullopt;
+      return *base + "." + m->getMemberDecl()->getNameAsString();
+    }
+    if (const auto* a = dyn_cast<ArraySubscriptExpr>(e)) {
+      const Expr* base = a->getBase()->IgnoreParenImpCasts();
+      auto k = a->getIdx()->getIntegerConstantExpr(ctx_);
+      if (!base->getType()->isArrayType() || !k) return std::nullopt;
+      auto b = param_path(base);
+      if (!b) return std::nullopt;
+      return *b + "[" + std::to_string(k->getSExtValue()) + "]";
+    }
+    return std::nullopt;
+  }
+
   Poly poly_at(const Expr* e) {
     try {
       return poly(e);
@@ -670,6 +781,7 @@ private:
     a.exact_guards = c.exact;
     a.loops = c.loops;
     a.phase = phase_;
+    a.grid_phase = grid_phase_;
     a.pos = pos(at->getBeginLoc());
     a.text = text(at);
     if (a.write)
@@ -730,6 +842,19 @@ private:
     }
     for (size_t i = 0; i < k_.accesses.size(); ++i) {
       Access& a = k_.accesses[i];
+      // An unknown value or a jump makes the access an over-approximation.
+      auto unknown = [](const Poly& x) {
+        for (const std::string& v : x.free_vars())
+          if (v.rfind("fm_any_", 0) == 0) return true;
+        return false;
+      };
+      bool any = jumps_ || unknown(offsets_[i]) || unknown(bytes_[i]);
+      for (const Formula& f : a.guards)
+        for (const std::string& v : f.free_vars())
+          any = any || v.rfind("fm_any_", 0) == 0;
+      for (const LoopCtx& l : a.loops)
+        any = any || unknown(l.lower) || unknown(l.count) || unknown(l.step);
+      if (any) a.exact_guards = false;
       int64_t g = std::max<int64_t>(1, unit[a.array]);
       a.unit = g;
       a.index = *offsets_[i].exact_div(Poly(g));
@@ -780,10 +905,7 @@ private:
     if (!d || !local(d->getDecl())) return;
     const ValueDecl* v = d->getDecl();
     escaped_.insert(v);
-    if (v->getType()->isIntegerType()) {
-      env_.erase(v);
-      opaque_[v] = "the address of '" + v->getNameAsString() + "' is taken";
-    }
+    if (v->getType()->isIntegerType()) env_.erase(v); // read afresh each time
     if (v->getType()->isPointerType()) {
       ptrs_.erase(v);
       bad_ptrs_[v] = "the address of the pointer '" + v->getNameAsString() + "' is taken";
@@ -857,6 +979,35 @@ private:
         std::string("the expression kind '") + e->getStmtClassName() + "' ('" + text(e) + "')", e};
   }
 
+  /// The value of a local after `x op= rhs`, `++x`, `x--`, ... from its value `now`.
+  Poly updated(const Poly& now, const Expr* at, const Expr* rhs) {
+    if (const auto* u = dyn_cast<UnaryOperator>(at)) return now + Poly(u->isIncrementOp() ? 1 : -1);
+    const auto* ca = dyn_cast<CompoundAssignOperator>(at);
+    if (!ca || !rhs) return any();
+    Poly r = poly(rhs);
+    switch (ca->getOpcode()) {
+    case BO_AddAssign:
+      return now + r;
+    case BO_SubAssign:
+      return now - r;
+    case BO_MulAssign:
+      return now * r;
+    case BO_DivAssign:
+      return Poly::div(now, r);
+    case BO_RemAssign:
+      return Poly::mod(now, r);
+    case BO_ShlAssign:
+    case BO_ShrAssign: {
+      auto k = r.constant();
+      if (!k || *k < 0 || *k > 30) return any();
+      return ca->getOpcode() == BO_ShlAssign ? now * Poly(int64_t{1} << *k)
+                                             : Poly::div(now, Poly(int64_t{1} << *k));
+    }
+    default:
+      return any();
+    }
+  }
+
   void assign(const Expr* lhs0, const Expr* rhs, bool compound, const Ctx& c, const Expr* at) {
     const Expr* lhs = lhs0->IgnoreParens();
     if (rhs) rvalue(rhs, c);
@@ -873,17 +1024,15 @@ private:
           (level != depth_of_.end() ? level->second == c.depth : c.loops.empty() && !c.divergent) &&
           !c.conditional && !escaped_.count(v);
       if (v->getType()->isIntegerType()) {
-        // A scalar local changes: later indices through it cannot be followed unless
-        // it is a plain definition outside any loop and condition.
-        env_.erase(v);
-        opaque_[v] = "'" + v->getNameAsString() + "' is assigned after its definition";
-        if (!compound && rhs && straight) {
-          try {
-            env_[v] = poly(rhs);
-            opaque_.erase(v);
-          } catch (const NotAffine&) {
-          }
-        }
+        // Followed in program order: branches join (see stmt), loops start and end
+        // with unknowns (forget_assigned). A local whose address is taken is read
+        // afresh each time; an assignment that may not run (an operand of ?:, && or
+        // ||) leaves an unknown.
+        if (escaped_.count(v)) return;
+        Poly value = c.conditional ? any()
+                     : !compound   ? poly(rhs)
+                                   : updated(env_.count(v) ? env_.at(v) : any(), at, rhs);
+        env_[v] = value;
       } else if (v->getType()->isPointerType()) {
         ptrs_.erase(v);
         bad_ptrs_[v] = "the pointer '" + v->getNameAsString() + "' is reassigned";
@@ -911,6 +1060,17 @@ private:
            !v->getType()->isReferenceType() && !refs_.count(v);
   }
 
+  /// `f` has one value in all threads of a block: it mentions no thread index, no
+  /// unknown and no loop counter.
+  static bool block_uniform(const Formula& f, const Ctx& c) {
+    for (const std::string& v : f.free_vars()) {
+      if (v.rfind("threadIdx_", 0) == 0 || v.rfind("fm_any_", 0) == 0) return false;
+      for (const LoopCtx& l : c.loops)
+        if (l.var == v) return false;
+    }
+    return true;
+  }
+
   void barrier(const Stmt* s, const Ctx& c) {
     ++k_.barriers;
     if (c.divergent) {
@@ -920,6 +1080,10 @@ private:
     if (c.returned) {
       unsupported(s, "__syncthreads() after a thread-dependent early return (barrier "
                      "divergence)");
+      return;
+    }
+    if (jumps_) {
+      unsupported(s, "__syncthreads() in a function with goto (divergence is not excluded)");
       return;
     }
     ++phase_;
@@ -967,6 +1131,27 @@ private:
       barrier(call, c);
       mark(call, "barrier");
       return;
+    }
+    // Cooperative groups: `g.sync()`, `synchronize(g)` of a thread block (a barrier) or
+    // of the grid (a barrier of every thread of the launch).
+    if (n == "sync" || n == "synchronize") {
+      const Expr* g = nullptr;
+      if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call))
+        g = mc->getImplicitObjectArgument();
+      else if (args == 1)
+        g = call->getArg(0);
+      const auto* r = g ? g->getType()->getAsCXXRecordDecl() : nullptr;
+      std::string group = r ? r->getNameAsString() : "";
+      if (group == "thread_block" || group == "grid_group") {
+        cover(call, "barrier");
+        barrier(call, c);
+        if (group == "grid_group") {
+          if (c.divergent || c.returned || c.uniform || !c.loops.empty())
+            unsupported(call, "a grid barrier inside a condition or a loop");
+          ++grid_phase_;
+        }
+        return;
+      }
     }
     // funmem-cuda's element loads and stores: fm_ld<T>(m, i, site), fm_st<T>(m, i, v, site).
     if ((n == "fm_ld" && args == 3) || (n == "fm_st" && args == 4)) {
@@ -1057,7 +1242,6 @@ private:
                         std::to_string(i + 1)};
       QualType t = p->getType();
       env_.erase(p);
-      opaque_.erase(p);
       ptrs_.erase(p);
       bad_ptrs_.erase(p);
       refs_.erase(p);
@@ -1069,47 +1253,135 @@ private:
         ptrs_[p] = is_fm_mem(t) ? block(a, c) : ptr(a, c);
       } else {
         rvalue(a, c);
-        if (t->isIntegerType()) {
-          try {
-            env_[p] = poly(a);
-          } catch (const NotAffine& n) {
-            opaque_[p] = "'" + p->getNameAsString() + "' is " + n.why;
-          }
-        }
+        if (t->isIntegerType()) env_[p] = poly(a);
       }
     }
   }
 
+  /// The root variable of an lvalue whose storage it is part of (`q` of `q.a[2].b`;
+  /// the pointer for places reached through one).
+  static const Expr* storage_root(const Expr* e) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* m = dyn_cast<MemberExpr>(e))
+      return m->isArrow() ? m->getBase()->IgnoreParenImpCasts() : storage_root(m->getBase());
+    if (const auto* a = dyn_cast<ArraySubscriptExpr>(e);
+        a && a->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+      return storage_root(a->getBase()->IgnoreParenImpCasts());
+    return e;
+  }
+  /// Whether `body` (or a function it calls) may change the parameter `p`: an
+  /// assignment, increment, address or reference into its storage, or any of these
+  /// into a method's `this`.
+  bool changed(const Stmt* body, const ParmVarDecl* p) const {
+    auto hits = [p](const Expr* lv) {
+      const Expr* r = storage_root(lv);
+      if (isa<CXXThisExpr>(r)) return true;
+      const auto* d = dyn_cast<DeclRefExpr>(r);
+      return d && d->getDecl() == p;
+    };
+    std::set<const FunctionDecl*> seen;
+    return reaches(body, seen, [&](const Stmt* x) {
+      if (const auto* b = dyn_cast<BinaryOperator>(x); b && b->isAssignmentOp())
+        return hits(b->getLHS());
+      if (const auto* u = dyn_cast<UnaryOperator>(x);
+          u && (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf))
+        return hits(u->getSubExpr());
+      if (const auto* ds = dyn_cast<DeclStmt>(x))
+        for (const Decl* d : ds->decls())
+          if (const auto* v = dyn_cast<VarDecl>(d);
+              v && v->getType()->isReferenceType() && v->getInit() && hits(v->getInit()))
+            return true;
+      // A method whose body is not followed (a trivial assignment, say) on the object.
+      if (const auto* call = dyn_cast<CallExpr>(x))
+        if (const auto* m = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+            m && !m->isStatic() && !m->isConst() && (m->isTrivial() || !m->getDefinition())) {
+          const Expr* obj = nullptr;
+          if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call))
+            obj = mc->getImplicitObjectArgument();
+          else if (isa<CXXOperatorCallExpr>(call) && call->getNumArgs() > 0)
+            obj = call->getArg(0);
+          if (obj && hits(obj)) return true;
+        }
+      if (const auto* call = dyn_cast<CallExpr>(x))
+        if (const FunctionDecl* f = call->getDirectCallee())
+          for (unsigned i = 0; i < call->getNumArgs() && i < f->getNumParams(); ++i)
+            if (f->getParamDecl(i)->getType()->isReferenceType() &&
+                !f->getParamDecl(i)->getType().getNonReferenceType().isConstQualified() &&
+                hits(call->getArg(i)))
+              return true;
+      return false;
+    });
+  }
+
+  /// A value of type `t` can hold an address (a pointer, a reference, a structure or
+  /// array with one).
+  bool holds_pointer(QualType t) const {
+    t = t.getCanonicalType();
+    if (t->isPointerType() || t->isReferenceType() || t->isMemberPointerType()) return true;
+    if (const auto* a = ctx_.getAsArrayType(t)) return holds_pointer(a->getElementType());
+    if (const auto* r = t->getAsCXXRecordDecl()) {
+      if (!r->hasDefinition()) return true;
+      for (const CXXBaseSpecifier& b : r->bases())
+        if (holds_pointer(b.getType())) return true;
+      for (const FieldDecl* fd : r->fields())
+        if (holds_pointer(fd->getType())) return true;
+    }
+    return false;
+  }
+
   void inline_call(const CallExpr* call, const FunctionDecl* f, const Ctx& c) {
     const FunctionDecl* d = f->getDefinition();
-    if (!d || !d->hasBody())
-      throw NotAffine{"a call of '" + f->getNameAsString() + "', whose body is not available",
-                      call};
+    if (!d || !d->hasBody()) {
+      // Defined elsewhere (or nowhere): given values only, it reaches none of the
+      // kernel's memory unless the file has `__device__` variables other files see.
+      bool values = !isa<CXXMemberCallExpr>(call) && !external_globals_;
+      for (const Expr* a : call->arguments())
+        values = values && !holds_pointer(a->getType());
+      if (!values)
+        throw NotAffine{"a call of '" + f->getNameAsString() +
+                            "', whose body is not available, with a pointer argument or "
+                            "visible __device__ variables",
+                        call};
+      for (const Expr* a : call->arguments())
+        rvalue(a, c);
+      mark(call, "a call of " + f->getNameAsString() +
+                     " without a body: values only, none of the kernel's memory");
+      return;
+    }
     if (std::find(inlined_.begin(), inlined_.end(), d) != inlined_.end() || inlined_.size() > 16)
       throw NotAffine{"a recursive call of '" + f->getNameAsString() + "'", call};
     if (d->isVariadic()) throw NotAffine{"a call of the variadic '" + f->getNameAsString() + "'"};
     std::vector<const Expr*> args(call->arg_begin(), call->arg_end());
     Target self;
+    std::optional<std::string> self_path;
     bool method = false;
     if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call)) {
       const Expr* obj = mc->getImplicitObjectArgument();
       const auto* me = dyn_cast<MemberExpr>(mc->getCallee()->IgnoreParens());
       self = me && me->isArrow() ? ptr(obj, c) : lvalue(obj, c);
+      if (!(me && me->isArrow())) self_path = param_path(obj);
       method = true;
     } else if (isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(d) &&
                !cast<CXXMethodDecl>(d)->isStatic()) {
       self = lvalue(call->getArg(0), c);
+      self_path = param_path(call->getArg(0));
       args.erase(args.begin());
       method = true;
     }
     bind(d, args, c);
-    if (method) this_.push_back(self);
+    if (method) {
+      this_.push_back(self);
+      this_path_.push_back(self_path);
+    }
     inlined_.push_back(d);
     mark(call, "inlined call of " + f->getNameAsString());
     Ctx inner = c;
     block_items(d->getBody(), inner);
     inlined_.pop_back();
-    if (method) this_.pop_back();
+    if (method) {
+      this_.pop_back();
+      this_path_.pop_back();
+    }
   }
 
   /// A construction: `target` is the object constructed (nullopt: the thread's own).
@@ -1132,6 +1404,7 @@ private:
       throw NotAffine{"a recursive construction", cc};
     bind(d, std::vector<const Expr*>(cc->arg_begin(), cc->arg_end()), c);
     this_.push_back(std::nullopt);
+    this_path_.push_back(std::nullopt);
     inlined_.push_back(d);
     for (const CXXCtorInitializer* i : d->inits())
       if (i->isWritten()) rvalue(i->getInit(), c);
@@ -1139,6 +1412,7 @@ private:
     block_items(d->getBody(), inner);
     inlined_.pop_back();
     this_.pop_back();
+    this_path_.pop_back();
   }
 
   /// Variables assigned (or incremented) anywhere in `s`.
@@ -1176,8 +1450,8 @@ private:
     assigned_in(body, vs);
     for (const ValueDecl* v : vs) {
       if (v->getNameAsString() == except) continue;
-      if (env_.erase(v) || v->getType()->isIntegerType())
-        opaque_[v] = "'" + v->getNameAsString() + "' is assigned in a loop";
+      // Locals declared inside `body` get their values when they are declared.
+      if (v->getType()->isIntegerType() && env_.count(v)) env_[v] = any();
       if (ptrs_.erase(v) || v->getType()->isPointerType())
         bad_ptrs_[v] = "the pointer '" + v->getNameAsString() + "' is reassigned in a loop";
     }
@@ -1207,10 +1481,7 @@ private:
           else
             c.exact = false;
           // Threads of one block that leave early never reach a later barrier.
-          bool per_thread = !f;
-          if (f)
-            for (const std::string& v : f->free_vars())
-              per_thread = per_thread || v.rfind("threadIdx_", 0) == 0;
+          bool per_thread = !f || !block_uniform(*f, c);
           c.returned = c.returned || per_thread;
           continue;
         }
@@ -1271,7 +1542,12 @@ private:
       if (!ok) return;
       auto f = formula(i->getCond());
       Ctx t = c, e = c;
-      t.divergent = e.divergent = true;
+      // A condition every thread of a block evaluates alike keeps them together: a
+      // barrier under it is no divergence (but separates nothing, as the other branch
+      // has none).
+      bool uniform = !c.divergent && !c.returned && f && block_uniform(*f, c);
+      t.divergent = e.divergent = !uniform;
+      t.uniform = e.uniform = c.uniform || uniform;
       ++t.depth;
       ++e.depth;
       if (f) {
@@ -1280,12 +1556,68 @@ private:
       } else {
         t.exact = e.exact = false;
       }
+      // The locals after the if: where the branches leave different values, any value.
+      // Under a uniform condition both branches start in the barrier interval before
+      // the if (no thread of the block runs the other branch, and the guards say so).
+      std::map<const ValueDecl*, Poly> before = env_;
+      int p0 = phase_;
       stmt(i->getThen(), t);
+      int p_then = phase_;
+      phase_ = p0;
+      std::map<const ValueDecl*, Poly> after_then = std::move(env_);
+      env_ = std::move(before);
       if (i->getElse()) stmt(i->getElse(), e);
+      if (phase_ != p_then) {
+        // Branches with different numbers of barriers: the intervals after the if
+        // depend on the branch; followed only when no access comes after the if.
+        if (!uneven_) {
+          uneven_ = i;
+          uneven_accesses_ = k_.accesses.size();
+        }
+        phase_ = std::max(phase_, p_then);
+      }
+      std::map<const ValueDecl*, Poly> joined;
+      for (const auto& [v, p] : after_then)
+        if (auto it = env_.find(v); it != env_.end()) joined[v] = it->second == p ? p : any();
+      env_ = std::move(joined);
       return;
     }
     if (const auto* f = dyn_cast<ForStmt>(s)) {
       for_stmt(f, c);
+      return;
+    }
+    if (const auto* w = dyn_cast<WhileStmt>(s)) {
+      if (w->getConditionVariable()) {
+        unsupported(s, "a while with a condition variable");
+        return;
+      }
+      any_loop(w, w->getCond(), nullptr, w->getBody(), c, false);
+      return;
+    }
+    if (const auto* d = dyn_cast<DoStmt>(s)) {
+      any_loop(d, d->getCond(), nullptr, d->getBody(), c, true);
+      return;
+    }
+    // Jumps: what follows them in their block or loop may not run, which the enclosing
+    // loop's inexactness (has_jump) already says; they touch no memory.
+    if (isa<BreakStmt>(s) || isa<ContinueStmt>(s) || isa<GotoStmt>(s)) {
+      mark(s, "jump (no memory)");
+      return;
+    }
+    // A label: reached by a jump from anywhere in the function, so under none of the
+    // enclosing conditions, with any value in the locals the function assigns.
+    if (const auto* l = dyn_cast<LabelStmt>(s)) {
+      if (!c.loops.empty()) {
+        unsupported(s, "a label inside a loop it summarises");
+        return;
+      }
+      const Stmt* body = inlined_.empty() ? body_ : inlined_.back()->getBody();
+      forget_assigned(body, "");
+      Ctx inner = c;
+      inner.guards.clear();
+      inner.exact = false;
+      inner.divergent = true;
+      stmt(l->getSubStmt(), inner);
       return;
     }
     if (isa<ReturnStmt>(s)) {
@@ -1316,7 +1648,6 @@ private:
     depth_of_[v] = c.depth;
     escaped_.erase(v); // a new object
     env_.erase(v);
-    opaque_.erase(v);
     ptrs_.erase(v);
     bad_ptrs_.erase(v);
     refs_.erase(v);
@@ -1346,17 +1677,8 @@ private:
       construct(cc, std::nullopt, c);
     else if (init)
       rvalue(init, c);
-    if (t->isIntegerType() && init) {
-      try {
-        // Visible only in its block: its value there is the polynomial (a later
-        // assignment at another depth makes it opaque, see assign).
-        env_[v] = poly(init);
-      } catch (const NotAffine& e) {
-        opaque_[v] = "'" + n + "' is " + e.why;
-      }
-    } else if (t->isIntegerType()) {
-      opaque_[v] = "'" + n + "' has no initial value";
-    }
+    // An integer without an initial value holds any value.
+    if (t->isIntegerType()) env_[v] = init ? poly(init) : any();
   }
 
   /// `for (int k = a; k < b; k += s)` and the like.
@@ -1378,14 +1700,27 @@ private:
     }
     LoopCtx l;
     std::string why;
+    bool init_done = false;
+    // GPUVerify's invariants come first in the condition: `(__invariant(e), k < n)`.
+    const Expr* cond_expr = f->getCond();
+    while (const auto* b =
+               dyn_cast_or_null<BinaryOperator>(cond_expr ? cond_expr->IgnoreParens() : nullptr)) {
+      if (b->getOpcode() != BO_Comma || !only_annotations(b->getLHS())) break;
+      cover(b->getLHS(), "GPUVerify annotation (a specification: not executed, not trusted)");
+      mark(b, "loop condition (no memory)");
+      cond_expr = b->getRHS();
+    }
     try {
       if (!var || !init || !var->getType()->isIntegerType())
         throw NotAffine{"the loop has no integer counter initialised in its header"};
+      if (has_jump(f->getBody()) && has_barrier(f->getBody()))
+        throw NotAffine{"the loop leaves its body early and has a barrier"};
       // The condition and the increment are evaluated again after every iteration: a
       // name they use that the body assigns (or whose address is taken) changes them.
       {
         std::set<const ValueDecl*> changed;
         assigned_in(f->getBody(), changed);
+        if (changed.count(var)) throw NotAffine{"the counter is assigned in the body"};
         std::function<void(const Stmt*)> uses = [&](const Stmt* x) {
           if (!x) return;
           if (const auto* d = dyn_cast<DeclRefExpr>(x);
@@ -1396,14 +1731,15 @@ private:
           for (const Stmt* c : x->children())
             uses(c);
         };
-        uses(f->getCond());
+        uses(cond_expr);
         uses(f->getInc());
       }
       rvalue(init, c);
+      init_done = true;
       Poly a = poly(init);
       l.var = var->getNameAsString();
-      const auto* cond = dyn_cast_or_null<BinaryOperator>(
-          f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
+      const auto* cond =
+          dyn_cast_or_null<BinaryOperator>(cond_expr ? cond_expr->IgnoreParenImpCasts() : nullptr);
       if (!cond) throw NotAffine{"the loop condition is not a comparison"};
       // `k + e1 REL e2` (the counter with coefficient 1 on the left): k REL e2 - e1.
       Poly k0 = Poly::var(l.var);
@@ -1421,7 +1757,7 @@ private:
       // The increment.
       const Expr* inc = f->getInc() ? f->getInc()->IgnoreParenImpCasts() : nullptr;
       Poly step = 0;
-      bool geometric = false, up = true;
+      bool geometric = false, up = true, doubling = false;
       if (const auto* u = dyn_cast_or_null<UnaryOperator>(inc)) {
         if (u->isIncrementOp())
           step = 1;
@@ -1440,13 +1776,27 @@ private:
                    (ca->getOpcode() == BO_DivAssign &&
                     poly(ca->getRHS()).constant() == std::optional<int64_t>(2)))
           geometric = true;
+        else if ((ca->getOpcode() == BO_ShlAssign &&
+                  poly(ca->getRHS()).constant() == std::optional<int64_t>(1)) ||
+                 (ca->getOpcode() == BO_MulAssign &&
+                  poly(ca->getRHS()).constant() == std::optional<int64_t>(2)))
+          geometric = doubling = true;
       }
       if (step == Poly(0) && !geometric)
         throw NotAffine{"the loop increment is not `k++`, `k += s`, `k--`, `k -= s`, `k >>= 1` "
                         "or `k /= 2`"};
       BinaryOperatorKind op = cond->getOpcode();
       Poly k = Poly::var(l.var);
-      if (geometric) {
+      if (doubling) {
+        if (op != BO_LT && op != BO_LE) throw NotAffine{"a doubling loop must test `k < b`"};
+        l.geometric = l.doubling = true;
+        l.inclusive = op == BO_LE;
+        l.lower = a;
+        l.count = b;
+        // From a start >= 0 the counter only grows (from a negative one it falls).
+        l.facts = {Formula::cmp(k, op == BO_LT ? Rel::Lt : Rel::Le, b),
+                   Formula::disj({lt(a, Poly(0)), le(a, k)})};
+      } else if (geometric) {
         if (op != BO_GT && op != BO_GE) throw NotAffine{"a halving loop must test `k > b`"};
         l.geometric = true;
         l.inclusive = op == BO_GE;
@@ -1471,15 +1821,14 @@ private:
       why = n.why;
     }
     if (!why.empty()) {
-      // Not followed: its accesses are reported unsupported (an index using its counter
-      // cannot be summarised).
-      unsupported(f, "a loop the extractor cannot summarise: " + why);
-      if (var) opaque_[var] = "the counter of a loop it cannot summarise";
-      forget_assigned(f->getBody(), "");
-      Ctx inner = c;
-      inner.divergent = true;
-      ++inner.depth;
-      stmt(f->getBody(), inner);
+      // Not summarised (`why`): any number of iterations.
+      if (init_done)
+        env_[var] = any();
+      else if (const auto* ds = dyn_cast_or_null<DeclStmt>(f->getInit()); ds && var)
+        guarded(ds, [&] { var_decl(var, c); });
+      else if (f->getInit())
+        stmt(f->getInit(), c);
+      any_loop(f, cond_expr, f->getInc(), f->getBody(), c, false);
       return;
     }
     // The condition and the increment are polynomials: they touch no memory.
@@ -1492,11 +1841,19 @@ private:
     ++inner.depth;
     inner.loops.push_back(l);
     if (l.barrier) {
-      if (c.divergent || c.returned) {
+      if (c.divergent || c.returned || c.uniform) {
         unsupported(f, "a loop with __syncthreads() inside a condition or after a "
                        "thread-dependent early return (divergence)");
         return;
       }
+      // Every thread of the block must run the same iterations.
+      for (const Poly* p : {&l.lower, &l.count, &l.step})
+        for (const std::string& v : p->free_vars())
+          if (v.rfind("threadIdx_", 0) == 0 || v.rfind("fm_any_", 0) == 0) {
+            unsupported(f, "a loop with __syncthreads() whose iterations differ between the "
+                           "threads of a block (barrier divergence)");
+            return;
+          }
       if (phase_accesses_ > 0)
         k_.unknown.push_back({pos(f->getBeginLoc()),
                               "accesses before this loop are not separated from its first "
@@ -1512,10 +1869,81 @@ private:
       phase_accesses_ = 0;
     } else {
       inner.divergent = true;
+      if (has_jump(f->getBody())) inner.exact = false;
       stmt(f->getBody(), inner);
     }
-    env_.erase(var);
-    opaque_[var] = "'" + l.var + "' is used after its loop";
+    // After the loop: what it assigns, its counter included, holds any value.
+    forget_assigned(f->getBody(), "");
+    env_[var] = any();
+  }
+
+  /// A loop it does not summarise (`while`, `do`, a `for` whose counter it cannot
+  /// bound): any number of iterations. What the loop assigns holds any value at the
+  /// start of each iteration and after the loop; its accesses are over-approximations
+  /// (not exact), under the condition as a guard where it is a formula.
+  void any_loop(const Stmt* loop, const Expr* cond, const Expr* inc, const Stmt* body, const Ctx& c,
+                bool body_first) {
+    if (has_barrier(loop)) {
+      unsupported(loop, "__syncthreads() in a loop whose iterations it cannot count (barrier "
+                        "divergence is not excluded)");
+      return;
+    }
+    forget_assigned(loop, "");
+    Ctx inner = c;
+    inner.divergent = true;
+    inner.exact = false;
+    ++inner.depth;
+    if (cond) {
+      guarded(cond, [&] { rvalue(cond, inner); });
+      // A `do` body runs once before its condition is tested.
+      if (!body_first)
+        if (auto g = formula(cond)) add_guard(inner.guards, *g);
+    }
+    stmt(body, inner);
+    if (inc) guarded(inc, [&] { rvalue(inc, inner); });
+    forget_assigned(loop, "");
+  }
+
+  /// Calls of GPUVerify's annotations only (`__invariant(a), __invariant(b)`).
+  static bool only_annotations(const Expr* e) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->getOpcode() == BO_Comma)
+      return only_annotations(b->getLHS()) && only_annotations(b->getRHS());
+    const auto* call = dyn_cast<CallExpr>(e);
+    return call && is_annotation(call->getDirectCallee());
+  }
+  /// `break`, `continue`, `goto` or `return` anywhere in `s`.
+  static bool has_jump(const Stmt* s) {
+    if (!s) return false;
+    if (isa<BreakStmt>(s) || isa<ContinueStmt>(s) || isa<GotoStmt>(s) || isa<ReturnStmt>(s))
+      return true;
+    for (const Stmt* k : s->children())
+      if (has_jump(k)) return true;
+    return false;
+  }
+  /// A `__syncthreads()` anywhere in `s` (calls it inlines included).
+  static bool has_barrier(const Stmt* s) {
+    std::set<const FunctionDecl*> seen;
+    return reaches(s, seen, [](const Stmt* x) {
+      const auto* call = dyn_cast<CallExpr>(x);
+      return call && call->getDirectCallee() &&
+             call->getDirectCallee()->getNameAsString() == "__syncthreads";
+    });
+  }
+  /// A node of `s`, or of a function it calls, satisfying `p`.
+  template <class P>
+  static bool reaches(const Stmt* s, std::set<const FunctionDecl*>& seen, const P& p) {
+    if (!s) return false;
+    if (p(s)) return true;
+    if (const auto* call = dyn_cast<CallExpr>(s))
+      if (const FunctionDecl* f = call->getDirectCallee()) {
+        const FunctionDecl* d = f->getDefinition();
+        if (d && d->hasBody() && seen.insert(d).second && reaches(d->getBody(), seen, p))
+          return true;
+      }
+    for (const Stmt* k : s->children())
+      if (reaches(k, seen, p)) return true;
+    return false;
   }
 
   static bool has_top_barrier(const Stmt* body) {

@@ -32,11 +32,13 @@ enum class Space { Global, Shared };
 
 /// An enclosing loop: its counter takes `lower + step * k` for k in [0, count), or,
 /// for a geometric loop (`s >>= 1`, `s /= 2`), the values lower, lower / 2, ... while
-/// greater than `count` (or at least `count` when `inclusive`).
+/// greater than `count` (or at least `count` when `inclusive`), or, when it is also
+/// `doubling` (`s *= 2`, `s <<= 1`), lower, 2 lower, ... while below `count` (or at
+/// most `count` when `inclusive`).
 struct LoopCtx {
   std::string var;
   Poly lower, count, step = 1;
-  bool geometric = false, inclusive = false;
+  bool geometric = false, inclusive = false, doubling = false;
   bool barrier = false;       // the body has __syncthreads() at its top level
   std::vector<Formula> facts; // what the counter satisfies inside the body
 };
@@ -49,9 +51,13 @@ struct Access {
   int64_t unit = 1;            // bytes per index step of this object
   Poly index;                  // unit index into the object
   std::vector<Formula> guards; // enclosing conditions and earlier early returns
-  bool exact_guards = true;    // every enclosing condition became a guard
-  std::vector<LoopCtx> loops;  // enclosing loops, outermost first
-  int phase = 0;               // barrier interval
+  /// The access happens exactly as summarised: every enclosing condition became a guard
+  /// and the index and guards mention no unknown value (`fm_any_N`). The witness search
+  /// uses exact accesses only; the others are over-approximations, good for proofs.
+  bool exact_guards = true;
+  std::vector<LoopCtx> loops; // enclosing loops, outermost first
+  int phase = 0;              // barrier interval
+  int grid_phase = 0;         // grid barrier interval (cooperative groups' grid sync)
   Pos pos;
   std::string text; // the access as written
   /// Writes only: the integer locals the extractor follows at this point, by name, as
@@ -86,6 +92,12 @@ struct KernelSummary {
   /// GPUVerify preconditions (`__requires(e)` first in the kernel's own body, over its
   /// scalar parameters and launch sizes): facts of the launch a verdict assumes.
   std::vector<Formula> preconditions;
+  /// Values the extractor over-approximates (a value read from memory, the result of a
+  /// function without a body, a local after branches that assign it differently, a
+  /// local assigned in a loop at the start of an iteration, ...): each is a name
+  /// `fm_any_N` that may take any integer value, a different one in each thread.
+  std::vector<std::string> unknowns;
+  std::vector<Formula> unknown_facts; // what is known of them (`fm_any_3 >= 0`)
 };
 
 struct ExtractResult {

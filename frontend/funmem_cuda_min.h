@@ -27,6 +27,182 @@ extern __device__ const dim3 blockDim;
 extern __device__ const dim3 gridDim;
 extern __device__ const int warpSize;
 __device__ void __syncthreads();
+#define NULL __null
+typedef unsigned int uint;
+// Vector types (CUDA's alignments) and their constructors: values, no memory.
+struct char1 {
+  char x;
+};
+struct __attribute__((aligned(2))) char2 {
+  char x, y;
+};
+struct char3 {
+  char x, y, z;
+};
+struct __attribute__((aligned(4))) char4 {
+  char x, y, z, w;
+};
+__host__ __device__ char1 make_char1(char);
+__host__ __device__ char2 make_char2(char, char);
+__host__ __device__ char3 make_char3(char, char, char);
+__host__ __device__ char4 make_char4(char, char, char, char);
+struct uchar1 {
+  unsigned char x;
+};
+struct __attribute__((aligned(2))) uchar2 {
+  unsigned char x, y;
+};
+struct uchar3 {
+  unsigned char x, y, z;
+};
+struct __attribute__((aligned(4))) uchar4 {
+  unsigned char x, y, z, w;
+};
+__host__ __device__ uchar1 make_uchar1(unsigned char);
+__host__ __device__ uchar2 make_uchar2(unsigned char, unsigned char);
+__host__ __device__ uchar3 make_uchar3(unsigned char, unsigned char, unsigned char);
+__host__ __device__ uchar4 make_uchar4(unsigned char, unsigned char, unsigned char, unsigned char);
+struct short1 {
+  short x;
+};
+struct __attribute__((aligned(4))) short2 {
+  short x, y;
+};
+struct short3 {
+  short x, y, z;
+};
+struct __attribute__((aligned(8))) short4 {
+  short x, y, z, w;
+};
+__host__ __device__ short1 make_short1(short);
+__host__ __device__ short2 make_short2(short, short);
+__host__ __device__ short3 make_short3(short, short, short);
+__host__ __device__ short4 make_short4(short, short, short, short);
+struct ushort1 {
+  unsigned short x;
+};
+struct __attribute__((aligned(4))) ushort2 {
+  unsigned short x, y;
+};
+struct ushort3 {
+  unsigned short x, y, z;
+};
+struct __attribute__((aligned(8))) ushort4 {
+  unsigned short x, y, z, w;
+};
+__host__ __device__ ushort1 make_ushort1(unsigned short);
+__host__ __device__ ushort2 make_ushort2(unsigned short, unsigned short);
+__host__ __device__ ushort3 make_ushort3(unsigned short, unsigned short, unsigned short);
+__host__ __device__ ushort4 make_ushort4(unsigned short, unsigned short, unsigned short,
+                                         unsigned short);
+struct int1 {
+  int x;
+};
+struct __attribute__((aligned(8))) int2 {
+  int x, y;
+};
+struct int3 {
+  int x, y, z;
+};
+struct __attribute__((aligned(16))) int4 {
+  int x, y, z, w;
+};
+__host__ __device__ int1 make_int1(int);
+__host__ __device__ int2 make_int2(int, int);
+__host__ __device__ int3 make_int3(int, int, int);
+__host__ __device__ int4 make_int4(int, int, int, int);
+struct uint1 {
+  unsigned int x;
+};
+struct __attribute__((aligned(8))) uint2 {
+  unsigned int x, y;
+};
+struct __attribute__((aligned(16))) uint4 {
+  unsigned int x, y, z, w;
+};
+__host__ __device__ uint1 make_uint1(unsigned int);
+__host__ __device__ uint2 make_uint2(unsigned int, unsigned int);
+__host__ __device__ uint3 make_uint3(unsigned int, unsigned int, unsigned int);
+__host__ __device__ uint4 make_uint4(unsigned int, unsigned int, unsigned int, unsigned int);
+struct longlong1 {
+  long long x;
+};
+struct __attribute__((aligned(16))) longlong2 {
+  long long x, y;
+};
+struct longlong3 {
+  long long x, y, z;
+};
+struct __attribute__((aligned(16))) longlong4 {
+  long long x, y, z, w;
+};
+__host__ __device__ longlong1 make_longlong1(long long);
+__host__ __device__ longlong2 make_longlong2(long long, long long);
+__host__ __device__ longlong3 make_longlong3(long long, long long, long long);
+__host__ __device__ longlong4 make_longlong4(long long, long long, long long, long long);
+struct ulonglong1 {
+  unsigned long long x;
+};
+struct __attribute__((aligned(16))) ulonglong2 {
+  unsigned long long x, y;
+};
+struct ulonglong3 {
+  unsigned long long x, y, z;
+};
+struct __attribute__((aligned(16))) ulonglong4 {
+  unsigned long long x, y, z, w;
+};
+__host__ __device__ ulonglong1 make_ulonglong1(unsigned long long);
+__host__ __device__ ulonglong2 make_ulonglong2(unsigned long long, unsigned long long);
+__host__ __device__ ulonglong3 make_ulonglong3(unsigned long long, unsigned long long,
+                                               unsigned long long);
+__host__ __device__ ulonglong4 make_ulonglong4(unsigned long long, unsigned long long,
+                                               unsigned long long, unsigned long long);
+struct float1 {
+  float x;
+};
+struct __attribute__((aligned(8))) float2 {
+  float x, y;
+};
+struct float3 {
+  float x, y, z;
+};
+struct __attribute__((aligned(16))) float4 {
+  float x, y, z, w;
+};
+__host__ __device__ float1 make_float1(float);
+__host__ __device__ float2 make_float2(float, float);
+__host__ __device__ float3 make_float3(float, float, float);
+__host__ __device__ float4 make_float4(float, float, float, float);
+struct double1 {
+  double x;
+};
+struct __attribute__((aligned(16))) double2 {
+  double x, y;
+};
+struct double3 {
+  double x, y, z;
+};
+struct __attribute__((aligned(16))) double4 {
+  double x, y, z, w;
+};
+__host__ __device__ double1 make_double1(double);
+__host__ __device__ double2 make_double2(double, double);
+__host__ __device__ double3 make_double3(double, double, double);
+__host__ __device__ double4 make_double4(double, double, double, double);
+// Cooperative groups: a thread block's and the grid's barriers.
+namespace cooperative_groups {
+struct thread_block {
+  __device__ void sync() const;
+};
+struct grid_group {
+  __device__ void sync() const;
+};
+__device__ thread_block this_thread_block();
+__device__ grid_group this_grid();
+__device__ void synchronize(const thread_block&);
+__device__ void synchronize(const grid_group&);
+} // namespace cooperative_groups
 // The kernel mutator's switches (mutant schemata): no memory.
 __device__ bool fm_mutant(long);
 __device__ void __syncwarp(unsigned int mask = 0xffffffffu);
@@ -41,6 +217,28 @@ __device__ float atomicExch(float*, float);
 __device__ int atomicMin(int*, int);
 __device__ int atomicMax(int*, int);
 __device__ int atomicCAS(int*, int, int);
+__device__ unsigned int atomicSub(unsigned int*, unsigned int);
+__device__ unsigned int atomicExch(unsigned int*, unsigned int);
+__device__ unsigned int atomicMin(unsigned int*, unsigned int);
+__device__ unsigned int atomicMax(unsigned int*, unsigned int);
+__device__ unsigned int atomicCAS(unsigned int*, unsigned int, unsigned int);
+__device__ unsigned long long atomicAdd(unsigned long long*, unsigned long long);
+__device__ unsigned long long atomicExch(unsigned long long*, unsigned long long);
+__device__ unsigned long long atomicMin(unsigned long long*, unsigned long long);
+__device__ unsigned long long atomicMax(unsigned long long*, unsigned long long);
+__device__ unsigned long long atomicCAS(unsigned long long*, unsigned long long,
+                                        unsigned long long);
+__device__ int atomicAnd(int*, int);
+__device__ int atomicOr(int*, int);
+__device__ int atomicXor(int*, int);
+__device__ unsigned int atomicAnd(unsigned int*, unsigned int);
+__device__ unsigned int atomicOr(unsigned int*, unsigned int);
+__device__ unsigned int atomicXor(unsigned int*, unsigned int);
+__device__ unsigned long long atomicAnd(unsigned long long*, unsigned long long);
+__device__ unsigned long long atomicOr(unsigned long long*, unsigned long long);
+__device__ unsigned long long atomicXor(unsigned long long*, unsigned long long);
+__device__ unsigned int atomicInc(unsigned int*, unsigned int);
+__device__ unsigned int atomicDec(unsigned int*, unsigned int);
 extern "C" __device__ void* memcpy(void*, const void*, size_t);
 extern "C" __device__ void* memset(void*, int, size_t);
 __device__ int __shfl_sync(unsigned int, int, int, int = 32);
@@ -61,6 +259,27 @@ __device__ int abs(int);
 __device__ double sqrt(double);
 __device__ double exp(double);
 __device__ double fabs(double);
+__device__ float __expf(float);
+__device__ float __exp10f(float);
+__device__ float __logf(float);
+__device__ float __sinf(float);
+__device__ float __cosf(float);
+__device__ float __powf(float, float);
+__device__ float __fdividef(float, float);
+__device__ float rsqrtf(float);
+__device__ float sinf(float);
+__device__ float cosf(float);
+__device__ float powf(float, float);
+__device__ float floorf(float);
+__device__ float ceilf(float);
+__device__ double sin(double);
+__device__ double cos(double);
+__device__ double pow(double, double);
+__device__ double log(double);
+__device__ int __clz(int);
+__device__ int __popc(unsigned int);
+__device__ int __ffs(int);
+__device__ unsigned int __brev(unsigned int);
 // GPUVerify's annotation language (its CUDA header's names): specifications, not code.
 // The extractor neither executes nor trusts them (docs/extract.md): a precondition
 // that it ignores can only add launches, so a verdict stays sound for plain CUDA.
@@ -79,7 +298,7 @@ FM_SPEC void __global_assert(bool);
 FM_SPEC void __candidate_invariant(bool);
 FM_SPEC void __candidate_global_invariant(bool);
 FM_SPEC void __function_wide_invariant(bool);
-FM_SPEC void __requires_fresh_array(const void*);
+FM_SPEC void __requires_fresh_array(const volatile void*);
 FM_SPEC bool __implies(bool, bool);
 FM_SPEC bool __enabled();
 FM_SPEC bool __uniform_bool(bool);
@@ -98,13 +317,13 @@ FM_SPEC int __return_val_int();
 FM_SPEC bool __return_val_bool();
 FM_SPEC void* __return_val_ptr();
 FM_SPEC bool __mod_pow2(unsigned int);
-FM_SPEC bool __read(const void*);
-FM_SPEC bool __write(const void*);
-FM_SPEC bool __no_read(const void*);
-FM_SPEC bool __no_write(const void*);
-FM_SPEC bool __read_implies(const void*, bool);
-FM_SPEC bool __write_implies(const void*, bool);
-FM_SPEC int __read_offset_bytes(const void*);
-FM_SPEC int __write_offset_bytes(const void*);
-FM_SPEC int __ptr_offset_bytes(const void*);
-FM_SPEC const void* __ptr_base(const void*);
+FM_SPEC bool __read(const volatile void*);
+FM_SPEC bool __write(const volatile void*);
+FM_SPEC bool __no_read(const volatile void*);
+FM_SPEC bool __no_write(const volatile void*);
+FM_SPEC bool __read_implies(const volatile void*, bool);
+FM_SPEC bool __write_implies(const volatile void*, bool);
+FM_SPEC int __read_offset_bytes(const volatile void*);
+FM_SPEC int __write_offset_bytes(const volatile void*);
+FM_SPEC int __ptr_offset_bytes(const volatile void*);
+FM_SPEC const volatile void* __ptr_base(const volatile void*);

@@ -64,6 +64,7 @@ struct Event {
   int64_t size;
   int kind;
   int block, thread, epoch, line, col;
+  int grid_epoch; // grid barriers (cooperative groups) the thread has passed
 };
 
 inline std::shared_mutex mu; // regions: looked up shared, registered exclusive
@@ -72,7 +73,7 @@ inline std::vector<Region> regions;
 inline std::vector<std::vector<Event>> events; // per thread of the launch
 inline std::vector<std::string> errors;
 inline thread_local std::vector<Event>* my_events = nullptr;
-inline thread_local int epoch = 0, block_id = 0, thread_id = 0;
+inline thread_local int epoch = 0, block_id = 0, thread_id = 0, grid_epoch = 0;
 inline thread_local const char* stack_lo = nullptr;
 inline thread_local const char* stack_hi = nullptr;
 inline thread_local char scratch[1 << 16];
@@ -109,8 +110,8 @@ inline void* access(const void* p, int64_t n, int kind, int line, int col) {
       const Region& g = regions[r];
       if (c >= g.base && n >= 0 && c + n <= g.base + g.size) {
         if (my_events)
-          my_events->push_back(
-              {static_cast<int>(r), c - g.base, n, kind, block_id, thread_id, epoch, line, col});
+          my_events->push_back({static_cast<int>(r), c - g.base, n, kind, block_id, thread_id,
+                                epoch, line, col, grid_epoch});
         return const_cast<void*>(p);
       }
     }
@@ -170,6 +171,7 @@ inline void* thread_main(void* p) {
   block_id = s->block;
   thread_id = s->thread;
   epoch = 0;
+  grid_epoch = 0;
   my_events = &events[static_cast<size_t>(s->block) * blockDim.x * blockDim.y * blockDim.z +
                       static_cast<size_t>(s->thread)];
   s->body(s->arg);
@@ -275,6 +277,8 @@ inline int report(int limit = 5) {
       bool same_block = a.block == b.block;
       if (same_block && a.epoch != b.epoch) continue;
       if (!same_block && regions[static_cast<size_t>(a.region)].shared) continue;
+      // Blocks run one after another; a grid barrier orders what is on its two sides.
+      if (!same_block && a.grid_epoch != b.grid_epoch) continue;
       std::string key = std::to_string(a.line) + ":" + std::to_string(a.col) + "/" +
                         std::to_string(b.line) + ":" + std::to_string(b.col);
       if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
@@ -292,11 +296,15 @@ inline int report(int limit = 5) {
   return found;
 }
 
+/// The contents of the buffers: element i holds (7 i + 3) mod count (integers; distinct
+/// for most counts) or i mod 17 / 2 (floats); zero everywhere when `zero_fill` is set
+/// (a job's `@@fill=0`: equal values, as data-dependent indices that collide need).
+inline bool zero_fill = false;
 /// A buffer for a pointer parameter: `count` elements, registered as global memory.
 template <class T> T* buffer(const char* name, size_t count) {
   size_t bytes = sizeof(T) * count;
   char* p = static_cast<char*>(std::calloc(bytes + 1, 1));
-  for (size_t i = 0; i < count; ++i) {
+  for (size_t i = 0; i < count && !zero_fill; ++i) {
     if constexpr (std::is_integral_v<T>)
       reinterpret_cast<T*>(p)[i] = static_cast<T>((i * 7 + 3) % count);
     else if constexpr (std::is_floating_point_v<T>)
@@ -317,6 +325,11 @@ struct Job {
       if (k.size() > 1 && k[0] == '@' && k.compare(1, std::string::npos, n) == 0 && v >= 0)
         return static_cast<size_t>(v);
     return elements;
+  }
+  bool zero_fill() const {
+    for (const auto& [k, v] : args)
+      if (k == "@@fill" && v == 0) return true;
+    return false;
   }
   /// A scalar argument: given, or the number of threads in x.
   long long scalar(const char* n) const {
@@ -396,6 +409,273 @@ inline void reset() {
 } // namespace fmr
 
 #define __syncthreads() ::fmr::barrier()
+typedef unsigned int uint;
+// Vector types (as funmem_cuda_min.h declares them).
+struct char1 {
+  char x;
+};
+struct alignas(2) char2 {
+  char x, y;
+};
+struct char3 {
+  char x, y, z;
+};
+struct alignas(4) char4 {
+  char x, y, z, w;
+};
+inline char1 make_char1(char x) {
+  return {x};
+}
+inline char2 make_char2(char x, char y) {
+  return {x, y};
+}
+inline char3 make_char3(char x, char y, char z) {
+  return {x, y, z};
+}
+inline char4 make_char4(char x, char y, char z, char w) {
+  return {x, y, z, w};
+}
+struct uchar1 {
+  unsigned char x;
+};
+struct alignas(2) uchar2 {
+  unsigned char x, y;
+};
+struct uchar3 {
+  unsigned char x, y, z;
+};
+struct alignas(4) uchar4 {
+  unsigned char x, y, z, w;
+};
+inline uchar1 make_uchar1(unsigned char x) {
+  return {x};
+}
+inline uchar2 make_uchar2(unsigned char x, unsigned char y) {
+  return {x, y};
+}
+inline uchar3 make_uchar3(unsigned char x, unsigned char y, unsigned char z) {
+  return {x, y, z};
+}
+inline uchar4 make_uchar4(unsigned char x, unsigned char y, unsigned char z, unsigned char w) {
+  return {x, y, z, w};
+}
+struct short1 {
+  short x;
+};
+struct alignas(4) short2 {
+  short x, y;
+};
+struct short3 {
+  short x, y, z;
+};
+struct alignas(8) short4 {
+  short x, y, z, w;
+};
+inline short1 make_short1(short x) {
+  return {x};
+}
+inline short2 make_short2(short x, short y) {
+  return {x, y};
+}
+inline short3 make_short3(short x, short y, short z) {
+  return {x, y, z};
+}
+inline short4 make_short4(short x, short y, short z, short w) {
+  return {x, y, z, w};
+}
+struct ushort1 {
+  unsigned short x;
+};
+struct alignas(4) ushort2 {
+  unsigned short x, y;
+};
+struct ushort3 {
+  unsigned short x, y, z;
+};
+struct alignas(8) ushort4 {
+  unsigned short x, y, z, w;
+};
+inline ushort1 make_ushort1(unsigned short x) {
+  return {x};
+}
+inline ushort2 make_ushort2(unsigned short x, unsigned short y) {
+  return {x, y};
+}
+inline ushort3 make_ushort3(unsigned short x, unsigned short y, unsigned short z) {
+  return {x, y, z};
+}
+inline ushort4 make_ushort4(unsigned short x, unsigned short y, unsigned short z,
+                            unsigned short w) {
+  return {x, y, z, w};
+}
+struct int1 {
+  int x;
+};
+struct alignas(8) int2 {
+  int x, y;
+};
+struct int3 {
+  int x, y, z;
+};
+struct alignas(16) int4 {
+  int x, y, z, w;
+};
+inline int1 make_int1(int x) {
+  return {x};
+}
+inline int2 make_int2(int x, int y) {
+  return {x, y};
+}
+inline int3 make_int3(int x, int y, int z) {
+  return {x, y, z};
+}
+inline int4 make_int4(int x, int y, int z, int w) {
+  return {x, y, z, w};
+}
+struct uint1 {
+  unsigned int x;
+};
+struct alignas(8) uint2 {
+  unsigned int x, y;
+};
+struct alignas(16) uint4 {
+  unsigned int x, y, z, w;
+};
+inline uint1 make_uint1(unsigned int x) {
+  return {x};
+}
+inline uint2 make_uint2(unsigned int x, unsigned int y) {
+  return {x, y};
+}
+inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) {
+  return {x, y, z};
+}
+inline uint4 make_uint4(unsigned int x, unsigned int y, unsigned int z, unsigned int w) {
+  return {x, y, z, w};
+}
+struct longlong1 {
+  long long x;
+};
+struct alignas(16) longlong2 {
+  long long x, y;
+};
+struct longlong3 {
+  long long x, y, z;
+};
+struct alignas(16) longlong4 {
+  long long x, y, z, w;
+};
+inline longlong1 make_longlong1(long long x) {
+  return {x};
+}
+inline longlong2 make_longlong2(long long x, long long y) {
+  return {x, y};
+}
+inline longlong3 make_longlong3(long long x, long long y, long long z) {
+  return {x, y, z};
+}
+inline longlong4 make_longlong4(long long x, long long y, long long z, long long w) {
+  return {x, y, z, w};
+}
+struct ulonglong1 {
+  unsigned long long x;
+};
+struct alignas(16) ulonglong2 {
+  unsigned long long x, y;
+};
+struct ulonglong3 {
+  unsigned long long x, y, z;
+};
+struct alignas(16) ulonglong4 {
+  unsigned long long x, y, z, w;
+};
+inline ulonglong1 make_ulonglong1(unsigned long long x) {
+  return {x};
+}
+inline ulonglong2 make_ulonglong2(unsigned long long x, unsigned long long y) {
+  return {x, y};
+}
+inline ulonglong3 make_ulonglong3(unsigned long long x, unsigned long long y,
+                                  unsigned long long z) {
+  return {x, y, z};
+}
+inline ulonglong4 make_ulonglong4(unsigned long long x, unsigned long long y, unsigned long long z,
+                                  unsigned long long w) {
+  return {x, y, z, w};
+}
+struct float1 {
+  float x;
+};
+struct alignas(8) float2 {
+  float x, y;
+};
+struct float3 {
+  float x, y, z;
+};
+struct alignas(16) float4 {
+  float x, y, z, w;
+};
+inline float1 make_float1(float x) {
+  return {x};
+}
+inline float2 make_float2(float x, float y) {
+  return {x, y};
+}
+inline float3 make_float3(float x, float y, float z) {
+  return {x, y, z};
+}
+inline float4 make_float4(float x, float y, float z, float w) {
+  return {x, y, z, w};
+}
+struct double1 {
+  double x;
+};
+struct alignas(16) double2 {
+  double x, y;
+};
+struct double3 {
+  double x, y, z;
+};
+struct alignas(16) double4 {
+  double x, y, z, w;
+};
+inline double1 make_double1(double x) {
+  return {x};
+}
+inline double2 make_double2(double x, double y) {
+  return {x, y};
+}
+inline double3 make_double3(double x, double y, double z) {
+  return {x, y, z};
+}
+inline double4 make_double4(double x, double y, double z, double w) {
+  return {x, y, z, w};
+}
+// Cooperative groups: a thread block's barrier, and the grid's (an epoch of its own:
+// blocks run one after another, so only the epochs order them).
+namespace cooperative_groups {
+struct thread_block {
+  void sync() const { ::fmr::barrier(); }
+};
+struct grid_group {
+  void sync() const {
+    ++::fmr::grid_epoch;
+    ::fmr::barrier();
+  }
+};
+inline thread_block this_thread_block() {
+  return {};
+}
+inline grid_group this_grid() {
+  return {};
+}
+inline void synchronize(const thread_block& b) {
+  b.sync();
+}
+inline void synchronize(const grid_group& g) {
+  g.sync();
+}
+} // namespace cooperative_groups
 // GPUVerify's annotations are specifications: they do not run (their arguments, where
 // the predicates such as __implies or __enabled appear, are dropped with them).
 #define __requires(...) ((void)0)

@@ -283,7 +283,7 @@ private:
       const LoopCtx& lp = a.loops[k];
       if (shared.count(lp.var)) continue;
       if (lp.geometric) {
-        *why = "the halving loop over '" + lp.var +
+        *why = "the geometric loop over '" + lp.var +
                "' has no barrier; its iterations cannot be "
                "aggregated";
         return std::nullopt;
@@ -401,7 +401,8 @@ private:
         for (const Poly* p : {&c, &st})
           for (const std::string& v : p->free_vars())
             if (v.find('\'') == std::string::npos && v.rfind("threadIdx_", 0) != 0 &&
-                v.rfind("blockIdx_", 0) != 0 && v.find('%') == std::string::npos)
+                v.rfind("blockIdx_", 0) != 0 && v.find('%') == std::string::npos &&
+                v.rfind("fm_any_", 0) != 0)
               uniform.insert(v);
     };
     collect(l1);
@@ -583,6 +584,7 @@ private:
     quick_ = true;
     narrow_threads_ = false;
     questions(w, a, wide, open_wide);
+    if (!open_wide.empty() && accesses_question(w, a, wide)) open_wide.clear();
     // The time of every attempt at a question (a kept answer costs nothing again).
     std::vector<double> spent(wide.questions.size(), 0.0);
     auto add_time = [&spent](const KernelVerdict& pass) {
@@ -656,12 +658,92 @@ private:
     }
   }
 
+  /// The pair's question as one formula over the two accesses (no sets): is there a
+  /// thread t running `w` and another thread t' running `a` concurrently, at the same
+  /// unit? Loops become iteration variables (k = lower + step * j, 0 <= j < count, and
+  /// the loop's facts), guards are conditions, unknowns are free, t' has its own names.
+  /// With the launch sizes known the formula is linear (div and mod by constants) and
+  /// Z3 decides it; unsat proves every question of the pair (`v`'s are marked so).
+  bool accesses_question(const Access& w, const Access& a, KernelVerdict& v) {
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<bool> blocks;
+    if (w.phase == a.phase) blocks.push_back(true);
+    if (w.space == Space::Global && w.grid_phase == a.grid_phase) blocks.push_back(false);
+    for (bool same_block : blocks) {
+      std::set<std::string> shared = shared_counters(w, same_block);
+      for (const std::string& x : shared_counters(a, same_block))
+        shared.insert(x);
+      std::map<std::string, Poly> ren;
+      for (int d : dims_) {
+        ren[tid(d)] = Poly::var(primed(tid(d)));
+        ren[bid(d)] = Poly::var(primed(bid(d)));
+      }
+      for (const std::string& u : k_.unknowns)
+        ren[u] = Poly::var(primed(u));
+      for (const LoopCtx& lp : a.loops)
+        if (!shared.count(lp.var)) ren[lp.var] = Poly::var(primed(lp.var));
+      std::vector<Formula> fs = launch_;
+      std::vector<Formula> differ;
+      for (int d : dims_) {
+        Poly t2 = Poly::var(primed(tid(d))), b2 = Poly::var(primed(bid(d)));
+        fs.push_back(ge(t2, 0));
+        fs.push_back(lt(t2, Poly::var(bdim(d))));
+        fs.push_back(ge(b2, 0));
+        fs.push_back(lt(b2, Poly::var(gdim(d))));
+        if (same_block) {
+          fs.push_back(eq(b2, Poly::var(bid(d))));
+          differ.push_back(Formula::cmp(t2, Rel::Ne, Poly::var(tid(d))));
+        } else {
+          differ.push_back(Formula::cmp(b2, Rel::Ne, Poly::var(bid(d))));
+        }
+      }
+      if (differ.empty()) return false;
+      fs.push_back(Formula::disj(differ));
+      int iters = 0;
+      auto add = [&](const Access& x, const std::map<std::string, Poly>& r, bool second) {
+        for (const LoopCtx& lp : x.loops) {
+          if (second && shared.count(lp.var)) continue; // the same iteration: added once
+          for (const Formula& f : lp.facts)
+            fs.push_back(f.substitute(r));
+          if (lp.geometric || lp.step == Poly(1)) continue;
+          Poly j = Poly::var("fm_iteration_" + std::to_string(iters++));
+          fs.push_back(eq(Poly::var(lp.var).substitute(r),
+                          lp.lower.substitute(r) + lp.step.substitute(r) * j));
+          fs.push_back(ge(j, 0));
+          fs.push_back(lt(j, lp.count.substitute(r)));
+        }
+        for (const Formula& g : x.guards)
+          fs.push_back(g.substitute(r));
+      };
+      add(w, {}, false);
+      add(a, ren, true);
+      for (const Formula& f : k_.unknown_facts) {
+        fs.push_back(f);
+        fs.push_back(f.substitute(ren));
+      }
+      fs.push_back(eq(w.index, a.index.substitute(ren)));
+      Solver s(fs, 300);
+      if (s.check({}, {}, nullptr, 300) != SatResult::Unsat) return false;
+    }
+    double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    for (QuestionResult& q : v.questions)
+      if (q.result.answer != Answer::Disjoint) {
+        q.result.answer = Answer::Disjoint;
+        q.result.method = "z3";
+        q.result.reason = "no two threads reach one unit: Z3 on the accesses' conditions";
+        q.result.ms = ms;
+        q.ms += ms;
+      }
+    return true;
+  }
+
   void questions(const Access& w, const Access& a, KernelVerdict& v, std::string& first_open) {
     // Same block: the same barrier interval only (and the same iteration of loops with
     // barriers). Another block: global memory, any interval.
     std::vector<bool> blocks;
     if (w.phase == a.phase) blocks.push_back(true);
-    if (w.space == Space::Global) blocks.push_back(false);
+    if (w.space == Space::Global && w.grid_phase == a.grid_phase) blocks.push_back(false);
     for (bool same_block : blocks) {
       std::set<std::string> shared = shared_counters(w, same_block);
       for (const std::string& s : shared_counters(a, same_block))
@@ -677,11 +759,24 @@ private:
       }
       for (const LoopCtx& lp : a.loops)
         if (!shared.count(lp.var)) ren[lp.var] = Poly::var(primed(lp.var));
+      // Values the extractor does not follow: the other thread's own.
+      for (const std::string& u : k_.unknowns)
+        ren[u] = Poly::var(primed(u));
       std::set<std::string> exp2;
       std::optional<SymLmad> l2;
       if (l1) l2 = set_of(a, ren, shared, exp2, &why);
       // Facts: the launch, t's guards on names that are not expanded, shared counters.
       std::vector<Formula> facts = launch_;
+      // Bounds of the unknowns (facts over other names, such as a `?:`'s, may mention
+      // names the sets expand: only the formula question uses them).
+      for (const Formula& f : k_.unknown_facts) {
+        bool own = true;
+        for (const std::string& x : f.free_vars())
+          own = own && x.rfind("fm_any_", 0) == 0;
+        if (!own) continue;
+        facts.push_back(f);
+        facts.push_back(f.substitute(ren));
+      }
       for (const Formula& g : w.guards)
         if (!mentions_any(g.free_vars(), exp1)) facts.push_back(g);
       for (const Access* x : {&w, &a})
@@ -1009,6 +1104,7 @@ private:
           bool same_block = ex.block == ey.block;
           if (same_block && (ax.phase != ay.phase || ex.shared_key != ey.shared_key)) continue;
           if (!same_block && ax.space == Space::Shared) continue;
+          if (!same_block && ax.grid_phase != ay.grid_phase) continue;
           RaceWitness w;
           w.array = ax.array;
           w.address = ex.address;
@@ -1050,6 +1146,16 @@ private:
     const LoopCtx& l = acc.loops[depth];
     auto lower = l.lower.eval(env), count = l.count.eval(env);
     if (!lower || !count) return;
+    if (l.doubling) {
+      for (int64_t k = *lower; l.inclusive ? k <= *count : k < *count; k *= 2) {
+        env[l.var] = k;
+        std::vector<int64_t> kk = key;
+        if (l.barrier) kk.push_back(k);
+        walk(a, depth + 1, env, bi, ti, kk, out, budget);
+        if (k <= 0 || k > (int64_t{1} << 40) || budget <= 0) break;
+      }
+      return;
+    }
     if (l.geometric) {
       for (int64_t k = *lower; l.inclusive ? k >= *count : k > *count; k /= 2) {
         env[l.var] = k;

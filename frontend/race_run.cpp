@@ -189,7 +189,8 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
     for (const ParmVarDecl* p : k->parameters())
       o << (p->getFunctionScopeIndex() ? ", " : "") << "x->p_" << p->getFunctionScopeIndex();
     o << ");\n}\n";
-    o << "static void fmr_run_" << n << "(const ::fmr::Job& j) {\n  fmr_args_" << n << " a{};\n";
+    o << "static void fmr_run_" << n << "(const ::fmr::Job& j) {\n  fmr_args_" << n
+      << " a{};\n  ::fmr::zero_fill = j.zero_fill();\n";
     for (const ParmVarDecl* p : k->parameters()) {
       QualType t = p->getType();
       std::string field = "a.p_" + std::to_string(p->getFunctionScopeIndex());

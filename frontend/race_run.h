@@ -21,7 +21,8 @@ namespace funmem::frontend {
 
 /// A launch: block and grid sizes, scalar arguments by name (the others default to the
 /// number of threads in x), and the element count of every pointer argument's buffer
-/// (0: threads^2 + 64, at most 2^22; one argument's as `args["@name"]`).
+/// (0: threads^2 + 64, at most 2^22; one argument's as `args["@name"]`); `args["@@fill"]
+/// = 0` fills the buffers with zeros instead of distinct values.
 struct Launch {
   int64_t block[3] = {4, 1, 1}, grid[3] = {2, 1, 1};
   std::map<std::string, int64_t> args;

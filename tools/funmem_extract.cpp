@@ -1,5 +1,6 @@
 // funmem-extract: reads CUDA kernels with Clang, summarises each thread's accesses and
 // proves race freedom with the non-overlap prover (issue 10; docs/extract.md).
+#include "frontend/differential.h"
 #include "frontend/extract.h"
 #include "frontend/race.h"
 #include "ir/files.h"
@@ -43,6 +44,10 @@ int main(int argc, char** argv) {
   app.add_option("--budget-ms", budget_ms,
                  "budget per kernel: questions not asked by then leave it unknown (0: none)");
   app.add_option("--clang-arg", clang_args, "an extra argument for clang (repeatable)");
+  bool no_run = false;
+  app.add_flag("--no-run", no_run,
+               "never run a kernel: an unknown or unsupported verdict stays (by default the "
+               "dynamic detector runs it at small launches to confirm a race)");
   app.allow_extras();
   CLI11_PARSE(app, argc, argv);
   for (const std::string& extra : app.remaining())
@@ -88,8 +93,14 @@ int main(int argc, char** argv) {
   if (header.expect) out["header_expects"] = *header.expect;
   out["kernels"] = json::array();
   bool all_free = true;
-  for (const KernelSummary& k : r.kernels) {
-    KernelVerdict v = check_kernel(k, opt);
+  std::vector<KernelVerdict> verdicts;
+  for (const KernelSummary& k : r.kernels)
+    verdicts.push_back(check_kernel(k, opt));
+  // What the static checker leaves open: run the kernel (the dynamic detector).
+  if (!no_run) confirm_by_running(code, file, r.kernels, verdicts, opt.facts, clang_args);
+  for (size_t ki = 0; ki < r.kernels.size(); ++ki) {
+    const KernelSummary& k = r.kernels[ki];
+    const KernelVerdict& v = verdicts[ki];
     all_free = all_free && v.verdict == Verdict::RaceFree;
     if (as_json) {
       json jk;
@@ -121,6 +132,7 @@ int main(int argc, char** argv) {
                                  {"count", display_names(l.count.to_string())},
                                  {"step", display_names(l.step.to_string())},
                                  {"geometric", l.geometric},
+                                 {"doubling", l.doubling},
                                  {"barrier", l.barrier}});
         jk["accesses"].push_back(ja);
       }

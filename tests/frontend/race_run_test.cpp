@@ -145,9 +145,10 @@ TEST_CASE("the detector finds every racy corpus/cuda kernel's race, and none in 
     if (expect == "race") {
       RaceOptions o;
       o.facts = h.facts;
-      KernelVerdict v = check_kernel(r.kernels[0], o);
-      REQUIRE(v.witness);
-      l = witness_launch(*v.witness);
+      std::vector<KernelVerdict> vs = {check_kernel(r.kernels[0], o)};
+      confirm_by_running(code, e.path().filename().string(), r.kernels, vs, o.facts);
+      REQUIRE(vs[0].witness);
+      l = witness_launch(*vs[0].witness);
     }
     cases.push_back({e.path(), expect, l});
   }
