@@ -345,6 +345,9 @@ int confirm_by_running(const std::string& code, const std::string& file,
               auto t = f.eval(env);
               ok = ok && t && *t;
             }
+          // At most 8192 threads (each block's threads are real threads of the emulation).
+          if (l.block[0] * l.block[1] * l.block[2] * l.grid[0] * l.grid[1] * l.grid[2] > 8192)
+            ok = false;
           if (!ok) continue;
           RaceJob j;
           j.launch = l;

@@ -280,14 +280,15 @@ private:
   std::vector<Poly> bytes_;                 // each access's size in bytes
   std::vector<Poly> offsets_;               // each access's byte offset
   int phase_ = 0;
-  int grid_phase_ = 0;            // grid barriers (cooperative groups) so far
-  bool jumps_ = false;            // the kernel or a function it calls has a goto
-  const Stmt* uneven_ = nullptr;  // a uniform if whose branches have different barriers
-  size_t uneven_accesses_ = 0;    // the accesses before its end
-  const Stmt* body_ = nullptr;    // the kernel's body
-  bool external_globals_ = false; // the file has `__device__` variables other files see
-  int phase_accesses_ = 0;        // accesses since the last barrier
-  int units_ = 0;                 // synthetic counters over the units of wide accesses
+  int grid_phase_ = 0;               // grid barriers (cooperative groups) so far
+  std::optional<std::string> value_; // the uniform value of the write being recorded
+  bool jumps_ = false;               // the kernel or a function it calls has a goto
+  const Stmt* uneven_ = nullptr;     // a uniform if whose branches have different barriers
+  size_t uneven_accesses_ = 0;       // the accesses before its end
+  const Stmt* body_ = nullptr;       // the kernel's body
+  bool external_globals_ = false;    // the file has `__device__` variables other files see
+  int phase_accesses_ = 0;           // accesses since the last barrier
+  int units_ = 0;                    // synthetic counters over the units of wide accesses
 
   Pos pos(SourceLocation l) const {
     PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(l));
@@ -483,6 +484,14 @@ private:
           if (n == "fm_mul" && args == 3) return arg(0) * arg(1);
           if (n == "fm_neg" && args == 2) return -arg(0);
           if ((n == "fm_bound" || n == "fm_i32") && args == 2) return arg(0);
+          // __mul24(a, b): a * b when both fit in 24 bits (signed), else some value.
+          if ((n == "__mul24" || n == "__umul24") && args == 2) {
+            Poly a = arg(0), b = arg(1), v = any_value();
+            const Poly lo(-(int64_t{1} << 23)), hi(int64_t{1} << 23);
+            k_.unknown_facts.push_back(
+                Formula::disj({lt(a, lo), ge(a, hi), lt(b, lo), ge(b, hi), eq(v, a * b)}));
+            return v;
+          }
           if (n == "fm_div" && args == 4) return Poly::div(arg(0), arg(1));
           if (n == "fm_mod" && args == 4) return Poly::mod(arg(0), arg(1));
         }
@@ -784,6 +793,7 @@ private:
     a.grid_phase = grid_phase_;
     a.pos = pos(at->getBeginLoc());
     a.text = text(at);
+    if (kind == Kind::Write) a.value = value_;
     if (a.write)
       for (const auto& [d, v] : env_)
         if (isa<VarDecl>(d)) a.scope[d->getNameAsString()] = v;
@@ -835,6 +845,14 @@ private:
   /// Indices in units: per object, the largest unit dividing every access's offset and
   /// size; an access wider than one unit covers its units through a synthetic counter.
   void normalise() {
+    // A value loaded from a variable the kernel writes may differ between threads.
+    for (Access& a : k_.accesses)
+      if (a.value && a.value->rfind("load ", 0) == 0) {
+        size_t from = a.value->rfind(' ', a.value->find('[')) + 1;
+        std::string name = a.value->substr(from, a.value->find('[') - from);
+        for (const Access& w : k_.accesses)
+          if (w.write && w.array == name) a.value.reset();
+      }
     std::map<std::string, int64_t> unit;
     for (size_t i = 0; i < k_.accesses.size(); ++i) {
       int64_t& g = unit[k_.accesses[i].array];
@@ -1008,6 +1026,42 @@ private:
     }
   }
 
+  /// The value of `e` when every thread computes the same one: a constant, or a
+  /// polynomial in scalar parameters and launch sizes.
+  std::optional<std::string> uniform_value(const Expr* e) {
+    Expr::EvalResult r;
+    if (!e->isValueDependent() && e->EvaluateAsRValue(r, ctx_)) {
+      if (r.Val.isInt()) return "int " + llvm::toString(r.Val.getInt(), 10);
+      if (r.Val.isFloat()) {
+        llvm::SmallString<32> t;
+        r.Val.getFloat().toString(t);
+        return "float " + std::string(t.str());
+      }
+    }
+    // A load of a fixed element of a variable of memory (`A[0]`, `s`): the same in every
+    // thread unless the kernel writes the variable (checked in normalise).
+    {
+      const Expr* x = e->IgnoreParenImpCasts();
+      std::optional<int64_t> k = 0;
+      if (const auto* a = dyn_cast<ArraySubscriptExpr>(x)) {
+        auto c = a->getIdx()->getIntegerConstantExpr(ctx_);
+        k = c ? std::optional<int64_t>(c->getExtValue()) : std::nullopt;
+        x = a->getBase()->IgnoreParenImpCasts();
+      }
+      if (const auto* d = dyn_cast<DeclRefExpr>(x); d && k)
+        if (const auto* v = dyn_cast<VarDecl>(d->getDecl()); v && objects_.count(v))
+          return std::string(objects_.at(v).space == Space::Shared ? "load shared " : "load ") +
+                 objects_.at(v).name + "[" + std::to_string(*k) + "]";
+    }
+    if (!e->getType()->isIntegralOrUnscopedEnumerationType()) return std::nullopt;
+    Poly v = poly(e);
+    for (const std::string& n : v.free_vars())
+      if (n.rfind("blockDim_", 0) != 0 && n.rfind("gridDim_", 0) != 0 &&
+          std::find(k_.scalar_params.begin(), k_.scalar_params.end(), n) == k_.scalar_params.end())
+        return std::nullopt;
+    return "int " + v.to_string();
+  }
+
   void assign(const Expr* lhs0, const Expr* rhs, bool compound, const Ctx& c, const Expr* at) {
     const Expr* lhs = lhs0->IgnoreParens();
     if (rhs) rvalue(rhs, c);
@@ -1051,7 +1105,9 @@ private:
     if (isa<MemberExpr>(lhs) && broken_ == "dropped-member-stores") return;
     Poly size(bytes(lhs->getType(), lhs));
     if (compound) record(p, size, Kind::Read, c, lhs);
+    if (!compound && rhs) value_ = uniform_value(rhs);
     record(p, size, Kind::Write, c, lhs);
+    value_.reset();
   }
   /// A thread's own variable (not memory): a local or a parameter, not a reference.
   bool local(const ValueDecl* d) const {
@@ -1188,6 +1244,33 @@ private:
       record(to, size, Kind::Write, c, call);
       mark(call, n);
       return;
+    }
+    // cuRAND (funmem_cuda_min.h): the state is read and written (curand_init: written).
+    if (n.rfind("curand", 0) == 0 && args >= 1) {
+      const Expr* s = call->getArg(args - 1);
+      const auto* r = s->getType()->isPointerType()
+                          ? s->getType()->getPointeeType()->getAsCXXRecordDecl()
+                          : nullptr;
+      if (r && (r->getName() == "curandStateXORWOW" || r->getName() == "curandStateMtgp32")) {
+        for (unsigned k = 0; k + 1 < args; ++k)
+          rvalue(call->getArg(k), c);
+        Target p = ptr(s, c);
+        Poly size(bytes(s->getType()->getPointeeType(), call));
+        if (r->getName() == "curandStateMtgp32") {
+          // One byte per thread of a block, 256 of them.
+          Poly t = Poly::var("threadIdx_x") + Poly::var("threadIdx_y") * Poly::var("blockDim_x") +
+                   Poly::var("threadIdx_z") * Poly::var("blockDim_x") * Poly::var("blockDim_y");
+          for (const char* b :
+               {"threadIdx_x", "threadIdx_y", "threadIdx_z", "blockDim_x", "blockDim_y"})
+            use_name(b);
+          p = shifted(p, Poly::mod(t, Poly(256)));
+          size = Poly(1);
+        }
+        if (n != "curand_init") record(p, size, Kind::Read, c, call);
+        record(p, size, Kind::Write, c, call);
+        mark(call, "cuRAND call (its state read and written)");
+        return;
+      }
     }
     if (touches_memory_builtin(n))
       throw NotAffine{"the call '" + text(call) + "' it cannot model", call};

@@ -60,6 +60,9 @@ struct Access {
   int grid_phase = 0;         // grid barrier interval (cooperative groups' grid sync)
   Pos pos;
   std::string text; // the access as written
+  /// Writes only: the value stored when every thread stores the same one (a constant,
+  /// or a polynomial in names all threads share), as text.
+  std::optional<std::string> value;
   /// Writes only: the integer locals the extractor follows at this point, by name, as
   /// polynomials (what translation validation maps the source's names through).
   std::map<std::string, Poly> scope;

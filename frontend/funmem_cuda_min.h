@@ -12,6 +12,7 @@
 #define __constant__ __attribute__((constant))
 #define __forceinline__ inline __attribute__((always_inline))
 #define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
 typedef unsigned long size_t;
 struct uint3 {
   unsigned int x, y, z;
@@ -190,6 +191,45 @@ __host__ __device__ double1 make_double1(double);
 __host__ __device__ double2 make_double2(double, double);
 __host__ __device__ double3 make_double3(double, double, double);
 __host__ __device__ double4 make_double4(double, double, double, double);
+// Textures: read-only memory (a texture reference is read, never written).
+enum cudaTextureReadMode { cudaReadModeElementType, cudaReadModeNormalizedFloat };
+template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
+struct __attribute__((device_builtin_texture_type)) texture {
+  int fm_handle;
+};
+template <class T> __device__ T tex1Dfetch(texture<T, 1, cudaReadModeElementType>, int);
+template <class T, enum cudaTextureReadMode m> __device__ T tex1D(texture<T, 1, m>, float);
+template <class T, enum cudaTextureReadMode m> __device__ T tex2D(texture<T, 2, m>, float, float);
+// 24-bit multiplications: the product when both operands fit in 24 bits.
+__device__ int __mul24(int, int);
+__device__ unsigned int __umul24(unsigned int, unsigned int);
+// cuRAND's device API: a generator call reads and writes its state; curand_init writes
+// it. An MTGP32 state serves the threads of one block, at most 256 of them: a call is
+// modelled as an update of the state's byte (thread index in the block) mod 256, so
+// that two threads 256 apart, or two blocks, using one state race (docs/extract.md).
+struct curandStateXORWOW {
+  unsigned int d, v[5];
+  int boxmuller_flag, boxmuller_flag_double;
+  float boxmuller_extra;
+  double boxmuller_extra_double;
+};
+typedef struct curandStateXORWOW curandState;
+typedef struct curandStateXORWOW curandState_t;
+struct curandStateMtgp32 {
+  unsigned int s[1024];
+  int offset, pIdx;
+};
+typedef struct curandStateMtgp32 curandStateMtgp32_t;
+__device__ void curand_init(unsigned long long, unsigned long long, unsigned long long,
+                            curandState*);
+__device__ unsigned int curand(curandState*);
+__device__ float curand_uniform(curandState*);
+__device__ float curand_normal(curandState*);
+__device__ double curand_uniform_double(curandState*);
+__device__ double curand_normal_double(curandState*);
+__device__ unsigned int curand(curandStateMtgp32*);
+__device__ float curand_uniform(curandStateMtgp32*);
+__device__ float curand_normal(curandStateMtgp32*);
 // Cooperative groups: a thread block's and the grid's barriers.
 namespace cooperative_groups {
 struct thread_block {

@@ -651,6 +651,50 @@ inline double3 make_double3(double x, double y, double z) {
 inline double4 make_double4(double x, double y, double z, double w) {
   return {x, y, z, w};
 }
+// cuRAND's device API as funmem_cuda_min.h models it: the state (an MTGP32 state: the
+// byte of the thread's index in its block mod 256) read and written.
+struct curandStateXORWOW {
+  unsigned int d, v[5];
+  int boxmuller_flag, boxmuller_flag_double;
+  float boxmuller_extra;
+  double boxmuller_extra_double;
+};
+typedef struct curandStateXORWOW curandState;
+typedef struct curandStateXORWOW curandState_t;
+struct curandStateMtgp32 {
+  unsigned int s[1024];
+  int offset, pIdx;
+};
+typedef struct curandStateMtgp32 curandStateMtgp32_t;
+inline void curand_init(unsigned long long seed, unsigned long long, unsigned long long,
+                        curandState* s) {
+  static_cast<curandState*>(::fmr::access(s, sizeof *s, ::fmr::Write, 0, 0))->d =
+      static_cast<unsigned int>(seed);
+}
+inline unsigned int curand(curandState* s) {
+  ::fmr::access(s, sizeof *s, ::fmr::Read, 0, 0);
+  auto* w = static_cast<curandState*>(::fmr::access(s, sizeof *s, ::fmr::Write, 0, 0));
+  return w->d = w->d * 1664525u + 1013904223u;
+}
+inline unsigned int curand(curandStateMtgp32* s) {
+  unsigned t = threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
+  char* b = reinterpret_cast<char*>(s) + t % 256;
+  ::fmr::access(b, 1, ::fmr::Read, 0, 0);
+  ::fmr::access(b, 1, ::fmr::Write, 0, 0);
+  return t * 2654435761u;
+}
+template <class S> float curand_uniform(S* s) {
+  return static_cast<float>(curand(s) % 1000 + 1) / 1000.0f;
+}
+template <class S> float curand_normal(S* s) {
+  return static_cast<float>(curand(s) % 1000) / 500.0f - 1.0f;
+}
+template <class S> double curand_uniform_double(S* s) {
+  return curand_uniform(s);
+}
+template <class S> double curand_normal_double(S* s) {
+  return curand_normal(s);
+}
 // Cooperative groups: a thread block's barrier, and the grid's (an epoch of its own:
 // blocks run one after another, so only the epochs order them).
 namespace cooperative_groups {

@@ -59,9 +59,14 @@ bool mentions_any(const std::vector<std::string>& vars, const std::set<std::stri
 /// Which built-in dimensions the kernel (or the facts) uses: x always.
 std::vector<int> dims_used(const KernelSummary& k, const std::vector<Formula>& facts) {
   std::set<std::string> names(k.thread_names.begin(), k.thread_names.end());
-  for (const Formula& f : facts)
+  for (const Formula& f : facts) {
+    // A size fixed to 1 is what an unused dimension has anyway.
+    if (f.kind == Formula::Kind::Cmp && f.rel == Rel::Eq && f.rhs == Poly(1) &&
+        f.lhs.free_vars().size() == 1)
+      continue;
     for (const std::string& v : f.free_vars())
       names.insert(v);
+  }
   std::vector<int> out{0};
   for (int d = 1; d < 3; ++d)
     if (names.count(tid(d)) || names.count(bid(d)) || names.count(bdim(d)) || names.count(gdim(d)))
@@ -187,6 +192,10 @@ public:
         const Access& aa = k_.accesses[a];
         if (aa.array != aw.array) continue;
         if (aw.atomic && aa.atomic) continue; // atomics on one cell do not race
+        if (benign(aw, aa)) {
+          benign_ = true;
+          continue;
+        }
         // Two writes: (w, a) and (a, w) ask the same (every pair of distinct threads).
         if (aa.write && a < w) continue;
         if (over_budget()) {
@@ -220,6 +229,7 @@ public:
       // The assumption the verdict rests on (GPUVerify's too), said where it matters.
       size_t objects = k_.pointer_params.size() + k_.global_vars.size();
       if (objects >= 2) v.reason += "; assumes distinct pointer parameters do not alias";
+      if (benign_) v.reason += "; assumes two writes of one value do not race";
       if (!k_.preconditions.empty()) {
         v.reason += "; assumes the kernel's preconditions: ";
         for (size_t i = 0; i < k_.preconditions.size(); ++i)
@@ -255,6 +265,26 @@ private:
     return opt_.budget_ms > 0 &&
            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
                    .count() > opt_.budget_ms;
+  }
+
+  bool benign_ = false; // a pair of writes of one value was not asked
+  /// Two writes of one value, with equal_writes on.
+  bool benign(const Access& x, const Access& y) const {
+    // A value loaded from shared memory is one block's: alike in every block only
+    // when the launch has one block.
+    return opt_.equal_writes && x.write && y.write && !x.atomic && !y.atomic && x.value &&
+           y.value && *x.value == *y.value &&
+           (x.value->rfind("load shared ", 0) != 0 || one_block());
+  }
+  bool one_block() const {
+    for (int d : dims_) {
+      bool one = false;
+      for (const Formula& f : given_)
+        one = one || (f.kind == Formula::Kind::Cmp && f.rel == Rel::Eq &&
+                      f.lhs == Poly::var(gdim(d)) && f.rhs == Poly(1));
+      if (!one) return false;
+    }
+    return true;
   }
 
   static void finish(KernelVerdict& v, std::chrono::steady_clock::time_point t0) {
@@ -723,7 +753,16 @@ private:
       }
       fs.push_back(eq(w.index, a.index.substitute(ren)));
       Solver s(fs, 300);
-      if (s.check({}, {}, nullptr, 300) != SatResult::Unsat) return false;
+      // A model (the launch and the scalars) seeds the witness search.
+      std::vector<std::string> knobs = k_.scalar_params;
+      for (int d : dims_) {
+        knobs.push_back(bdim(d));
+        knobs.push_back(gdim(d));
+      }
+      Env model;
+      SatResult r = s.check({}, knobs, &model, 300);
+      if (r == SatResult::Sat && models_.size() < 8) models_.push_back(model);
+      if (r != SatResult::Unsat) return false;
     }
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -1013,6 +1052,12 @@ private:
     uniform({8, 16});
     int budget = opt_.search_limit;
     for (Env env : candidates) {
+      // Unused dimensions have size 1 (the facts may say so).
+      for (int d = 0; d < 3; ++d)
+        if (std::find(dims_.begin(), dims_.end(), d) == dims_.end()) {
+          env[bdim(d)] = 1;
+          env[gdim(d)] = 1;
+        }
       settle_equalities(env, knobs);
       bool ok = true;
       for (const Formula& f : given_) {
@@ -1067,8 +1112,11 @@ private:
       gsize.push_back(used ? launch.at(gdim(d)) : 1);
     }
     const int64_t threads = bsize[0] * bsize[1] * bsize[2], blocks = gsize[0] * gsize[1] * gsize[2];
-    for (int64_t b = 0; b < blocks; ++b)
-      for (int64_t t = 0; t < threads; ++t) {
+    // When the budget runs out, the accesses enumerated so far are still searched (a
+    // conflict among them is a race at this launch).
+    bool spent = false;
+    for (int64_t b = 0; b < blocks && !spent; ++b)
+      for (int64_t t = 0; t < threads && !spent; ++t) {
         Env env = launch;
         std::vector<int64_t> bi = {b % gsize[0], (b / gsize[0]) % gsize[1],
                                    b / (gsize[0] * gsize[1])};
@@ -1083,7 +1131,10 @@ private:
         for (size_t a = 0; a < k_.accesses.size(); ++a) {
           if (!k_.accesses[a].exact_guards) continue; // may not happen: no confirmation
           walk(static_cast<int>(a), 0, env, bi, ti, {}, events, budget);
-          if (budget <= 0) return std::nullopt;
+          if (budget <= 0) {
+            spent = true;
+            break;
+          }
         }
       }
     // Conflicts: same array and address, one a write, different threads, concurrent.
@@ -1100,6 +1151,7 @@ private:
                        &ay = k_.accesses[static_cast<size_t>(ey.access)];
           if (!ax.write) continue;
           if (ax.atomic && ay.atomic) continue;
+          if (benign(ax, ay)) continue;
           if (ex.block == ey.block && ex.thread == ey.thread) continue;
           bool same_block = ex.block == ey.block;
           if (same_block && (ax.phase != ay.phase || ex.shared_key != ey.shared_key)) continue;
@@ -1216,6 +1268,7 @@ GpuVerifyHeader read_gpuverify_header(const std::string& code) {
     std::string body = line.substr(2);
     if (body.rfind("pass", 0) == 0) h.expect = "race-free";
     if (body.rfind("xfail", 0) == 0) h.expect = "race";
+    if (body.find("--equality-abstraction") != std::string::npos) h.equal_writes = true;
     std::istringstream w(body);
     for (std::string word; w >> word;) {
       for (const char* what : {"--blockDim=", "--gridDim="}) {
@@ -1238,6 +1291,13 @@ GpuVerifyHeader read_gpuverify_header(const std::string& code) {
             h.fact_texts.push_back(display_names(name) + " == " + item);
           }
           ++d;
+        }
+        // The dimensions not given are 1 (`--blockDim=256` is 256 x 1 x 1).
+        for (; d > 0 && d < 3; ++d) {
+          std::string name =
+              std::string(std::string(what) == "--blockDim=" ? "blockDim_" : "gridDim_") + kDims[d];
+          h.facts.push_back(eq(Poly::var(name), 1));
+          h.fact_texts.push_back(display_names(name) + " == 1");
         }
       }
     }

@@ -55,6 +55,10 @@ struct RaceOptions {
   /// asked yet leave the verdict `unknown` (never `race-free`); the witness search still
   /// runs.
   unsigned budget_ms = 0;
+  /// Two writes of the same value (a constant, or one expression of names every thread
+  /// has alike) to one address are no race, as under GPUVerify's
+  /// `--equality-abstraction`. Off by default: plain CUDA says they race.
+  bool equal_writes = false;
 };
 
 KernelVerdict check_kernel(const KernelSummary& k, const RaceOptions& opt);
@@ -69,6 +73,7 @@ struct GpuVerifyHeader {
   std::optional<std::string> expect; // race-free | race | unknown | unsupported
   std::vector<Formula> facts;
   std::vector<std::string> fact_texts;
+  bool equal_writes = false; // `--equality-abstraction` (RaceOptions::equal_writes)
 };
 GpuVerifyHeader read_gpuverify_header(const std::string& code);
 

@@ -44,6 +44,10 @@ int main(int argc, char** argv) {
   app.add_option("--budget-ms", budget_ms,
                  "budget per kernel: questions not asked by then leave it unknown (0: none)");
   app.add_option("--clang-arg", clang_args, "an extra argument for clang (repeatable)");
+  bool equal_writes = false;
+  app.add_flag("--equality-abstraction", equal_writes,
+               "two writes of the same value to one address are no race (GPUVerify's option; "
+               "plain CUDA says they race)");
   bool no_run = false;
   app.add_flag("--no-run", no_run,
                "never run a kernel: an unknown or unsupported verdict stays (by default the "
@@ -64,6 +68,7 @@ int main(int argc, char** argv) {
   opt.budget_ms = budget_ms;
   GpuVerifyHeader header = read_gpuverify_header(code);
   opt.facts = header.facts;
+  opt.equal_writes = equal_writes || header.equal_writes;
   std::vector<std::string> fact_texts = header.fact_texts;
   for (const std::string& a : assumes) {
     Diagnostic d;
@@ -97,7 +102,9 @@ int main(int argc, char** argv) {
   for (const KernelSummary& k : r.kernels)
     verdicts.push_back(check_kernel(k, opt));
   // What the static checker leaves open: run the kernel (the dynamic detector).
-  if (!no_run) confirm_by_running(code, file, r.kernels, verdicts, opt.facts, clang_args);
+  // (The detector has plain CUDA semantics: not run under the equality abstraction.)
+  if (!no_run && !opt.equal_writes)
+    confirm_by_running(code, file, r.kernels, verdicts, opt.facts, clang_args);
   for (size_t ki = 0; ki < r.kernels.size(); ++ki) {
     const KernelSummary& k = r.kernels[ki];
     const KernelVerdict& v = verdicts[ki];
