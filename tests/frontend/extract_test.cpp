@@ -208,6 +208,60 @@ TEST_CASE("what the extractor does not follow is any value: over-approximations"
                 "  q.p = b;\n  q.p[threadIdx.x / 2] = 1;\n}\n") == Verdict::Unsupported);
 }
 
+TEST_CASE("GPUVerify's equality abstraction, cuRAND, __mul24 and textures", "[frontend]") {
+  // Every thread writes 0 to p[0]: a race in CUDA, none under equal writes.
+  const char* zero = "__global__ void k(int* p) {\n  p[0] = 0;\n}\n";
+  CHECK(verdict(zero) == Verdict::Race);
+  RaceOptions eq;
+  eq.equal_writes = true;
+  KernelVerdict v = check_kernel(one(zero), eq);
+  CHECK(v.verdict == Verdict::RaceFree);
+  CHECK(v.reason.find("assumes two writes of one value do not race") != std::string::npos);
+  // Values that differ between threads still race.
+  CHECK(check_kernel(one("__global__ void k(int* p) {\n  p[0] = threadIdx.x;\n}\n"), eq).verdict ==
+        Verdict::Race);
+  // A shared variable's element is one block's: alike across blocks only with one block.
+  const char* shared = "__global__ void k(int* p) {\n  __shared__ int A[4];\n  p[0] = A[0];\n}\n";
+  CHECK(check_kernel(one(shared), eq).verdict == Verdict::Race);
+  eq.facts = facts({"gridDim.x == 1"});
+  CHECK(check_kernel(one(shared), eq).verdict == Verdict::RaceFree);
+  // ... and only when the kernel never writes it.
+  CHECK(check_kernel(one("__global__ void k(int* p) {\n  __shared__ int A[4];\n"
+                         "  A[threadIdx.x % 4] = threadIdx.x;\n  p[0] = A[0];\n}\n"),
+                     eq)
+            .verdict != Verdict::RaceFree);
+  // cuRAND: a thread's own state is race-free; a shared plain state races; an MTGP32
+  // state serves up to 256 threads of one block.
+  CHECK(verdict("__global__ void k(curandState* s, float* a) {\n"
+                "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "  a[i] = curand_uniform(&s[i]);\n}\n") == Verdict::RaceFree);
+  CHECK(verdict("__global__ void k(curandState* s, float* a) {\n"
+                "  a[blockIdx.x * blockDim.x + threadIdx.x] = curand(s);\n}\n") == Verdict::Race);
+  const char* mtgp = "__global__ void k(curandStateMtgp32_t* s, unsigned* a) {\n"
+                     "  a[threadIdx.x] = curand(s);\n}\n";
+  // (A 256 x 2 block has 512 threads, and blocks in y share the state too: every size
+  // is fixed.)
+  auto sizes = [](const char* bx, const char* gx) {
+    std::vector<Formula> f =
+        facts({"blockDim.y == 1", "blockDim.z == 1", "gridDim.y == 1", "gridDim.z == 1"});
+    for (const Formula& g : facts({bx, gx}))
+      f.push_back(g);
+    return f;
+  };
+  CHECK(verdict(mtgp, sizes("blockDim.x == 256", "gridDim.x == 1")) == Verdict::RaceFree);
+  CHECK(verdict(mtgp, sizes("blockDim.x == 512", "gridDim.x == 1")) == Verdict::Race);
+  CHECK(verdict(mtgp, sizes("blockDim.x == 256", "gridDim.x == 2")) == Verdict::Race);
+  // __mul24 is the product while the operands fit in 24 bits.
+  CHECK(verdict("__global__ void k(int* a) {\n"
+                "  a[__mul24(blockIdx.x, blockDim.x) + threadIdx.x] = 1;\n}\n",
+                facts({"blockDim.x == 256", "gridDim.x == 64"})) == Verdict::RaceFree);
+  // A texture is read-only.
+  CHECK(verdict("texture<float, 1, cudaReadModeElementType> t;\n"
+                "__global__ void k(float* a) {\n"
+                "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "  a[i] = tex1Dfetch(t, i);\n}\n") == Verdict::RaceFree);
+}
+
 TEST_CASE("clang's errors come out as file:line:col: error", "[frontend]") {
   ExtractResult r = extract("__global__ void k(int* a) { a[0] = ; }\n", "bad.cu");
   REQUIRE_FALSE(r.errors.empty());
