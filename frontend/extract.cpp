@@ -445,8 +445,17 @@ private:
       case BO_And: {
         // A mask by a constant c >= 0: between 0 and c.
         for (const Expr* side : {b->getLHS(), b->getRHS()})
-          if (auto c = side->getIntegerConstantExpr(ctx_); c && !c->isNegative())
-            return any(0, c->getExtValue());
+          if (auto c = side->getIntegerConstantExpr(ctx_); c && !c->isNegative()) {
+            int64_t m = c->getExtValue();
+            Poly v = any(0, m);
+            // A mask 2^k - 1 of a value x >= 0 is x mod 2^k.
+            if (m >= 0 && m < (int64_t{1} << 30) && (m & (m + 1)) == 0) {
+              Poly x = poly(side == b->getLHS() ? b->getRHS() : b->getLHS());
+              k_.unknown_facts.push_back(
+                  Formula::disj({lt(x, Poly(0)), eq(v, Poly::mod(x, Poly(m + 1)))}));
+            }
+            return v;
+          }
         return any_value();
       }
       default:
@@ -1053,6 +1062,13 @@ private:
           return std::string(objects_.at(v).space == Space::Shared ? "load shared " : "load ") +
                  objects_.at(v).name + "[" + std::to_string(*k) + "]";
     }
+    // The address of a variable of memory (`p = A` of a `__shared__` array).
+    if (e->getType()->isPointerType())
+      if (const auto* d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
+        if (const auto* v = dyn_cast<VarDecl>(d->getDecl());
+            v && (v->hasAttr<CUDASharedAttr>() || v->hasGlobalStorage()))
+          return std::string(v->hasAttr<CUDASharedAttr>() ? "address shared " : "address ") +
+                 v->getNameAsString();
     if (!e->getType()->isIntegralOrUnscopedEnumerationType()) return std::nullopt;
     Poly v = poly(e);
     for (const std::string& n : v.free_vars())

@@ -230,6 +230,8 @@ public:
       size_t objects = k_.pointer_params.size() + k_.global_vars.size();
       if (objects >= 2) v.reason += "; assumes distinct pointer parameters do not alias";
       if (benign_) v.reason += "; assumes two writes of one value do not race";
+      if (opt_.warp_sync > 0)
+        v.reason += "; assumes warps of " + std::to_string(opt_.warp_sync) + " run in lock-step";
       if (!k_.preconditions.empty()) {
         v.reason += "; assumes the kernel's preconditions: ";
         for (size_t i = 0; i < k_.preconditions.size(); ++i)
@@ -268,13 +270,17 @@ private:
   }
 
   bool benign_ = false; // a pair of writes of one value was not asked
+  int64_t linear(const std::vector<int64_t>& t) const {
+    return t[0] + t[1] * bsize_[0] + t[2] * bsize_[0] * bsize_[1];
+  }
+  std::vector<int64_t> bsize_ = {1, 1, 1}; // the block size of the launch searched
   /// Two writes of one value, with equal_writes on.
   bool benign(const Access& x, const Access& y) const {
     // A value loaded from shared memory is one block's: alike in every block only
     // when the launch has one block.
     return opt_.equal_writes && x.write && y.write && !x.atomic && !y.atomic && x.value &&
            y.value && *x.value == *y.value &&
-           (x.value->rfind("load shared ", 0) != 0 || one_block());
+           (x.value->find(" shared ") == std::string::npos || one_block());
   }
   bool one_block() const {
     for (int d : dims_) {
@@ -729,6 +735,20 @@ private:
       }
       if (differ.empty()) return false;
       fs.push_back(Formula::disj(differ));
+      // Lock-step warps: in one block, two threads of one warp race only as two writes
+      // of one statement.
+      if (same_block && opt_.warp_sync > 0 && !(&w == &a && w.write)) {
+        Poly lin = 0, lin2 = 0, stride = 1;
+        for (int d = 0; d < 3; ++d) {
+          bool used = std::find(dims_.begin(), dims_.end(), d) != dims_.end();
+          if (!used) continue;
+          lin = lin + stride * Poly::var(tid(d));
+          lin2 = lin2 + stride * Poly::var(primed(tid(d)));
+          stride = stride * Poly::var(bdim(d));
+        }
+        Poly n(opt_.warp_sync);
+        fs.push_back(Formula::cmp(Poly::div(lin, n), Rel::Ne, Poly::div(lin2, n)));
+      }
       int iters = 0;
       auto add = [&](const Access& x, const std::map<std::string, Poly>& r, bool second) {
         for (const LoopCtx& lp : x.loops) {
@@ -1112,6 +1132,7 @@ private:
       gsize.push_back(used ? launch.at(gdim(d)) : 1);
     }
     const int64_t threads = bsize[0] * bsize[1] * bsize[2], blocks = gsize[0] * gsize[1] * gsize[2];
+    bsize_ = bsize;
     // When the budget runs out, the accesses enumerated so far are still searched (a
     // conflict among them is a race at this launch).
     bool spent = false;
@@ -1155,6 +1176,11 @@ private:
           if (ex.block == ey.block && ex.thread == ey.thread) continue;
           bool same_block = ex.block == ey.block;
           if (same_block && (ax.phase != ay.phase || ex.shared_key != ey.shared_key)) continue;
+          // Lock-step warps: a pair in one warp is not reported (only a same-iteration
+          // pair of one statement's writes could race there).
+          if (same_block && opt_.warp_sync > 0 &&
+              linear(ex.thread) / opt_.warp_sync == linear(ey.thread) / opt_.warp_sync)
+            continue;
           if (!same_block && ax.space == Space::Shared) continue;
           if (!same_block && ax.grid_phase != ay.grid_phase) continue;
           RaceWitness w;
@@ -1269,6 +1295,11 @@ GpuVerifyHeader read_gpuverify_header(const std::string& code) {
     if (body.rfind("pass", 0) == 0) h.expect = "race-free";
     if (body.rfind("xfail", 0) == 0) h.expect = "race";
     if (body.find("--equality-abstraction") != std::string::npos) h.equal_writes = true;
+    if (size_t at = body.find("--warp-sync="); at != std::string::npos) {
+      std::string n = body.substr(at + 12);
+      n = n.substr(0, n.find_first_not_of("0123456789"));
+      if (!n.empty() && n.size() < 6) h.warp_sync = std::stoi(n);
+    }
     std::istringstream w(body);
     for (std::string word; w >> word;) {
       for (const char* what : {"--blockDim=", "--gridDim="}) {

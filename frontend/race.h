@@ -59,6 +59,11 @@ struct RaceOptions {
   /// has alike) to one address are no race, as under GPUVerify's
   /// `--equality-abstraction`. Off by default: plain CUDA says they race.
   bool equal_writes = false;
+  /// Threads of one warp of this many (0: none) run in lock-step, as under GPUVerify's
+  /// `--warp-sync=N`: their accesses are ordered statement by statement (a statement's
+  /// reads before its writes), so within a warp only two writes by one statement race.
+  /// Off by default: CUDA since Volta makes no such promise.
+  int warp_sync = 0;
 };
 
 KernelVerdict check_kernel(const KernelSummary& k, const RaceOptions& opt);
@@ -74,6 +79,7 @@ struct GpuVerifyHeader {
   std::vector<Formula> facts;
   std::vector<std::string> fact_texts;
   bool equal_writes = false; // `--equality-abstraction` (RaceOptions::equal_writes)
+  int warp_sync = 0;         // `--warp-sync=N` (RaceOptions::warp_sync)
 };
 GpuVerifyHeader read_gpuverify_header(const std::string& code);
 

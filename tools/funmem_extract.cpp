@@ -48,6 +48,10 @@ int main(int argc, char** argv) {
   app.add_flag("--equality-abstraction", equal_writes,
                "two writes of the same value to one address are no race (GPUVerify's option; "
                "plain CUDA says they race)");
+  int warp_sync = 0;
+  app.add_option("--warp-sync", warp_sync,
+                 "threads of one warp of N run in lock-step (GPUVerify's option; 0: off, as "
+                 "CUDA since Volta promises)");
   bool no_run = false;
   app.add_flag("--no-run", no_run,
                "never run a kernel: an unknown or unsupported verdict stays (by default the "
@@ -69,6 +73,7 @@ int main(int argc, char** argv) {
   GpuVerifyHeader header = read_gpuverify_header(code);
   opt.facts = header.facts;
   opt.equal_writes = equal_writes || header.equal_writes;
+  opt.warp_sync = warp_sync > 0 ? warp_sync : header.warp_sync;
   std::vector<std::string> fact_texts = header.fact_texts;
   for (const std::string& a : assumes) {
     Diagnostic d;
@@ -102,8 +107,8 @@ int main(int argc, char** argv) {
   for (const KernelSummary& k : r.kernels)
     verdicts.push_back(check_kernel(k, opt));
   // What the static checker leaves open: run the kernel (the dynamic detector).
-  // (The detector has plain CUDA semantics: not run under the equality abstraction.)
-  if (!no_run && !opt.equal_writes)
+  // (The detector has plain CUDA semantics: not run under GPUVerify's abstractions.)
+  if (!no_run && !opt.equal_writes && opt.warp_sync == 0)
     confirm_by_running(code, file, r.kernels, verdicts, opt.facts, clang_args);
   for (size_t ki = 0; ki < r.kernels.size(); ++ki) {
     const KernelSummary& k = r.kernels[ki];

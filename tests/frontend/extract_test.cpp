@@ -59,7 +59,7 @@ std::vector<KernelVerdict> file_verdicts(const std::string& code, const std::str
   std::vector<KernelVerdict> vs;
   for (const KernelSummary& k : r.kernels)
     vs.push_back(check_kernel(k, o));
-  if (!o.equal_writes) confirm_by_running(code, file, r.kernels, vs, o.facts);
+  if (!o.equal_writes && o.warp_sync == 0) confirm_by_running(code, file, r.kernels, vs, o.facts);
   return vs;
 }
 
@@ -255,6 +255,25 @@ TEST_CASE("GPUVerify's equality abstraction, cuRAND, __mul24 and textures", "[fr
   CHECK(verdict("__global__ void k(int* a) {\n"
                 "  a[__mul24(blockIdx.x, blockDim.x) + threadIdx.x] = 1;\n}\n",
                 facts({"blockDim.x == 256", "gridDim.x == 64"})) == Verdict::RaceFree);
+  // Lock-step warps: a warp's scan step reads its left neighbour in the statement that
+  // writes its own element; a race in CUDA, none with --warp-sync=32 (within a warp).
+  const char* scan = "__global__ void k(int* A) {\n  int t = threadIdx.x;\n"
+                     "  unsigned lane = t & 31;\n  if (lane >= 1) A[t] = A[t - 1] + A[t];\n}\n";
+  std::vector<Formula> one_warp_block = facts({"blockDim.x == 64", "gridDim.x == 1"});
+  // (The lane is an unknown, so the static witness search does not confirm the race;
+  // running the kernel does.)
+  CHECK(verdict(scan, one_warp_block) == Verdict::Unknown);
+  RaceOptions ws;
+  ws.facts = one_warp_block;
+  ws.warp_sync = 32;
+  KernelVerdict wv = check_kernel(one(scan), ws);
+  CHECK(wv.verdict == Verdict::RaceFree);
+  CHECK(wv.reason.find("assumes warps of 32 run in lock-step") != std::string::npos);
+  // Across warps (lane 0 reads the previous warp's last element) it still races.
+  CHECK(check_kernel(one("__global__ void k(int* A) {\n  int t = threadIdx.x;\n"
+                         "  if (t >= 1) A[t] = A[t - 1] + A[t];\n}\n"),
+                     ws)
+            .verdict == Verdict::Race);
   // A texture is read-only.
   CHECK(verdict("texture<float, 1, cudaReadModeElementType> t;\n"
                 "__global__ void k(float* a) {\n"
@@ -565,6 +584,7 @@ TEST_CASE("GPUVerify's CUDA test suite: no racy kernel is called race-free",
       GpuVerifyHeader h = read_gpuverify_header(code);
       o.facts = h.facts;
       o.equal_writes = h.equal_writes;
+      o.warp_sync = h.warp_sync;
       std::set<std::string> vs;
       for (const KernelVerdict& kv : file_verdicts(code, file.string(), r, o))
         vs.insert(verdict_name(kv.verdict));
