@@ -31,166 +31,57 @@ __device__ void __syncthreads();
 #define NULL __null
 typedef unsigned int uint;
 // Vector types (CUDA's alignments) and their constructors: values, no memory.
-struct char1 {
-  char x;
-};
-struct __attribute__((aligned(2))) char2 {
-  char x, y;
-};
+#define FM_VECTOR_TYPES(T, N, A2, A4)                                                              \
+  struct N##1 {                                                                                    \
+    T x;                                                                                           \
+  };                                                                                               \
+  struct __attribute__((aligned(A2))) N##2 {                                                       \
+    T x, y;                                                                                        \
+  };                                                                                               \
+  struct __attribute__((aligned(A4))) N##4 {                                                       \
+    T x, y, z, w;                                                                                  \
+  };                                                                                               \
+  __host__ __device__ N##1 make_##N##1(T);                                                         \
+  __host__ __device__ N##2 make_##N##2(T, T);                                                      \
+  __host__ __device__ N##3 make_##N##3(T, T, T);                                                   \
+  __host__ __device__ N##4 make_##N##4(T, T, T, T);
 struct char3 {
   char x, y, z;
 };
-struct __attribute__((aligned(4))) char4 {
-  char x, y, z, w;
-};
-__host__ __device__ char1 make_char1(char);
-__host__ __device__ char2 make_char2(char, char);
-__host__ __device__ char3 make_char3(char, char, char);
-__host__ __device__ char4 make_char4(char, char, char, char);
-struct uchar1 {
-  unsigned char x;
-};
-struct __attribute__((aligned(2))) uchar2 {
-  unsigned char x, y;
-};
+FM_VECTOR_TYPES(char, char, 2, 4)
 struct uchar3 {
   unsigned char x, y, z;
 };
-struct __attribute__((aligned(4))) uchar4 {
-  unsigned char x, y, z, w;
-};
-__host__ __device__ uchar1 make_uchar1(unsigned char);
-__host__ __device__ uchar2 make_uchar2(unsigned char, unsigned char);
-__host__ __device__ uchar3 make_uchar3(unsigned char, unsigned char, unsigned char);
-__host__ __device__ uchar4 make_uchar4(unsigned char, unsigned char, unsigned char, unsigned char);
-struct short1 {
-  short x;
-};
-struct __attribute__((aligned(4))) short2 {
-  short x, y;
-};
+FM_VECTOR_TYPES(unsigned char, uchar, 2, 4)
 struct short3 {
   short x, y, z;
 };
-struct __attribute__((aligned(8))) short4 {
-  short x, y, z, w;
-};
-__host__ __device__ short1 make_short1(short);
-__host__ __device__ short2 make_short2(short, short);
-__host__ __device__ short3 make_short3(short, short, short);
-__host__ __device__ short4 make_short4(short, short, short, short);
-struct ushort1 {
-  unsigned short x;
-};
-struct __attribute__((aligned(4))) ushort2 {
-  unsigned short x, y;
-};
+FM_VECTOR_TYPES(short, short, 4, 8)
 struct ushort3 {
   unsigned short x, y, z;
 };
-struct __attribute__((aligned(8))) ushort4 {
-  unsigned short x, y, z, w;
-};
-__host__ __device__ ushort1 make_ushort1(unsigned short);
-__host__ __device__ ushort2 make_ushort2(unsigned short, unsigned short);
-__host__ __device__ ushort3 make_ushort3(unsigned short, unsigned short, unsigned short);
-__host__ __device__ ushort4 make_ushort4(unsigned short, unsigned short, unsigned short,
-                                         unsigned short);
-struct int1 {
-  int x;
-};
-struct __attribute__((aligned(8))) int2 {
-  int x, y;
-};
+FM_VECTOR_TYPES(unsigned short, ushort, 4, 8)
 struct int3 {
   int x, y, z;
 };
-struct __attribute__((aligned(16))) int4 {
-  int x, y, z, w;
-};
-__host__ __device__ int1 make_int1(int);
-__host__ __device__ int2 make_int2(int, int);
-__host__ __device__ int3 make_int3(int, int, int);
-__host__ __device__ int4 make_int4(int, int, int, int);
-struct uint1 {
-  unsigned int x;
-};
-struct __attribute__((aligned(8))) uint2 {
-  unsigned int x, y;
-};
-struct __attribute__((aligned(16))) uint4 {
-  unsigned int x, y, z, w;
-};
-__host__ __device__ uint1 make_uint1(unsigned int);
-__host__ __device__ uint2 make_uint2(unsigned int, unsigned int);
-__host__ __device__ uint3 make_uint3(unsigned int, unsigned int, unsigned int);
-__host__ __device__ uint4 make_uint4(unsigned int, unsigned int, unsigned int, unsigned int);
-struct longlong1 {
-  long long x;
-};
-struct __attribute__((aligned(16))) longlong2 {
-  long long x, y;
-};
+FM_VECTOR_TYPES(int, int, 8, 16)
+FM_VECTOR_TYPES(unsigned int, uint, 8, 16)
 struct longlong3 {
   long long x, y, z;
 };
-struct __attribute__((aligned(16))) longlong4 {
-  long long x, y, z, w;
-};
-__host__ __device__ longlong1 make_longlong1(long long);
-__host__ __device__ longlong2 make_longlong2(long long, long long);
-__host__ __device__ longlong3 make_longlong3(long long, long long, long long);
-__host__ __device__ longlong4 make_longlong4(long long, long long, long long, long long);
-struct ulonglong1 {
-  unsigned long long x;
-};
-struct __attribute__((aligned(16))) ulonglong2 {
-  unsigned long long x, y;
-};
+FM_VECTOR_TYPES(long long, longlong, 16, 16)
 struct ulonglong3 {
   unsigned long long x, y, z;
 };
-struct __attribute__((aligned(16))) ulonglong4 {
-  unsigned long long x, y, z, w;
-};
-__host__ __device__ ulonglong1 make_ulonglong1(unsigned long long);
-__host__ __device__ ulonglong2 make_ulonglong2(unsigned long long, unsigned long long);
-__host__ __device__ ulonglong3 make_ulonglong3(unsigned long long, unsigned long long,
-                                               unsigned long long);
-__host__ __device__ ulonglong4 make_ulonglong4(unsigned long long, unsigned long long,
-                                               unsigned long long, unsigned long long);
-struct float1 {
-  float x;
-};
-struct __attribute__((aligned(8))) float2 {
-  float x, y;
-};
+FM_VECTOR_TYPES(unsigned long long, ulonglong, 16, 16)
 struct float3 {
   float x, y, z;
 };
-struct __attribute__((aligned(16))) float4 {
-  float x, y, z, w;
-};
-__host__ __device__ float1 make_float1(float);
-__host__ __device__ float2 make_float2(float, float);
-__host__ __device__ float3 make_float3(float, float, float);
-__host__ __device__ float4 make_float4(float, float, float, float);
-struct double1 {
-  double x;
-};
-struct __attribute__((aligned(16))) double2 {
-  double x, y;
-};
+FM_VECTOR_TYPES(float, float, 8, 16)
 struct double3 {
   double x, y, z;
 };
-struct __attribute__((aligned(16))) double4 {
-  double x, y, z, w;
-};
-__host__ __device__ double1 make_double1(double);
-__host__ __device__ double2 make_double2(double, double);
-__host__ __device__ double3 make_double3(double, double, double);
-__host__ __device__ double4 make_double4(double, double, double, double);
+FM_VECTOR_TYPES(double, double, 16, 16)
 // Textures: read-only memory (a texture reference is read, never written).
 enum cudaTextureReadMode { cudaReadModeElementType, cudaReadModeNormalizedFloat };
 template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>

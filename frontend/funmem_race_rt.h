@@ -411,246 +411,65 @@ inline void reset() {
 #define __syncthreads() ::fmr::barrier()
 typedef unsigned int uint;
 // Vector types (as funmem_cuda_min.h declares them).
-struct char1 {
-  char x;
-};
-struct alignas(2) char2 {
-  char x, y;
-};
+#define FM_VECTOR_TYPES(T, N, A2, A4)                                                              \
+  struct N##1 {                                                                                    \
+    T x;                                                                                           \
+  };                                                                                               \
+  struct alignas(A2) N##2 {                                                                        \
+    T x, y;                                                                                        \
+  };                                                                                               \
+  struct alignas(A4) N##4 {                                                                        \
+    T x, y, z, w;                                                                                  \
+  };                                                                                               \
+  inline N##1 make_##N##1(T x) {                                                                   \
+    return {x};                                                                                    \
+  }                                                                                                \
+  inline N##2 make_##N##2(T x, T y) {                                                              \
+    return {x, y};                                                                                 \
+  }                                                                                                \
+  inline N##3 make_##N##3(T x, T y, T z) {                                                         \
+    return {x, y, z};                                                                              \
+  }                                                                                                \
+  inline N##4 make_##N##4(T x, T y, T z, T w) {                                                    \
+    return {x, y, z, w};                                                                           \
+  }
 struct char3 {
   char x, y, z;
 };
-struct alignas(4) char4 {
-  char x, y, z, w;
-};
-inline char1 make_char1(char x) {
-  return {x};
-}
-inline char2 make_char2(char x, char y) {
-  return {x, y};
-}
-inline char3 make_char3(char x, char y, char z) {
-  return {x, y, z};
-}
-inline char4 make_char4(char x, char y, char z, char w) {
-  return {x, y, z, w};
-}
-struct uchar1 {
-  unsigned char x;
-};
-struct alignas(2) uchar2 {
-  unsigned char x, y;
-};
+FM_VECTOR_TYPES(char, char, 2, 4)
 struct uchar3 {
   unsigned char x, y, z;
 };
-struct alignas(4) uchar4 {
-  unsigned char x, y, z, w;
-};
-inline uchar1 make_uchar1(unsigned char x) {
-  return {x};
-}
-inline uchar2 make_uchar2(unsigned char x, unsigned char y) {
-  return {x, y};
-}
-inline uchar3 make_uchar3(unsigned char x, unsigned char y, unsigned char z) {
-  return {x, y, z};
-}
-inline uchar4 make_uchar4(unsigned char x, unsigned char y, unsigned char z, unsigned char w) {
-  return {x, y, z, w};
-}
-struct short1 {
-  short x;
-};
-struct alignas(4) short2 {
-  short x, y;
-};
+FM_VECTOR_TYPES(unsigned char, uchar, 2, 4)
 struct short3 {
   short x, y, z;
 };
-struct alignas(8) short4 {
-  short x, y, z, w;
-};
-inline short1 make_short1(short x) {
-  return {x};
-}
-inline short2 make_short2(short x, short y) {
-  return {x, y};
-}
-inline short3 make_short3(short x, short y, short z) {
-  return {x, y, z};
-}
-inline short4 make_short4(short x, short y, short z, short w) {
-  return {x, y, z, w};
-}
-struct ushort1 {
-  unsigned short x;
-};
-struct alignas(4) ushort2 {
-  unsigned short x, y;
-};
+FM_VECTOR_TYPES(short, short, 4, 8)
 struct ushort3 {
   unsigned short x, y, z;
 };
-struct alignas(8) ushort4 {
-  unsigned short x, y, z, w;
-};
-inline ushort1 make_ushort1(unsigned short x) {
-  return {x};
-}
-inline ushort2 make_ushort2(unsigned short x, unsigned short y) {
-  return {x, y};
-}
-inline ushort3 make_ushort3(unsigned short x, unsigned short y, unsigned short z) {
-  return {x, y, z};
-}
-inline ushort4 make_ushort4(unsigned short x, unsigned short y, unsigned short z,
-                            unsigned short w) {
-  return {x, y, z, w};
-}
-struct int1 {
-  int x;
-};
-struct alignas(8) int2 {
-  int x, y;
-};
+FM_VECTOR_TYPES(unsigned short, ushort, 4, 8)
 struct int3 {
   int x, y, z;
 };
-struct alignas(16) int4 {
-  int x, y, z, w;
-};
-inline int1 make_int1(int x) {
-  return {x};
-}
-inline int2 make_int2(int x, int y) {
-  return {x, y};
-}
-inline int3 make_int3(int x, int y, int z) {
-  return {x, y, z};
-}
-inline int4 make_int4(int x, int y, int z, int w) {
-  return {x, y, z, w};
-}
-struct uint1 {
-  unsigned int x;
-};
-struct alignas(8) uint2 {
-  unsigned int x, y;
-};
-struct alignas(16) uint4 {
-  unsigned int x, y, z, w;
-};
-inline uint1 make_uint1(unsigned int x) {
-  return {x};
-}
-inline uint2 make_uint2(unsigned int x, unsigned int y) {
-  return {x, y};
-}
-inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) {
-  return {x, y, z};
-}
-inline uint4 make_uint4(unsigned int x, unsigned int y, unsigned int z, unsigned int w) {
-  return {x, y, z, w};
-}
-struct longlong1 {
-  long long x;
-};
-struct alignas(16) longlong2 {
-  long long x, y;
-};
+FM_VECTOR_TYPES(int, int, 8, 16)
+FM_VECTOR_TYPES(unsigned int, uint, 8, 16)
 struct longlong3 {
   long long x, y, z;
 };
-struct alignas(16) longlong4 {
-  long long x, y, z, w;
-};
-inline longlong1 make_longlong1(long long x) {
-  return {x};
-}
-inline longlong2 make_longlong2(long long x, long long y) {
-  return {x, y};
-}
-inline longlong3 make_longlong3(long long x, long long y, long long z) {
-  return {x, y, z};
-}
-inline longlong4 make_longlong4(long long x, long long y, long long z, long long w) {
-  return {x, y, z, w};
-}
-struct ulonglong1 {
-  unsigned long long x;
-};
-struct alignas(16) ulonglong2 {
-  unsigned long long x, y;
-};
+FM_VECTOR_TYPES(long long, longlong, 16, 16)
 struct ulonglong3 {
   unsigned long long x, y, z;
 };
-struct alignas(16) ulonglong4 {
-  unsigned long long x, y, z, w;
-};
-inline ulonglong1 make_ulonglong1(unsigned long long x) {
-  return {x};
-}
-inline ulonglong2 make_ulonglong2(unsigned long long x, unsigned long long y) {
-  return {x, y};
-}
-inline ulonglong3 make_ulonglong3(unsigned long long x, unsigned long long y,
-                                  unsigned long long z) {
-  return {x, y, z};
-}
-inline ulonglong4 make_ulonglong4(unsigned long long x, unsigned long long y, unsigned long long z,
-                                  unsigned long long w) {
-  return {x, y, z, w};
-}
-struct float1 {
-  float x;
-};
-struct alignas(8) float2 {
-  float x, y;
-};
+FM_VECTOR_TYPES(unsigned long long, ulonglong, 16, 16)
 struct float3 {
   float x, y, z;
 };
-struct alignas(16) float4 {
-  float x, y, z, w;
-};
-inline float1 make_float1(float x) {
-  return {x};
-}
-inline float2 make_float2(float x, float y) {
-  return {x, y};
-}
-inline float3 make_float3(float x, float y, float z) {
-  return {x, y, z};
-}
-inline float4 make_float4(float x, float y, float z, float w) {
-  return {x, y, z, w};
-}
-struct double1 {
-  double x;
-};
-struct alignas(16) double2 {
-  double x, y;
-};
+FM_VECTOR_TYPES(float, float, 8, 16)
 struct double3 {
   double x, y, z;
 };
-struct alignas(16) double4 {
-  double x, y, z, w;
-};
-inline double1 make_double1(double x) {
-  return {x};
-}
-inline double2 make_double2(double x, double y) {
-  return {x, y};
-}
-inline double3 make_double3(double x, double y, double z) {
-  return {x, y, z};
-}
-inline double4 make_double4(double x, double y, double z, double w) {
-  return {x, y, z, w};
-}
+FM_VECTOR_TYPES(double, double, 16, 16)
 // cuRAND's device API as funmem_cuda_min.h models it: the state (an MTGP32 state: the
 // byte of the thread's index in its block mod 256) read and written.
 struct curandStateXORWOW {

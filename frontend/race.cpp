@@ -307,6 +307,37 @@ private:
     return s;
   }
 
+  /// When `w` and `a` may run concurrently: in one block (true) if they are in the same
+  /// barrier interval (and the same iteration of loops with barriers); in different
+  /// blocks (false) if global, between the same grid barriers.
+  static std::vector<bool> concurrency(const Access& w, const Access& a) {
+    std::vector<bool> blocks;
+    if (w.phase == a.phase) blocks.push_back(true);
+    if (w.space == Space::Global && w.grid_phase == a.grid_phase) blocks.push_back(false);
+    return blocks;
+  }
+  static std::set<std::string> shared_counters(const Access& w, const Access& a, bool same_block) {
+    std::set<std::string> shared = shared_counters(w, same_block);
+    for (const std::string& x : shared_counters(a, same_block))
+      shared.insert(x);
+    return shared;
+  }
+  /// The other thread's names for `a`: primed built-in indices, loop counters (those not
+  /// `shared`) and unknowns (values the extractor does not follow are each thread's own).
+  std::map<std::string, Poly> other_thread(const Access& a,
+                                           const std::set<std::string>& shared) const {
+    std::map<std::string, Poly> ren;
+    for (int d : dims_) {
+      ren[tid(d)] = Poly::var(primed(tid(d)));
+      ren[bid(d)] = Poly::var(primed(bid(d)));
+    }
+    for (const LoopCtx& lp : a.loops)
+      if (!shared.count(lp.var)) ren[lp.var] = Poly::var(primed(lp.var));
+    for (const std::string& u : k_.unknowns)
+      ren[u] = Poly::var(primed(u));
+    return ren;
+  }
+
   /// The set of elements one thread touches with `a` (its loops expanded, shared
   /// counters kept), with names renamed by `ren`; the names expanded are added to
   /// `expanded`.
@@ -702,22 +733,9 @@ private:
   /// Z3 decides it; unsat proves every question of the pair (`v`'s are marked so).
   bool accesses_question(const Access& w, const Access& a, KernelVerdict& v) {
     auto t0 = std::chrono::steady_clock::now();
-    std::vector<bool> blocks;
-    if (w.phase == a.phase) blocks.push_back(true);
-    if (w.space == Space::Global && w.grid_phase == a.grid_phase) blocks.push_back(false);
-    for (bool same_block : blocks) {
-      std::set<std::string> shared = shared_counters(w, same_block);
-      for (const std::string& x : shared_counters(a, same_block))
-        shared.insert(x);
-      std::map<std::string, Poly> ren;
-      for (int d : dims_) {
-        ren[tid(d)] = Poly::var(primed(tid(d)));
-        ren[bid(d)] = Poly::var(primed(bid(d)));
-      }
-      for (const std::string& u : k_.unknowns)
-        ren[u] = Poly::var(primed(u));
-      for (const LoopCtx& lp : a.loops)
-        if (!shared.count(lp.var)) ren[lp.var] = Poly::var(primed(lp.var));
+    for (bool same_block : concurrency(w, a)) {
+      std::set<std::string> shared = shared_counters(w, a, same_block);
+      std::map<std::string, Poly> ren = other_thread(a, shared);
       std::vector<Formula> fs = launch_;
       std::vector<Formula> differ;
       for (int d : dims_) {
@@ -798,29 +816,13 @@ private:
   }
 
   void questions(const Access& w, const Access& a, KernelVerdict& v, std::string& first_open) {
-    // Same block: the same barrier interval only (and the same iteration of loops with
-    // barriers). Another block: global memory, any interval.
-    std::vector<bool> blocks;
-    if (w.phase == a.phase) blocks.push_back(true);
-    if (w.space == Space::Global && w.grid_phase == a.grid_phase) blocks.push_back(false);
-    for (bool same_block : blocks) {
-      std::set<std::string> shared = shared_counters(w, same_block);
-      for (const std::string& s : shared_counters(a, same_block))
-        shared.insert(s);
+    for (bool same_block : concurrency(w, a)) {
+      std::set<std::string> shared = shared_counters(w, a, same_block);
       // Thread t: its own names. Thread t': primed names (shared counters stay).
       std::set<std::string> exp1;
       std::string why;
       auto l1 = set_of(w, {}, shared, exp1, &why);
-      std::map<std::string, Poly> ren;
-      for (int d : dims_) {
-        ren[tid(d)] = Poly::var(primed(tid(d)));
-        ren[bid(d)] = Poly::var(primed(bid(d)));
-      }
-      for (const LoopCtx& lp : a.loops)
-        if (!shared.count(lp.var)) ren[lp.var] = Poly::var(primed(lp.var));
-      // Values the extractor does not follow: the other thread's own.
-      for (const std::string& u : k_.unknowns)
-        ren[u] = Poly::var(primed(u));
+      std::map<std::string, Poly> ren = other_thread(a, shared);
       std::set<std::string> exp2;
       std::optional<SymLmad> l2;
       if (l1) l2 = set_of(a, ren, shared, exp2, &why);
