@@ -1197,6 +1197,16 @@ private:
     if (is_annotation(call->getDirectCallee())) {
       mark(call, "GPUVerify annotation (a specification: not executed, not trusted)");
       if ((n == "__requires" || n == "__global_requires") && args == 1) precondition(call, c);
+      if ((n == "__assert" || n == "__global_assert") && args == 1) {
+        const Expr* e = call->getArg(0);
+        std::set<const FunctionDecl*> seen;
+        bool predicates = reaches(e, seen, [](const Stmt* x) {
+          const auto* k = dyn_cast<CallExpr>(x);
+          return k && is_annotation(k->getDirectCallee());
+        });
+        k_.assertions.push_back({pos(call->getBeginLoc()), text(e),
+                                 predicates ? std::nullopt : formula(e), c.guards, c.loops});
+      }
       return;
     }
     if (n == "__syncthreads") {

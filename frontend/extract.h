@@ -81,6 +81,15 @@ struct CensusEntry {
   std::string text, how;
 };
 
+/// A GPUVerify assertion (`__assert(e)`, `__global_assert(e)`): checked, never trusted.
+struct Assertion {
+  Pos pos;
+  std::string text;            // e as written
+  std::optional<Formula> cond; // e, when it is a formula (no annotation predicate in it)
+  std::vector<Formula> guards; // where it is
+  std::vector<LoopCtx> loops;
+};
+
 struct KernelSummary {
   std::string name;
   Pos pos;
@@ -101,6 +110,7 @@ struct KernelSummary {
   /// `fm_any_N` that may take any integer value, a different one in each thread.
   std::vector<std::string> unknowns;
   std::vector<Formula> unknown_facts; // what is known of them (`fm_any_3 >= 0`)
+  std::vector<Assertion> assertions;
 };
 
 struct ExtractResult {

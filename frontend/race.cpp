@@ -183,6 +183,7 @@ public:
       finish(v, t0);
       return v;
     }
+    check_assertions(v);
     std::string first_open;
     bool spent = false;
     for (size_t w = 0; w < k_.accesses.size() && !spent; ++w) {
@@ -267,6 +268,28 @@ private:
     return opt_.budget_ms > 0 &&
            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
                    .count() > opt_.budget_ms;
+  }
+
+  void check_assertions(KernelVerdict& v) const {
+    for (const Assertion& a : k_.assertions) {
+      std::string status = "not checked";
+      if (a.cond) {
+        std::vector<Formula> fs = launch_;
+        for (const Formula& f : k_.unknown_facts)
+          fs.push_back(f);
+        fs.insert(fs.end(), a.guards.begin(), a.guards.end());
+        for (const LoopCtx& l : a.loops)
+          fs.insert(fs.end(), l.facts.begin(), l.facts.end());
+        // Holds when no state the facts allow makes it false (also where the facts
+        // exclude the assertion's path).
+        Solver s(fs, opt_.prover.timeout_ms);
+        status = s.check({Formula::negate(*a.cond)}, {}, nullptr, opt_.prover.timeout_ms) ==
+                         SatResult::Unsat
+                     ? "holds"
+                     : "may fail";
+      }
+      v.assertions.emplace_back(a, status);
+    }
   }
 
   bool benign_ = false; // a pair of writes of one value was not asked

@@ -45,6 +45,10 @@ struct KernelVerdict {
   std::vector<QuestionResult> questions;
   std::optional<RaceWitness> witness;
   double ms = 0;
+  /// The kernel's assertions: `holds` (proved under the launch facts, preconditions,
+  /// guards and loop bounds), `may fail` (not proved) or `not checked` (GPUVerify
+  /// predicates in it, or not a formula). Never trusted as facts.
+  std::vector<std::pair<Assertion, std::string>> assertions;
 };
 
 struct RaceOptions {

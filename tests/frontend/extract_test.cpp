@@ -208,6 +208,29 @@ TEST_CASE("what the extractor does not follow is any value: over-approximations"
                 "  q.p = b;\n  q.p[threadIdx.x / 2] = 1;\n}\n") == Verdict::Unsupported);
 }
 
+TEST_CASE("GPUVerify's assertions are checked, never trusted", "[frontend]") {
+  RaceOptions o;
+  o.facts = facts({"blockDim.x == 64"});
+  KernelVerdict v = check_kernel(one("__global__ void k(int* a, int n) {\n"
+                                     "  __requires(n > 4);\n"
+                                     "  __assert(blockDim.x <= 64);\n"
+                                     "  for (int i = 0; i < n; i++) __assert(i < n + 1);\n"
+                                     "  __assume(n < 100);\n"
+                                     "  __assert(n < 200);\n"
+                                     "  if (n < 3) __assert(0);\n"
+                                     "  __assert(__no_read(a));\n"
+                                     "  a[blockIdx.x * blockDim.x + threadIdx.x] = n;\n}\n"),
+                                 o);
+  CHECK(v.verdict == Verdict::RaceFree);
+  REQUIRE(v.assertions.size() == 5);
+  CHECK(v.assertions[0].second == "holds");       // the launch fact
+  CHECK(v.assertions[1].second == "holds");       // the loop's bound
+  CHECK(v.assertions[2].second == "may fail");    // an assumption is not trusted
+  CHECK(v.assertions[3].second == "holds");       // a path the precondition excludes
+  CHECK(v.assertions[4].second == "not checked"); // a GPUVerify predicate
+  CHECK(v.assertions[2].first.pos.line == 6);
+}
+
 TEST_CASE("GPUVerify's equality abstraction, cuRAND, __mul24 and textures", "[frontend]") {
   // Every thread writes 0 to p[0]: a race in CUDA, none under equal writes.
   const char* zero = "__global__ void k(int* p) {\n  p[0] = 0;\n}\n";
