@@ -20,9 +20,10 @@
 
 namespace funmem::frontend {
 
-/// The launch a kernel's dynamic run uses: GPUVerify header sizes where it fixes them,
-/// otherwise 4 (x 2 in y when the kernel uses y) threads and 2 (x 2) blocks.
-Launch default_launch(const KernelSummary& k, const GpuVerifyHeader& header);
+/// The launch a kernel's dynamic run uses: GPUVerify header sizes where it fixes them
+/// (its grid at most `max_grid` blocks per dimension), otherwise 4 (x 2 in y when the
+/// kernel uses y) threads and 2 (x 2) blocks.
+Launch default_launch(const KernelSummary& k, const GpuVerifyHeader& header, int64_t max_grid = 4);
 /// The launch of a static race witness (its sizes and scalar values).
 Launch witness_launch(const RaceWitness& w);
 

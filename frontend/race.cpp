@@ -292,6 +292,17 @@ private:
     }
   }
 
+  /// The names a launch chooses: the used dimensions' sizes and the scalar parameters.
+  std::vector<std::string> knobs() const {
+    std::vector<std::string> out;
+    for (int d : dims_) {
+      out.push_back(bdim(d));
+      out.push_back(gdim(d));
+    }
+    out.insert(out.end(), k_.scalar_params.begin(), k_.scalar_params.end());
+    return out;
+  }
+
   bool benign_ = false; // a pair of writes of one value was not asked
   int64_t linear(const std::vector<int64_t>& t) const {
     return t[0] + t[1] * bsize_[0] + t[2] * bsize_[0] * bsize_[1];
@@ -815,13 +826,8 @@ private:
       fs.push_back(eq(w.index, a.index.substitute(ren)));
       Solver s(fs, 300);
       // A model (the launch and the scalars) seeds the witness search.
-      std::vector<std::string> knobs = k_.scalar_params;
-      for (int d : dims_) {
-        knobs.push_back(bdim(d));
-        knobs.push_back(gdim(d));
-      }
       Env model;
-      SatResult r = s.check({}, knobs, &model, 300);
+      SatResult r = s.check({}, knobs(), &model, 300);
       if (r == SatResult::Sat && models_.size() < 8) models_.push_back(model);
       if (r != SatResult::Unsat) return false;
     }
@@ -1047,13 +1053,7 @@ private:
   /// Enumerates thread pairs on small launches for two conflicting accesses.
   std::optional<RaceWitness> search() {
     // Names to choose: launch sizes and scalar parameters.
-    std::vector<std::string> knobs;
-    for (int d : dims_) {
-      knobs.push_back(bdim(d));
-      knobs.push_back(gdim(d));
-    }
-    for (const std::string& p : k_.scalar_params)
-      knobs.push_back(p);
+    const std::vector<std::string> knobs = this->knobs();
     std::vector<Env> candidates;
     // The prover's models first (overlaps it found), then small uniform values, then
     // mixed ones: sizes 2-4, every scalar parameter from {0, 1, 2, 4, 8} independently;
