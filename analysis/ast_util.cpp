@@ -222,10 +222,12 @@ namespace funmem {
 
 namespace {
 
-/// Alpha-renaming with a stack of scopes (see uniquify).
+/// Alpha-renaming with a stack of scopes (see uniquify); with `drop_invariant`, no
+/// renaming but invariant loop memory parameters dropped (drop_invariant_mem_params).
 class Uniquifier {
 public:
-  explicit Uniquifier(const Def& d) : fresh_(bound_names(d)) {}
+  explicit Uniquifier(const Def& d, bool drop_invariant = false)
+      : fresh_(bound_names(d)), drop_invariant_(drop_invariant) {}
 
   void def(Def& d) {
     scopes_.emplace_back();
@@ -240,12 +242,13 @@ public:
 
 private:
   FreshNames fresh_;
+  const bool drop_invariant_;
   std::set<std::string> seen_;
   std::vector<std::map<std::string, std::string>> scopes_;
 
   void bind(Name& n) {
     std::string to = n.s;
-    if (!seen_.insert(n.s).second) {
+    if (!seen_.insert(n.s).second && !drop_invariant_) {
       to = fresh_(n.s);
       seen_.insert(to);
     }
@@ -323,6 +326,7 @@ private:
       return;
     }
     SLet& l = std::get<SLet>(s.node);
+    std::vector<std::pair<std::string, std::string>> dropped; // loop memory results, blocks
     std::visit(Overloaded{[&](EScalar& x) { x.e = sexp(x.e); },
                           [&](EIndex& x) {
                             use(x.arr);
@@ -349,14 +353,27 @@ private:
                             x.bound = sexp(x.bound);
                             for (Name& n : x.inits)
                               use(n);
+                            std::vector<bool> inv = invariant(x, l.pats.size());
                             scopes_.emplace_back();
-                            for (Binding& p : x.params)
-                              bind(p.name);
+                            for (size_t k = 0; k < x.params.size(); ++k) {
+                              if (inv[k])
+                                scopes_.back()[x.params[k].name.s] = x.inits[k].s;
+                              else
+                                bind(x.params[k].name);
+                            }
                             for (Binding& p : x.params)
                               type(p.type);
                             bind(x.iter);
                             body(x.body, false);
                             scopes_.pop_back();
+                            for (size_t k = inv.size(); k-- > 0;) {
+                              if (!inv[k]) continue;
+                              dropped.emplace_back(l.pats[k].name.s, x.inits[k].s);
+                              erase_at(x.params, k);
+                              erase_at(x.inits, k);
+                              erase_at(x.body.results, k);
+                              erase_at(l.pats, k);
+                            }
                           },
                           [&](EUpdate& x) {
                             use(x.arr);
@@ -380,10 +397,31 @@ private:
                           [&](ECopy& x) { use(x.arr); }, [](EScratch&) {},
                           [&](EAlloc& x) { x.size = sexp(x.size); }},
                l.exp.node);
+    for (const auto& [result, block] : dropped)
+      scopes_.back()[result] = block;
     for (Binding& p : l.pats)
       bind(p.name);
     for (Binding& p : l.pats)
       type(p.type);
+  }
+
+  /// Which parameters of `x` are memory its body returns unchanged (dropped when
+  /// drop_invariant_; the pattern must have one name per parameter).
+  std::vector<bool> invariant(const ELoop& x, size_t pats) const {
+    std::vector<bool> inv(x.params.size(), false);
+    if (!drop_invariant_ || pats != x.params.size() || x.body.results.size() != x.params.size())
+      return inv;
+    std::set<std::string> rebound;
+    bound_in(x.body, rebound);
+    for (size_t k = 0; k < x.params.size(); ++k) {
+      const Binding& p = x.params[k];
+      inv[k] = p.type && p.type->kind == Type::Kind::Mem && x.body.results[k].s == p.name.s &&
+               !rebound.count(p.name.s) && p.name.s != x.iter.s;
+    }
+    return inv;
+  }
+  template <class T> static void erase_at(std::vector<T>& v, size_t k) {
+    v.erase(v.begin() + static_cast<std::ptrdiff_t>(k));
   }
 };
 
@@ -392,6 +430,12 @@ private:
 Def uniquify(const Def& d) {
   Def out = d;
   Uniquifier(d).def(out);
+  return out;
+}
+
+Def drop_invariant_mem_params(const Def& d) {
+  Def out = d;
+  Uniquifier(d, true).def(out);
   return out;
 }
 

@@ -58,6 +58,13 @@ std::vector<SymEntry> sym_entries(const std::vector<Entry>& es);
 /// binding in the whole definition.
 Def uniquify(const Def& d);
 
+/// The definition with every loop memory parameter that the loop's body passes on
+/// unchanged (its result is the parameter itself) dropped: the parameter and the loop's
+/// memory result are the initial block throughout, so their uses (array annotations,
+/// results) name that block. No other name changes. Lowering and memory expansion need
+/// it: a block passed through a loop is then visibly the same block.
+Def drop_invariant_mem_params(const Def& d);
+
 /// The first of `base`, `base2`, `base3`, ... that is not in `used`.
 std::string fresh_name(const std::set<std::string>& used, const std::string& base);
 

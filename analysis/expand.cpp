@@ -178,7 +178,11 @@ Program hoist_allocs(const Program& p, int* moved) {
 
 Program expand_memory(const Program& p, ExpandLayout layout, ExpandReport* report) {
   ExpandReport rep;
-  Program out = hoist_allocs(p, &rep.hoisted);
+  // A block passed through a loop unchanged is visibly the same block (so a kernel's
+  // block that a loop updates in place can be expanded).
+  Program q = p;
+  q.def = drop_invariant_mem_params(p.def);
+  Program out = hoist_allocs(q, &rep.hoisted);
   Expander e(layout, rep, bound_names(out.def));
   e.body(out.def.body);
   if (report) *report = rep;

@@ -413,8 +413,11 @@ std::optional<imp::Program> funmem_to_imp(const Program& p, ToImpReport* report,
   }
   ToImpReport rep;
   try {
-    ToImp t(rep, bound_names(p.def));
-    imp::Program out = t.program(p);
+    // A block passed through a loop unchanged is one block, not a variable.
+    Program q = p;
+    q.def = drop_invariant_mem_params(p.def);
+    ToImp t(rep, bound_names(q.def));
+    imp::Program out = t.program(q);
     if (report) *report = rep;
     return out;
   } catch (const Untranslatable& e) {

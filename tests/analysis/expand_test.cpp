@@ -1,6 +1,8 @@
 // Allocation hoisting and memory expansion (analysis/expand.h): both layouts keep every
 // FUN corpus program valid and race-free with no allocation left inside kernels, the GPU
-// layout interleaves the threads, and allocations sized by the thread index are refused.
+// layout interleaves the threads, allocations sized by the thread index are refused, and
+// loop memory parameters passed on unchanged are dropped first.
+#include "analysis/ast_util.h"
 #include "analysis/expand.h"
 #include "analysis/passes.h"
 #include "interp/interp.h"
@@ -13,6 +15,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <functional>
 
 using namespace funmem;
 namespace fs = std::filesystem;
@@ -103,4 +106,110 @@ TEST_CASE("expand refuses allocations sized by the thread index", "[passes][expa
   CHECK(rep.refused[0].find("computed in the kernel body") != std::string::npos);
   CHECK(kernel_allocs(out.def.body, false) == 1);
   CHECK(typecheck(out).empty());
+}
+
+TEST_CASE("loop memory parameters passed on unchanged are dropped, others kept",
+          "[passes][expand][ast]") {
+  auto funmem = [](const std::string& text) {
+    ParseResult r = parse_program(text, Lang::FunMem);
+    INFO(text);
+    REQUIRE(r.program);
+    return *r.program;
+  };
+  auto loop_params = [](const Program& p) {
+    std::vector<size_t> n;
+    std::function<void(const Body&)> walk = [&](const Body& b) {
+      for (const Stmt& s : b.stmts)
+        if (const auto* l = std::get_if<SLet>(&s.node)) {
+          if (const auto* lp = std::get_if<ELoop>(&l->exp.node)) {
+            n.push_back(lp->params.size());
+            walk(lp->body);
+          }
+          if (const auto* k = std::get_if<EKernel>(&l->exp.node)) walk(k->body);
+        }
+    };
+    walk(p.def.body);
+    return n;
+  };
+  auto same_results = [](const Program& a, const Program& b, const std::string& input) {
+    Diagnostic d;
+    auto set = parse_input_set(input, &d);
+    REQUIRE(set);
+    Inputs in = make_inputs(a.def, &*set, 1);
+    RunResult x = run_program(a, Semantics::Heap, in), y = run_program(b, Semantics::Heap, in);
+    REQUIRE_FALSE(x.error);
+    REQUIRE_FALSE(y.error);
+    CHECK(y.races.empty());
+    CHECK_FALSE(compare_results(x.results, y.results));
+  };
+  SECTION("a loop updating its array in place: the parameter and the result are the block") {
+    // Futhark's map4 after fun-to-funmem: the loop starts from c in c_mem.
+    Program p = funmem(
+        "def main (n : i64) (xs_mem : mem) (xs : [n]i64 @xs_mem -> R(n)) : (mem, [n][n]i64) =\n"
+        "  let (r_mem : mem) = alloc n * n\n"
+        "  let (r : [n][n]i64 @r_mem -> R(n, n)) = kernel j < n do\n"
+        "    let (c_mem : mem) = alloc n\n"
+        "    let (c : [n]i64 @c_mem -> R(n)) = copy xs\n"
+        "    let (acc_mem : mem) (acc : [n]i64 @acc_mem -> R(n)) = loop (a_mem : mem)\n"
+        "        (a : [n]i64 @a_mem -> R(n)) = (c_mem, c) for i < n do\n"
+        "      let (v : i64) = a[i]\n"
+        "      let w = v * i + j\n"
+        "      let (a2 : [n]i64 @a_mem -> R(n)) = a with [i] = w\n"
+        "      in (a_mem, a2)\n"
+        "    in (acc)\n"
+        "  in (r_mem, r)\n");
+    Program q = p;
+    q.def = drop_invariant_mem_params(p.def);
+    std::string text = print_program(q);
+    INFO(text);
+    CHECK(typecheck(q).empty());
+    CHECK(loop_params(q) == std::vector<size_t>{1});
+    CHECK(text.find("a_mem") == std::string::npos);
+    CHECK(text.find("acc_mem") == std::string::npos);
+    CHECK(text.find("(acc : [n]i64 @c_mem -> R(n)) = loop (a : [n]i64 @c_mem -> R(n)) = (c)") !=
+          std::string::npos);
+    same_results(p, q, "n=3 xs=[1, 2, 3]");
+    // And memory expansion can now take c_mem out of the kernel.
+    ExpandReport rep;
+    Program x = expand_memory(p, ExpandLayout::Gpu, &rep);
+    CHECK(rep.refused.empty());
+    CHECK(kernel_allocs(x.def.body, false) == 0);
+    same_results(p, x, "n=3 xs=[1, 2, 3]");
+  }
+  SECTION("a loop swapping two blocks, or returning a fresh one, keeps its parameters") {
+    const char* swap =
+        "def main (n : i64) (m : i64) (x_mem : mem) (x : [n]i64 @x_mem -> R(n)) :\n"
+        "    (mem, [n]i64) =\n"
+        "  let (y_mem : mem) = alloc n\n"
+        "  let (y : [n]i64 @y_mem -> R(n)) = copy x\n"
+        "  let (p_mem : mem) (p : [n]i64 @p_mem -> R(n)) (q_mem : mem) (q : [n]i64 @q_mem -> "
+        "R(n)) =\n"
+        "    loop (a_mem : mem) (a : [n]i64 @a_mem -> R(n)) (b_mem : mem) (b : [n]i64 @b_mem -> "
+        "R(n)) = (x_mem, x, y_mem, y) for t < m do\n"
+        "      let (v : i64) = a[0]\n"
+        "      let w = v + t\n"
+        "      let (b2 : [n]i64 @b_mem -> R(n)) = b with [0] = w\n"
+        "      in (b_mem, b2, a_mem, a)\n"
+        "  let (r_mem : mem) = alloc n\n"
+        "  let (r : [n]i64 @r_mem -> R(n)) = copy p\n"
+        "  in (r_mem, r)\n";
+    const char* fresh =
+        "def main (n : i64) (m : i64) (x_mem : mem) (x : [n]i64 @x_mem -> R(n)) :\n"
+        "    (mem, [n]i64) =\n"
+        "  let (p_mem : mem) (p : [n]i64 @p_mem -> R(n)) = loop (a_mem : mem) (a : [n]i64 "
+        "@a_mem -> R(n)) = (x_mem, x) for t < m do\n"
+        "    let (b_mem : mem) = alloc n\n"
+        "    let (b : [n]i64 @b_mem -> R(n)) = copy a\n"
+        "    in (b_mem, b)\n"
+        "  let (r_mem : mem) = alloc n\n"
+        "  let (r : [n]i64 @r_mem -> R(n)) = copy p\n"
+        "  in (r_mem, r)\n";
+    for (const char* text : {swap, fresh}) {
+      Program p = funmem(text);
+      REQUIRE(typecheck(p).empty());
+      Program q = p;
+      q.def = drop_invariant_mem_params(p.def);
+      CHECK(print_program(q) == print_program(p));
+    }
+  }
 }
