@@ -1103,12 +1103,12 @@ private:
                      : !compound   ? poly(rhs)
                                    : updated(env_.count(v) ? env_.at(v) : any(), at, rhs);
         env_[v] = value;
-      } else if (v->getType()->isPointerType()) {
+      } else if (v->getType()->isPointerType() || is_fm_mem(v->getType())) {
         ptrs_.erase(v);
         bad_ptrs_[v] = "the pointer '" + v->getNameAsString() + "' is reassigned";
         if (!compound && rhs && straight) {
           try {
-            ptrs_[v] = ptr(rhs, c);
+            ptrs_[v] = is_fm_mem(v->getType()) ? block(rhs, c) : ptr(rhs, c);
             bad_ptrs_.erase(v);
           } catch (const NotAffine&) {
           }
@@ -1177,6 +1177,13 @@ private:
       if (isa<CXXMemberCallExpr>(call)) {
         to = cast<CXXMemberCallExpr>(call)->getImplicitObjectArgument();
         from = call->getArg(0);
+      }
+      // A local memory block made to name another block (generated code): followed as
+      // a pointer is.
+      if (const auto* d = dyn_cast<DeclRefExpr>(to->IgnoreParens());
+          d && is_fm_mem(d->getType()) && local(d->getDecl())) {
+        mark(call, "memory block assignment");
+        return assign(to, from, false, c, call);
       }
       load(from, c);
       Target p = lvalue(to, c);
@@ -1548,7 +1555,15 @@ private:
         const auto* m = dyn_cast<CXXMethodDecl>(f);
         unsigned skip = isa<CXXOperatorCallExpr>(call) && m && !m->isStatic() ? 1 : 0;
         for (unsigned i = skip; i < call->getNumArgs() && i - skip < f->getNumParams(); ++i)
-          if (f->getParamDecl(i - skip)->getType()->isReferenceType()) target(call->getArg(i));
+          if (QualType t = f->getParamDecl(i - skip)->getType();
+              t->isReferenceType() && !t->getPointeeType().isConstQualified())
+            target(call->getArg(i));
+        // A method that may change its object (`x = y` of a structure is one).
+        if (m && !m->isStatic() && !m->isConst()) {
+          if (skip) target(call->getArg(0));
+          if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call))
+            target(mc->getImplicitObjectArgument());
+        }
       }
     for (const Stmt* c : s->children())
       assigned_in(c, out);

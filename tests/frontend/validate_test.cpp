@@ -251,6 +251,49 @@ TEST_CASE("the extractor reads generated code: blocks, loads, stores, checked ar
   CHECK(k.accesses[2].index.free_vars()[0].rfind("fm_any_", 0) == 0);
 }
 
+TEST_CASE("the extractor follows a memory block named again, not one renamed in a loop",
+          "[frontend][validate]") {
+  auto kernel = [](const std::string& body) {
+    return std::string("#include \"") + kRtModelPath +
+           "\"\n"
+           "__global__ void k(int64_t fm_n, fm_mem p_v_a, fm_mem p_v_b) {\n"
+           "  for (int64_t fm_o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_o < fm_n;\n"
+           "       fm_o += (int64_t)blockDim.x * gridDim.x) {\n"
+           "    fm_mem v_m = fm_mem{nullptr, 0};\n" +
+           body + "  }\n}\n";
+  };
+  SECTION("straight-line: the store is into the block assigned last") {
+    ExtractResult r = extract(kernel("    v_m = p_v_a;\n"
+                                     "    v_m = p_v_b;\n"
+                                     "    fm_st<int64_t>(v_m, fm_o, INT64_C(1), 0);\n"),
+                              "gen.cu");
+    REQUIRE(r.errors.empty());
+    REQUIRE(r.kernels.size() == 1);
+    const KernelSummary& k = r.kernels[0];
+    for (const Problem& p : k.unsupported)
+      UNSCOPED_INFO(p.pos.line << ":" << p.pos.col << ": " << p.what);
+    CHECK(k.unsupported.empty());
+    REQUIRE(k.accesses.size() == 1);
+    CHECK(k.accesses[0].array == "p_v_b");
+    CHECK(k.accesses[0].index == Poly::var("fm_o"));
+  }
+  SECTION("inside a condition or a loop it is not followed") {
+    for (const char* body : {"    if (fm_o > 2) { v_m = p_v_a; }\n"
+                             "    fm_st<int64_t>(v_m, fm_o, INT64_C(1), 0);\n",
+                             "    v_m = p_v_a;\n"
+                             "    for (int64_t v_i = 0; v_i < 4; ++v_i) {\n"
+                             "      fm_st<int64_t>(v_m, fm_o, INT64_C(1), 0);\n"
+                             "      v_m = p_v_b;\n"
+                             "    }\n"}) {
+      INFO(body);
+      ExtractResult r = extract(kernel(body), "gen.cu");
+      REQUIRE(r.errors.empty());
+      REQUIRE(r.kernels.size() == 1);
+      CHECK_FALSE(r.kernels[0].unsupported.empty());
+    }
+  }
+}
+
 TEST_CASE("funmem-cuda validates its kernels by default", "[frontend][validate][tools]") {
   const std::string bin = FUNMEM_CUDA_BIN, dir = std::string(FUNMEM_SOURCE_DIR) + "/corpus/";
   const std::string out = (fs::temp_directory_path() / "funmem-validate-test.cu").string();
