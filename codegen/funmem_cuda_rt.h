@@ -112,11 +112,20 @@ template <class F> void fm_emulate(dim3 grid, dim3 block, F&& body) {
   } while (0)
 
 // The one launch macro: a kernel launch on the GPU, the emulation otherwise.
+// A launch may write any block, so the host's cached page of device memory is dropped
+// first (fm_host_ld).
 #ifdef __CUDACC__
-#define FM_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
+#define FM_LAUNCH(kernel, grid, block, ...)                                                        \
+  do {                                                                                             \
+    fm_host_cache().drop();                                                                        \
+    kernel<<<(grid), (block)>>>(__VA_ARGS__);                                                      \
+  } while (0)
 #else
 #define FM_LAUNCH(kernel, grid, block, ...)                                                        \
-  fm_emulate((grid), (block), [&] { kernel(__VA_ARGS__); })
+  do {                                                                                             \
+    fm_host_cache().drop();                                                                        \
+    fm_emulate((grid), (block), [&] { kernel(__VA_ARGS__); });                                     \
+  } while (0)
 #endif
 
 /// A memory block: 8-byte cells, each holding one element of any scalar type.
@@ -306,16 +315,50 @@ template <class T> FM_HD inline void fm_st(fm_mem m, int64_t i, T v, int site) {
   }
   memcpy(&m.p[i], &v, sizeof v);
 }
-// Host code reads and writes device memory one element at a time.
+// Host code reads device memory through one cached page of cells (a sequential loop on
+// the host reading a block element by element costs one copy per page, not one per
+// element); a launch or an allocation drops the page, and a host store writes through
+// it to the device.
+struct fm_page {
+  static constexpr int64_t kCells = 4096;
+  const fm_cell* block = nullptr; // the cached block, nullptr: none
+  int64_t first = 0, count = 0;   // its cells [first, first + count)
+  fm_cell cells[kCells];
+  void drop() { block = nullptr; }
+  bool holds(fm_mem m, int64_t i) const {
+    return block == m.p && i >= first && i < first + count;
+  }
+};
+inline fm_page& fm_host_cache() {
+  static fm_page page;
+  return page;
+}
 template <class T> inline T fm_host_ld(fm_mem m, int64_t i, int site) {
   if (site && (i < 0 || i >= m.n)) fm_report(site);
   T v{};
-  FM_CUDA(cudaMemcpy(&v, &m.p[i], sizeof v, cudaMemcpyDeviceToHost));
+  fm_page& c = fm_host_cache();
+  if (i < 0 || i >= m.n) { // unchecked code reading outside its block: as it asks
+    FM_CUDA(cudaMemcpy(&v, &m.p[i], sizeof v, cudaMemcpyDeviceToHost));
+    return v;
+  }
+  if (!c.holds(m, i)) {
+    c.block = nullptr;
+    int64_t first = i - i % fm_page::kCells;
+    int64_t count = m.n - first < fm_page::kCells ? m.n - first : fm_page::kCells;
+    FM_CUDA(cudaMemcpy(c.cells, &m.p[first], static_cast<size_t>(count) * sizeof(fm_cell),
+                       cudaMemcpyDeviceToHost));
+    c.block = m.p;
+    c.first = first;
+    c.count = count;
+  }
+  memcpy(&v, &c.cells[i - c.first], sizeof v);
   return v;
 }
 template <class T> inline void fm_host_st(fm_mem m, int64_t i, T v, int site) {
   if (site && (i < 0 || i >= m.n)) fm_report(site);
   FM_CUDA(cudaMemcpy(&m.p[i], &v, sizeof v, cudaMemcpyHostToDevice));
+  fm_page& c = fm_host_cache();
+  if (c.holds(m, i)) memcpy(&c.cells[i - c.first], &v, sizeof v);
 }
 
 // ------------------------------------------------------------------ harness
@@ -529,6 +572,7 @@ struct fm_harness {
       fail("allocation of a negative size");
     }
     fm_mem m{nullptr, n};
+    fm_host_cache().drop();
     FM_CUDA(cudaMalloc(reinterpret_cast<void**>(&m.p), static_cast<size_t>(n) * sizeof(fm_cell)));
     FM_CUDA(cudaMemset(m.p, 0, static_cast<size_t>(n) * sizeof(fm_cell)));
     blocks.push_back(m);
