@@ -371,7 +371,7 @@ int confirm_by_running(const std::string& code, const std::string& file,
         v.verdict = Verdict::Race;
         v.reason = "two threads access " + w.array + "[" + std::to_string(w.address) +
                    "], observed by running the kernel" +
-                   (l.args.count("@@fill") ? " on zero-filled buffers" : "");
+                   (l.args.count("@@fill") ? " on zero-filled memory" : "");
         v.witness = w;
         ++confirmed;
         break;

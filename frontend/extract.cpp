@@ -121,6 +121,55 @@ bool is_annotation(const FunctionDecl* f) {
   return false;
 }
 
+/// The functions whose address the file takes (`&f`, `f` as a value, not as
+/// the callee of a call): what an indirect call of a matching type may reach, when the
+/// file is the whole device program (GPUVerify's assumption too).
+class AddressTaken : public RecursiveASTVisitor<AddressTaken> {
+public:
+  std::vector<const FunctionDecl*> functions;
+
+  bool VisitCallExpr(CallExpr* c) {
+    callees_.insert(c->getCallee()->IgnoreParenImpCasts());
+    callees_.insert(c->getCallee());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr* d) {
+    const auto* f = dyn_cast<FunctionDecl>(d->getDecl());
+    if (!f || callees_.count(d)) return true;
+    // Without a body too (a math function, one defined elsewhere): a call of it is then
+    // modelled as such calls are.
+    const FunctionDecl* def = f->getDefinition() ? f->getDefinition() : f->getCanonicalDecl();
+    if (std::find(functions.begin(), functions.end(), def) == functions.end())
+      functions.push_back(def);
+    return true;
+  }
+
+private:
+  std::set<const Expr*> callees_;
+};
+
+/// Those of `ctx`'s file whose type is `fn` (a function type); `cache` holds them all
+/// once found.
+std::vector<const FunctionDecl*>
+indirect_callees(ASTContext& ctx, QualType fn,
+                 std::optional<std::vector<const FunctionDecl*>>& cache) {
+  if (!cache) {
+    AddressTaken a;
+    a.TraverseDecl(ctx.getTranslationUnitDecl());
+    cache = a.functions;
+  }
+  std::vector<const FunctionDecl*> out;
+  for (const FunctionDecl* f : *cache)
+    if (ctx.hasSameType(f->getType(), fn)) out.push_back(f);
+  return out;
+}
+
+/// The function type an indirect call calls (its callee is a pointer to it).
+QualType called_type(const CallExpr* c) {
+  QualType t = c->getCallee()->getType();
+  return t->isPointerType() ? t->getPointeeType() : t;
+}
+
 /// The census (docs/extract.md): every node of a kernel, and of every function it
 /// reaches, that can touch memory, found by syntax alone: subscripts, dereferences,
 /// member accesses, references to variables with static storage or of reference type,
@@ -153,9 +202,15 @@ public:
   }
   bool VisitCXXThisExpr(CXXThisExpr* t) { return add(t); }
   bool VisitCallExpr(CallExpr* c) {
-    if (const FunctionDecl* f = c->getDirectCallee()) reach(f);
+    if (const FunctionDecl* f = c->getDirectCallee())
+      reach(f);
+    else if (ctx_)
+      for (const FunctionDecl* f : indirect_callees(*ctx_, called_type(c), address_taken_))
+        reach(f);
     return add(c);
   }
+  ASTContext* ctx_ = nullptr; // for the functions an indirect call may reach
+  std::optional<std::vector<const FunctionDecl*>> address_taken_;
   // An annotation's arguments never run: the call is the node, nothing under it.
   bool TraverseCallExpr(CallExpr* c) {
     if (is_annotation(c->getDirectCallee())) return add(c);
@@ -195,7 +250,7 @@ public:
     for (const ParmVarDecl* p : f->parameters()) {
       std::string n = p->getNameAsString();
       QualType t = p->getType();
-      if (t->isPointerType() || is_fm_mem(t)) {
+      if ((t->isPointerType() && !t->getPointeeType()->isFunctionType()) || is_fm_mem(t)) {
         k_.pointer_params.push_back(n);
         // The parameter is the thread's own variable; its target is the object.
         ptrs_[p] = Place{object(nullptr, n, Space::Global), Poly(0)};
@@ -265,11 +320,12 @@ private:
   std::map<const ValueDecl*, Poly> env_;    // affine integer values
   std::map<const ValueDecl*, Obj> objects_; // variables of memory, by declaration
   std::map<std::string, const ValueDecl*> object_names_;
-  std::map<const ValueDecl*, Target> ptrs_;           // pointer variables' targets
-  std::map<const ValueDecl*, std::string> bad_ptrs_;  // pointers it cannot follow, why
-  std::map<const ValueDecl*, Target> refs_;           // references' targets
-  std::vector<Target> this_;                          // `this` of the inlined methods
-  std::vector<std::optional<std::string>> this_path_; // and their param_path
+  std::map<const ValueDecl*, Target> ptrs_;                       // pointer variables' targets
+  std::map<const ValueDecl*, std::string> bad_ptrs_;              // pointers it cannot follow, why
+  std::map<const ValueDecl*, Target> refs_;                       // references' targets
+  std::optional<std::vector<const FunctionDecl*>> address_taken_; // see indirect_callees
+  std::vector<Target> this_;                                      // `this` of the inlined methods
+  std::vector<std::optional<std::string>> this_path_;             // and their param_path
   std::set<const ParmVarDecl*> fixed_params_; // structure parameters the kernel never changes
   std::map<std::string, Obj> field_objects_;  // targets of their pointers, by path
   std::vector<const FunctionDecl*> inlined_;  // the inlined calls, innermost last
@@ -625,7 +681,10 @@ private:
     }
     if (isa<ConditionalOperator>(e) || isa<BinaryConditionalOperator>(e))
       throw NotAffine{"a pointer chosen by '?:' ('" + text(e) + "')", e};
-    if (isa<CallExpr>(e)) throw NotAffine{"a pointer returned by the call '" + text(e) + "'", e};
+    if (const auto* call = dyn_cast<CallExpr>(e)) {
+      if (auto t = returned_pointer(call, c)) return *t;
+      throw NotAffine{"a pointer returned by the call '" + text(e) + "'", e};
+    }
     throw NotAffine{"the pointer expression '" + text(e) + "'", e};
   }
   /// The value of a pointer variable (or of a pointer-typed lvalue) read in `e`.
@@ -900,6 +959,7 @@ private:
 
   void census(const FunctionDecl* f) {
     Census cs;
+    cs.ctx_ = &ctx_;
     cs.run(f);
     std::set<const Stmt*> done;
     for (const Stmt* s : cs.nodes) {
@@ -1165,7 +1225,7 @@ private:
   void call_expr(const CallExpr* call, const Ctx& c) {
     mark(call, "call");
     const FunctionDecl* f = call->getDirectCallee();
-    if (!f) throw NotAffine{"an indirect call ('" + text(call) + "')", call};
+    if (!f) return indirect_call(call, c);
     if (const auto* m = dyn_cast<MemberExpr>(call->getCallee()->IgnoreParenImpCasts()))
       mark(m, "the called method");
     std::string n = f->getNameAsString();
@@ -1199,11 +1259,68 @@ private:
     inline_call(call, f, c);
   }
 
+  /// The pointer a call returns, when its function (with a body, not a method) is one
+  /// `return e;` after annotations only: its arguments bound and `e` followed.
+  std::optional<Target> returned_pointer(const CallExpr* call, const Ctx& c) {
+    const FunctionDecl* f = call->getDirectCallee();
+    const FunctionDecl* d = f ? f->getDefinition() : nullptr;
+    if (!d || !d->hasBody() || in_header(d) || isa<CXXMethodDecl>(d) || d->isVariadic() ||
+        std::find(inlined_.begin(), inlined_.end(), d) != inlined_.end())
+      return std::nullopt;
+    const auto* body = dyn_cast<CompoundStmt>(d->getBody());
+    if (!body || body->body_empty()) return std::nullopt;
+    const auto* ret = dyn_cast<ReturnStmt>(body->body_back());
+    if (!ret || !ret->getRetValue()) return std::nullopt;
+    for (const Stmt* s : body->body())
+      if (s != ret && !(isa<Expr>(s) && only_annotations(cast<Expr>(s)))) return std::nullopt;
+    bind(d, std::vector<const Expr*>(call->arg_begin(), call->arg_end()), c);
+    for (const Stmt* s : body->body())
+      if (s != ret) cover(s, "GPUVerify annotation (a specification: not executed, not trusted)");
+    mark(call, "inlined call of " + f->getNameAsString() + " (the pointer it returns)");
+    inlined_.push_back(d);
+    Target t = ptr(ret->getRetValue(), c);
+    inlined_.pop_back();
+    return t;
+  }
+
+  /// A call through a function pointer: each function of the file of its type whose
+  /// address is taken may be the one called, and none may (a branch not known to run).
+  void indirect_call(const CallExpr* call, const Ctx& c) {
+    const Expr* callee = call->getCallee()->IgnoreParenImpCasts();
+    if (const auto* u = dyn_cast<UnaryOperator>(callee); u && u->getOpcode() == UO_Deref) {
+      mark(u, "the called function (a function pointer dereferenced: no memory)");
+      callee = u->getSubExpr()->IgnoreParenImpCasts();
+    }
+    // The pointer's value: a local or a parameter is no memory; anything else is read.
+    if (const auto* d = dyn_cast<DeclRefExpr>(callee); !(d && local(d->getDecl())))
+      rvalue(callee, c);
+    else
+      mark(d, "the called function pointer (a local)");
+    std::vector<const FunctionDecl*> fs = indirect_callees(ctx_, called_type(call), address_taken_);
+    if (fs.empty())
+      throw NotAffine{"an indirect call ('" + text(call) +
+                          "') where no function of its type has its address taken in the file",
+                      call};
+    Ctx inner = c;
+    inner.divergent = true;
+    inner.exact = false;
+    inner.conditional = true;
+    ++inner.depth;
+    for (const FunctionDecl* f : fs)
+      inline_call(call, f, inner);
+    mark(call, "indirect call of any of " + std::to_string(fs.size()) + " function(s)");
+    k_.indirect_calls = true;
+  }
+
   void builtin_call(const CallExpr* call, const std::string& n, const Ctx& c) {
     unsigned args = call->getNumArgs();
     if (is_annotation(call->getDirectCallee())) {
       mark(call, "GPUVerify annotation (a specification: not executed, not trusted)");
       if ((n == "__requires" || n == "__global_requires") && args == 1) precondition(call, c);
+      // An invariant of a loop the extractor does not summarise (`while`, `do`).
+      if ((n == "__invariant" || n == "__global_invariant") && args == 1)
+        k_.assertions.push_back({pos(call->getBeginLoc()), "invariant", text(call->getArg(0)),
+                                 std::nullopt, c.guards, c.loops});
       if ((n == "__assert" || n == "__global_assert") && args == 1) {
         const Expr* e = call->getArg(0);
         std::set<const FunctionDecl*> seen;
@@ -1211,7 +1328,7 @@ private:
           const auto* k = dyn_cast<CallExpr>(x);
           return k && is_annotation(k->getDirectCallee());
         });
-        k_.assertions.push_back({pos(call->getBeginLoc()), text(e),
+        k_.assertions.push_back({pos(call->getBeginLoc()), "assert", text(e),
                                  predicates ? std::nullopt : formula(e), c.guards, c.loops});
       }
       return;
@@ -1366,7 +1483,13 @@ private:
         escape(a);
         refs_[p] = lvalue(a, c);
       } else if (t->isPointerType() || is_fm_mem(t)) {
-        ptrs_[p] = is_fm_mem(t) ? block(a, c) : ptr(a, c);
+        try {
+          ptrs_[p] = is_fm_mem(t) ? block(a, c) : ptr(a, c);
+        } catch (const NotAffine& e) {
+          // Followed only if it is used; what the argument reads is read here.
+          bad_ptrs_[p] = "the pointer '" + p->getNameAsString() + "': " + e.why;
+          rvalue(a, c);
+        }
       } else {
         rvalue(a, c);
         if (t->isIntegerType()) env_[p] = poly(a);
@@ -1789,9 +1912,9 @@ private:
       try {
         ptrs_[v] = is_fm_mem(t) ? block(init, c) : ptr(init, c);
       } catch (const NotAffine& e) {
-        // Followed only if it is used.
+        // Followed only if it is used; what the initial value reads is read here.
         bad_ptrs_[v] = "the pointer '" + n + "': " + e.why;
-        cover(init, "inside an unsupported construct");
+        rvalue(init, c);
       }
       return;
     }
@@ -1825,13 +1948,16 @@ private:
     LoopCtx l;
     std::string why;
     bool init_done = false;
+    std::optional<Formula> head; // a superset of the counter's values at the loop's head
     // GPUVerify's invariants come first in the condition: `(__invariant(e), k < n)`.
     const Expr* cond_expr = f->getCond();
+    std::vector<const CallExpr*> invariants;
     while (const auto* b =
                dyn_cast_or_null<BinaryOperator>(cond_expr ? cond_expr->IgnoreParens() : nullptr)) {
       if (b->getOpcode() != BO_Comma || !only_annotations(b->getLHS())) break;
       cover(b->getLHS(), "GPUVerify annotation (a specification: not executed, not trusted)");
       mark(b, "loop condition (no memory)");
+      annotation_calls(b->getLHS(), invariants);
       cond_expr = b->getRHS();
     }
     try {
@@ -1933,11 +2059,14 @@ private:
         l.step = step;
         l.count = step == Poly(1) ? end - a : Poly::div(end - a + step - 1, step);
         l.facts = {le(a, k), lt(k, end)};
+        // a + j*step after iteration j (j = 0: the start; 1 <= j <= count).
+        if (auto s = step.constant(); s && *s >= 1) head = at_head(k, a, step, l.count);
       } else if (!up && (op == BO_GT || op == BO_GE) && step == Poly(1)) {
         Poly last = op == BO_GT ? b + 1 : b; // inclusive smallest value
         l.lower = last;
         l.count = a - last + 1;
         l.facts = {le(last, k), le(k, a)};
+        head = at_head(k, a, Poly(-1), l.count);
       } else {
         throw NotAffine{"the loop's condition and increment do not bound the counter"};
       }
@@ -1945,7 +2074,8 @@ private:
       why = n.why;
     }
     if (!why.empty()) {
-      // Not summarised (`why`): any number of iterations.
+      // Not summarised (`why`): any number of iterations; its invariants not checked.
+      loop_invariants(invariants, f->getBody(), var, l, std::nullopt, c);
       if (init_done)
         env_[var] = any();
       else if (const auto* ds = dyn_cast_or_null<DeclStmt>(f->getInit()); ds && var)
@@ -1961,6 +2091,7 @@ private:
     forget_assigned(f->getBody(), l.var);
     l.barrier = has_top_barrier(f->getBody());
     env_[var] = Poly::var(l.var);
+    loop_invariants(invariants, f->getBody(), var, l, head, c);
     Ctx inner = c;
     ++inner.depth;
     inner.loops.push_back(l);
@@ -2026,6 +2157,59 @@ private:
     stmt(body, inner);
     if (inc) guarded(inc, [&] { rvalue(inc, inner); });
     forget_assigned(loop, "");
+  }
+
+  /// The counter `k` at a loop's head: `a + j*step` for some j with j == 0 or 1 <= j <=
+  /// count (`j` is a name of its own, any value the formula allows).
+  static Formula at_head(const Poly& k, const Poly& a, const Poly& step, const Poly& count) {
+    Poly j = Poly::var("fm_head_" + k.to_string());
+    return Formula::conj({Formula::cmp(k, Rel::Eq, a + j * step), le(Poly(0), j),
+                          Formula::disj({Formula::cmp(j, Rel::Eq, Poly(0)), le(j, count)})});
+  }
+
+  /// The annotation calls of a comma list (`__invariant(a), __invariant(b)`).
+  static void annotation_calls(const Expr* e, std::vector<const CallExpr*>& out) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->getOpcode() == BO_Comma) {
+      annotation_calls(b->getLHS(), out);
+      annotation_calls(b->getRHS(), out);
+    } else if (const auto* call = dyn_cast<CallExpr>(e)) {
+      out.push_back(call);
+    }
+  }
+
+  /// GPUVerify's loop invariants of a summarised loop, checked (never trusted) at the
+  /// loop's head: for every value the counter takes there (the start, and every value
+  /// after an iteration), under the facts an assertion there would have. An invariant
+  /// that uses GPUVerify's predicates or a local the body changes is not checked; nor are
+  /// those of geometric loops.
+  void loop_invariants(const std::vector<const CallExpr*>& calls, const Stmt* body,
+                       const VarDecl* var, const LoopCtx& l, const std::optional<Formula>& head,
+                       const Ctx& c) {
+    std::set<const ValueDecl*> changed;
+    assigned_in(body, changed);
+    changed.erase(var);
+    for (const CallExpr* call : calls) {
+      std::string n = call->getDirectCallee()->getNameAsString();
+      if ((n != "__invariant" && n != "__global_invariant") || call->getNumArgs() != 1) continue;
+      const Expr* e = call->getArg(0);
+      std::set<const FunctionDecl*> seen;
+      bool unchecked = reaches(e, seen, [&](const Stmt* x) {
+        if (const auto* k2 = dyn_cast<CallExpr>(x); k2 && is_annotation(k2->getDirectCallee()))
+          return true;
+        const auto* d = dyn_cast<DeclRefExpr>(x);
+        return d && (changed.count(d->getDecl()) || escaped_.count(d->getDecl()));
+      });
+      std::optional<Formula> cond;
+      if (!unchecked && head) cond = formula(e);
+      Assertion a{pos(call->getBeginLoc()), "invariant", text(e), cond, c.guards, c.loops};
+      if (head) {
+        LoopCtx at_head = l;
+        at_head.facts = {*head};
+        a.loops.push_back(at_head);
+      }
+      k_.assertions.push_back(a);
+    }
   }
 
   /// Calls of GPUVerify's annotations only (`__invariant(a), __invariant(b)`).

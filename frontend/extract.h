@@ -84,6 +84,7 @@ struct CensusEntry {
 /// A GPUVerify assertion (`__assert(e)`, `__global_assert(e)`): checked, never trusted.
 struct Assertion {
   Pos pos;
+  std::string kind = "assert"; // "assert", or "invariant" (a loop's, checked at its head)
   std::string text;            // e as written
   std::optional<Formula> cond; // e, when it is a formula (no annotation predicate in it)
   std::vector<Formula> guards; // where it is
@@ -111,6 +112,9 @@ struct KernelSummary {
   std::vector<std::string> unknowns;
   std::vector<Formula> unknown_facts; // what is known of them (`fm_any_3 >= 0`)
   std::vector<Assertion> assertions;
+  /// The kernel calls through a function pointer: every function of the file of the
+  /// called type whose address is taken is assumed to be the one called, or none.
+  bool indirect_calls = false;
 };
 
 struct ExtractResult {

@@ -193,7 +193,7 @@ public:
         const Access& aa = k_.accesses[a];
         if (aa.array != aw.array) continue;
         if (aw.atomic && aa.atomic) continue; // atomics on one cell do not race
-        if (benign(aw, aa)) {
+        if (benign(aw, aa) || reads_own_value(aw, aa)) {
           benign_ = true;
           continue;
         }
@@ -230,6 +230,9 @@ public:
       // The assumption the verdict rests on (GPUVerify's too), said where it matters.
       size_t objects = k_.pointer_params.size() + k_.global_vars.size();
       if (objects >= 2) v.reason += "; assumes distinct pointer parameters do not alias";
+      if (k_.indirect_calls)
+        v.reason += "; assumes a call through a function pointer reaches a function of this "
+                    "file whose address it takes";
       if (benign_) v.reason += "; assumes two writes of one value do not race";
       if (opt_.warp_sync > 0)
         v.reason += "; assumes warps of " + std::to_string(opt_.warp_sync) + " run in lock-step";
@@ -310,11 +313,32 @@ private:
   std::vector<int64_t> bsize_ = {1, 1, 1}; // the block size of the launch searched
   /// Two writes of one value, with equal_writes on.
   bool benign(const Access& x, const Access& y) const {
-    // A value loaded from shared memory is one block's: alike in every block only
-    // when the launch has one block.
+    // A value read from (or the address of) shared memory is one block's: alike in
+    // every block only when the launch has one block, or when the object written is
+    // shared too (only threads of one block write the same one).
     return opt_.equal_writes && x.write && y.write && !x.atomic && !y.atomic && x.value &&
            y.value && *x.value == *y.value &&
-           (x.value->find(" shared ") == std::string::npos || one_block());
+           (x.value->find(" shared ") == std::string::npos || x.space == Space::Shared ||
+            one_block());
+  }
+  /// With equal_writes on, a read `r` of what its thread itself stored before it in the
+  /// same barrier interval, unconditionally and at the same place, where every write of
+  /// the object in that interval stores the value `w` stores: whichever write it sees,
+  /// it reads that value, so the write `w` of another thread does not change it.
+  bool reads_own_value(const Access& w, const Access& r) const {
+    if (!opt_.equal_writes || r.write || r.atomic || !r.exact_guards || !benign(w, w)) return false;
+    auto same_interval = [&](const Access& x) {
+      return x.array == r.array && x.phase == r.phase && x.grid_phase == r.grid_phase;
+    };
+    for (const Access& x : k_.accesses)
+      if (x.write && same_interval(x) && !benign(w, x)) return false;
+    for (const Access& o : k_.accesses) {
+      if (&o == &r) return false; // only stores before the read
+      if (o.write && same_interval(o) && o.index == r.index && o.unit == r.unit &&
+          o.guards.empty() && o.exact_guards && o.loops.empty() && r.loops.empty())
+        return true;
+    }
+    return false;
   }
   bool one_block() const {
     for (int d : dims_) {
@@ -1197,7 +1221,7 @@ private:
                        &ay = k_.accesses[static_cast<size_t>(ey.access)];
           if (!ax.write) continue;
           if (ax.atomic && ay.atomic) continue;
-          if (benign(ax, ay)) continue;
+          if (benign(ax, ay) || reads_own_value(ax, ay)) continue;
           if (ex.block == ey.block && ex.thread == ey.thread) continue;
           bool same_block = ex.block == ey.block;
           if (same_block && (ax.phase != ay.phase || ex.shared_key != ey.shared_key)) continue;

@@ -174,6 +174,26 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
       << (v->hasAttr<CUDASharedAttr>() ? "true" : "false") << ");\n";
   }
   o << "}\n";
+  // Each job starts from the __device__ and __constant__ variables' initial values (a
+  // kernel may have written them); with zero-filled buffers they are zero-filled too,
+  // as the host may change them (cudaMemcpyToSymbol) whatever they start with.
+  o << "static std::vector<std::vector<unsigned char>> fmr_initial;\n"
+       "static void fmr_reset_statics(bool zero) {\n"
+       "  const bool first = fmr_initial.empty();\n"
+       "  size_t k = 0;\n"
+       "  auto one = [&](void* p, size_t n) {\n"
+       "    auto* b = static_cast<unsigned char*>(p);\n"
+       "    if (first) fmr_initial.emplace_back(b, b + n);\n"
+       "    else std::memcpy(p, fmr_initial[k].data(), n);\n"
+       "    if (zero) std::memset(p, 0, n);\n"
+       "    ++k;\n"
+       "  };\n";
+  for (const VarDecl* v : statics)
+    if ((v->hasAttr<CUDADeviceAttr>() || v->hasAttr<CUDAConstantAttr>()) &&
+        !v->hasAttr<CUDASharedAttr>() && !v->getType().isConstQualified())
+      o << "  one((void*)&" << v->getNameAsString() << ", sizeof(" << v->getNameAsString()
+        << "));\n";
+  o << "  (void)one;\n}\n";
   for (size_t ki = 0; ki < kernels.size(); ++ki) {
     const FunctionDecl* k = kernels[ki];
     // An identifier of our own (a template's instantiations share a name), the call
@@ -195,7 +215,22 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
       QualType t = p->getType();
       std::string field = "a.p_" + std::to_string(p->getFunctionScopeIndex());
       std::string pn = p->getNameAsString();
-      if (t->isPointerType()) {
+      if (t->isPointerType() && t->getPointeeType()->isFunctionType()) {
+        // A function pointer: the first function of the file of its type.
+        const FunctionDecl* target = nullptr;
+        for (const Decl* d : ctx.getTranslationUnitDecl()->decls())
+          if (const auto* fd = dyn_cast<FunctionDecl>(d);
+              !target && fd && fd->hasBody() &&
+              ctx.getSourceManager().isInMainFile(fd->getLocation()) &&
+              ctx.hasSameType(fd->getType(), t->getPointeeType()))
+            target = fd;
+        if (!target) {
+          errors.push_back(n + ": error: no function of the file for the argument '" + pn +
+                           "' of type '" + type_text(t, ctx) + "'");
+          continue;
+        }
+        o << "  " << field << " = &" << target->getNameAsString() << ";\n";
+      } else if (t->isPointerType()) {
         QualType e = t->getPointeeType().getUnqualifiedType();
         if (e->isVoidType() || e->isPointerType() || e->isIncompleteType() || e->isFunctionType()) {
           errors.push_back(n + ": error: cannot allocate the argument '" + pn + "' of type '" +
@@ -220,7 +255,8 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
        "  ::fmr::Job j;\n"
        "  while (::fmr::read_job(j, argc, argv)) {\n"
        "    ::fmr::reset();\n"
-       "    fmr_register_statics();\n";
+       "    fmr_register_statics();\n"
+       "    fmr_reset_statics(j.zero_fill());\n";
   for (size_t ki = 0; ki < kernels.size(); ++ki) {
     const FunctionDecl* k = kernels[ki];
     std::string n = k->getNameAsString() + "_" + std::to_string(ki), shown = kernel_name(k);

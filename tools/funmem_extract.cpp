@@ -165,8 +165,11 @@ int main(int argc, char** argv) {
                                    {"ms", q.ms}});
       jk["assertions"] = json::array();
       for (const auto& [a, status] : v.assertions)
-        jk["assertions"].push_back(
-            {{"line", a.pos.line}, {"col", a.pos.col}, {"text", a.text}, {"status", status}});
+        jk["assertions"].push_back({{"line", a.pos.line},
+                                    {"col", a.pos.col},
+                                    {"kind", a.kind},
+                                    {"text", a.text},
+                                    {"status", status}});
       if (v.witness)
         jk["witness"] = {{"array", v.witness->array},
                          {"address", v.witness->address},
@@ -203,7 +206,7 @@ int main(int argc, char** argv) {
     for (const Problem& p : k.unsupported)
       std::printf("%s: unsupported: %s\n", where(file, p.pos).c_str(), p.what.c_str());
     for (const auto& [a, status] : v.assertions)
-      std::printf("%s: assert %s: %s\n", where(file, a.pos).c_str(), status.c_str(),
+      std::printf("%s: %s %s: %s\n", where(file, a.pos).c_str(), a.kind.c_str(), status.c_str(),
                   a.text.c_str());
     if (v.witness) {
       std::printf("  race on %s[%lld]:\n    %s\n    %s\n  launch:", v.witness->array.c_str(),

@@ -231,6 +231,53 @@ TEST_CASE("GPUVerify's assertions are checked, never trusted", "[frontend]") {
   CHECK(v.assertions[2].first.pos.line == 6);
 }
 
+TEST_CASE("a pointer returned by a one-statement device function is followed", "[frontend]") {
+  const std::string fn = "__device__ int* at(int* p, int k) {\n"
+                         "  __ensures(__return_val_ptr() == p + k);\n"
+                         "  return p + k;\n}\n";
+  CHECK(verdict(fn + "__global__ void k(int* a) {\n  at(a, blockIdx.x * blockDim.x)[threadIdx.x] "
+                     "= 1;\n}\n") == Verdict::RaceFree);
+  CHECK(verdict(fn + "__global__ void k(int* a) {\n  int* q = at(a, threadIdx.x / 2);\n"
+                     "  q[0] = 1;\n}\n") == Verdict::Race);
+  // More than a return: not followed.
+  CHECK(verdict("__device__ int* at(int* p, int k) {\n  int j = k;\n  return p + j;\n}\n"
+                "__global__ void k(int* a) {\n  at(a, threadIdx.x)[0] = 1;\n}\n") ==
+        Verdict::Unsupported);
+  CHECK(problems_of("__device__ int* at(int* p, int k) {\n  int j = k;\n  return p + j;\n}\n"
+                    "__global__ void k(int* a) {\n  at(a, threadIdx.x)[0] = 1;\n}\n")
+            .find("a pointer returned by the call") != std::string::npos);
+}
+
+TEST_CASE("GPUVerify's loop invariants are checked at the loop's head, never trusted",
+          "[frontend]") {
+  KernelVerdict v = check_kernel(
+      one("__global__ void k(int* a, int n) {\n"
+          "  __requires(n > 4);\n"
+          "  int s = 0;\n"
+          "  for (int i = 0; __invariant(i <= n), __invariant(i < n), i < n; i++) a[i] = 0;\n"
+          "  for (int j = 2 * n; __invariant(j >= n - 1), __invariant(j > n), j >= n; j--)\n"
+          "    a[j] = 0;\n"
+          "  for (int t = 0; __invariant(t % 4 == 0), __invariant(t <= n + 3), t < n; t += 4)\n"
+          "    a[t] = 0;\n"
+          "  for (int u = 0; __invariant(s >= 0), u < n; u++) s += u;\n"
+          "  for (int w = 0; __invariant(__implies(w > 0, s >= 0)), w < n; w++) a[w] = s;\n"
+          "  while (__invariant(s >= 0), s < n) s++;\n"
+          "}\n"),
+      RaceOptions{});
+  std::vector<std::string> got;
+  for (const auto& [a, status] : v.assertions) {
+    CHECK(a.kind == "invariant");
+    got.push_back(a.text + ": " + status);
+  }
+  CHECK(got == std::vector<std::string>{"i <= n: holds",
+                                        "i < n: may fail", // not after the last iteration
+                                        "j >= n - 1: holds", "j > n: may fail", "t % 4 == 0: holds",
+                                        "t <= n + 3: holds",
+                                        "s >= 0: not checked", // s changes in the body
+                                        "__implies(w > 0, s >= 0): not checked",
+                                        "s >= 0: not checked"}); // a loop not summarised
+}
+
 TEST_CASE("GPUVerify's equality abstraction, cuRAND, __mul24 and textures", "[frontend]") {
   // Every thread writes 0 to p[0]: a race in CUDA, none under equal writes.
   const char* zero = "__global__ void k(int* p) {\n  p[0] = 0;\n}\n";
@@ -253,6 +300,25 @@ TEST_CASE("GPUVerify's equality abstraction, cuRAND, __mul24 and textures", "[fr
                          "  A[threadIdx.x % 4] = threadIdx.x;\n  p[0] = A[0];\n}\n"),
                      eq)
             .verdict != Verdict::RaceFree);
+  // A shared variable written the same value (the address of a shared array) by every
+  // thread of its block, then read by each thread after its own store: the read sees
+  // that value whatever other thread stores. Not before its own store, not after a
+  // store that may not run, not when another store writes something else.
+  eq.facts.clear();
+  auto own = [&](const std::string& body) {
+    return check_kernel(one("__global__ void k(int* r) {\n  __shared__ int A[4];\n"
+                            "  __shared__ int B[4];\n  __shared__ int* p;\n" +
+                            body + "}\n"),
+                        eq)
+        .verdict;
+  };
+  CHECK(own("  p = A;\n  int* q = p;\n  (void)q;\n") == Verdict::RaceFree);
+  CHECK(own("  int* q = p;\n  p = A;\n  (void)q;\n") == Verdict::Race);
+  CHECK(own("  if (threadIdx.x < 5) p = A;\n  int* q = p;\n  (void)q;\n") == Verdict::Race);
+  CHECK(own("  p = A;\n  if (threadIdx.x == 0) p = B;\n  int* q = p;\n  (void)q;\n") ==
+        Verdict::Race);
+  CHECK(verdict("__global__ void k(int* r) {\n  __shared__ int A[4];\n  __shared__ int* p;\n"
+                "  p = A;\n  int* q = p;\n  (void)q;\n}\n") == Verdict::Race);
   // cuRAND: a thread's own state is race-free; a shared plain state races; an MTGP32
   // state serves up to 256 threads of one block.
   CHECK(verdict("__global__ void k(curandState* s, float* a) {\n"
