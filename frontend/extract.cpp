@@ -1709,27 +1709,16 @@ private:
   void block_items(const Stmt* s, Ctx c) {
     if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
       for (const Stmt* child : cs->body()) {
+        // `if (cond) return a; else ...` ending the block: the else branch is the rest.
+        if (const auto* i = dyn_cast<IfStmt>(child);
+            i && i->getElse() && returns(i->getThen()) && child == cs->body_back()) {
+          early_return(i, c);
+          tail(i->getElse(), c);
+          continue;
+        }
         // `if (cond) return;`: the rest runs only when cond is false.
         if (const auto* i = dyn_cast<IfStmt>(child); i && !i->getElse() && returns(i->getThen())) {
-          guarded(i, [&] {
-            rvalue(i->getCond(), c);
-            // `if (cond) return e;` in a device function: e is evaluated when cond holds.
-            const auto* r = dyn_cast<ReturnStmt>(i->getThen());
-            if (!r) r = cast<ReturnStmt>(cast<CompoundStmt>(i->getThen())->body_front());
-            mark(r, "return");
-            if (r->getRetValue()) {
-              if (inlined_.empty()) throw NotAffine{"a return with a value in a kernel", r};
-              rvalue(r->getRetValue(), inexact(c));
-            }
-          });
-          auto f = formula(i->getCond());
-          if (f)
-            add_guard(c.guards, negation(*f));
-          else
-            c.exact = false;
-          // Threads of one block that leave early never reach a later barrier.
-          bool per_thread = !f || !block_uniform(*f, c);
-          c.returned = c.returned || per_thread;
+          early_return(i, c);
           continue;
         }
         // `return e;` ending a device function.
@@ -1744,6 +1733,47 @@ private:
       return;
     }
     stmt(s, c);
+  }
+  /// The last statement of a block after `if (cond) return a; else`: a return, another
+  /// such `if`, or statements.
+  void tail(const Stmt* s, Ctx& c) {
+    if (const auto* r = dyn_cast<ReturnStmt>(s); r && (!inlined_.empty() || !r->getRetValue())) {
+      mark(r, "return");
+      if (r->getRetValue()) guarded(r, [&] { rvalue(r->getRetValue(), c); });
+      return;
+    }
+    if (const auto* i = dyn_cast<IfStmt>(s); i && returns(i->getThen())) {
+      early_return(i, c);
+      if (i->getElse()) tail(i->getElse(), c);
+      return;
+    }
+    block_items(s, c);
+  }
+  /// `if (cond) return [e];`: e (in a device function) is evaluated when cond holds; what
+  /// follows runs only when it does not (`c` gets the negated condition).
+  void early_return(const IfStmt* i, Ctx& c) {
+    auto f = formula(i->getCond());
+    guarded(i, [&] {
+      rvalue(i->getCond(), c);
+      // `if (cond) return e;` in a device function: e is evaluated when cond holds.
+      const auto* r = dyn_cast<ReturnStmt>(i->getThen());
+      if (!r) r = cast<ReturnStmt>(cast<CompoundStmt>(i->getThen())->body_front());
+      mark(r, "return");
+      if (r->getRetValue()) {
+        if (inlined_.empty()) throw NotAffine{"a return with a value in a kernel", r};
+        Ctx then = f ? c : inexact(c);
+        if (f) add_guard(then.guards, *f);
+        then.divergent = true; // a barrier under the condition is not followed
+        rvalue(r->getRetValue(), then);
+      }
+    });
+    if (f)
+      add_guard(c.guards, negation(*f));
+    else
+      c.exact = false;
+    // Threads of one block that leave early never reach a later barrier.
+    bool per_thread = !f || !block_uniform(*f, c);
+    c.returned = c.returned || per_thread;
   }
   static bool returns(const Stmt* s) {
     if (isa<ReturnStmt>(s)) return true;

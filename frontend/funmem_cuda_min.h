@@ -247,6 +247,9 @@ FM_SPEC bool __old_bool(bool);
 FM_SPEC int __return_val_int();
 FM_SPEC bool __return_val_bool();
 FM_SPEC void* __return_val_ptr();
+// `__return_val_funptr(funcType)`: the function pointer a function returns.
+template <class T> FM_SPEC T __return_val_funptr_of();
+#define __return_val_funptr(T) __return_val_funptr_of<T>()
 FM_SPEC bool __mod_pow2(unsigned int);
 FM_SPEC bool __read(const volatile void*);
 FM_SPEC bool __write(const volatile void*);

@@ -236,6 +236,7 @@ public:
       if (benign_) v.reason += "; assumes two writes of one value do not race";
       if (opt_.warp_sync > 0)
         v.reason += "; assumes warps of " + std::to_string(opt_.warp_sync) + " run in lock-step";
+      if (opt_.only_intra_group) v.reason += "; threads of different blocks not checked";
       if (!k_.preconditions.empty()) {
         v.reason += "; assumes the kernel's preconditions: ";
         for (size_t i = 0; i < k_.preconditions.size(); ++i)
@@ -368,10 +369,12 @@ private:
   /// When `w` and `a` may run concurrently: in one block (true) if they are in the same
   /// barrier interval (and the same iteration of loops with barriers); in different
   /// blocks (false) if global, between the same grid barriers.
-  static std::vector<bool> concurrency(const Access& w, const Access& a) {
+  /// Under only_intra_group, threads of different blocks are not asked.
+  std::vector<bool> concurrency(const Access& w, const Access& a) const {
     std::vector<bool> blocks;
     if (w.phase == a.phase) blocks.push_back(true);
-    if (w.space == Space::Global && w.grid_phase == a.grid_phase) blocks.push_back(false);
+    if (w.space == Space::Global && w.grid_phase == a.grid_phase && !opt_.only_intra_group)
+      blocks.push_back(false);
     return blocks;
   }
   static std::set<std::string> shared_counters(const Access& w, const Access& a, bool same_block) {
@@ -1230,7 +1233,7 @@ private:
           if (same_block && opt_.warp_sync > 0 &&
               linear(ex.thread) / opt_.warp_sync == linear(ey.thread) / opt_.warp_sync)
             continue;
-          if (!same_block && ax.space == Space::Shared) continue;
+          if (!same_block && (ax.space == Space::Shared || opt_.only_intra_group)) continue;
           if (!same_block && ax.grid_phase != ay.grid_phase) continue;
           RaceWitness w;
           w.array = ax.array;
@@ -1344,6 +1347,7 @@ GpuVerifyHeader read_gpuverify_header(const std::string& code) {
     if (body.rfind("pass", 0) == 0) h.expect = "race-free";
     if (body.rfind("xfail", 0) == 0) h.expect = "race";
     if (body.find("--equality-abstraction") != std::string::npos) h.equal_writes = true;
+    if (body.find("--only-intra-group") != std::string::npos) h.only_intra_group = true;
     if (size_t at = body.find("--warp-sync="); at != std::string::npos) {
       std::string n = body.substr(at + 12);
       n = n.substr(0, n.find_first_not_of("0123456789"));

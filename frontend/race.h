@@ -68,6 +68,12 @@ struct RaceOptions {
   /// reads before its writes), so within a warp only two writes by one statement race.
   /// Off by default: CUDA since Volta makes no such promise.
   int warp_sync = 0;
+  /// Only races between threads of one block are checked, as under GPUVerify's
+  /// `--only-intra-group`. Off by default.
+  bool only_intra_group = false;
+  /// Any of the options that change CUDA's semantics (the dynamic detector runs plain
+  /// CUDA, so it is not used to confirm races under them).
+  bool semantics_changed() const { return equal_writes || warp_sync > 0 || only_intra_group; }
 };
 
 KernelVerdict check_kernel(const KernelSummary& k, const RaceOptions& opt);
@@ -82,8 +88,9 @@ struct GpuVerifyHeader {
   std::optional<std::string> expect; // race-free | race | unknown | unsupported
   std::vector<Formula> facts;
   std::vector<std::string> fact_texts;
-  bool equal_writes = false; // `--equality-abstraction` (RaceOptions::equal_writes)
-  int warp_sync = 0;         // `--warp-sync=N` (RaceOptions::warp_sync)
+  bool equal_writes = false;     // `--equality-abstraction` (RaceOptions::equal_writes)
+  int warp_sync = 0;             // `--warp-sync=N` (RaceOptions::warp_sync)
+  bool only_intra_group = false; // `--only-intra-group` (RaceOptions::only_intra_group)
 };
 GpuVerifyHeader read_gpuverify_header(const std::string& code);
 

@@ -52,6 +52,9 @@ int main(int argc, char** argv) {
   app.add_option("--warp-sync", warp_sync,
                  "threads of one warp of N run in lock-step (GPUVerify's option; 0: off, as "
                  "CUDA since Volta promises)");
+  bool only_intra_group = false;
+  app.add_flag("--only-intra-group", only_intra_group,
+               "check races between threads of one block only (GPUVerify's option)");
   bool no_run = false;
   app.add_flag("--no-run", no_run,
                "never run a kernel: an unknown or unsupported verdict stays (by default the "
@@ -74,6 +77,7 @@ int main(int argc, char** argv) {
   opt.facts = header.facts;
   opt.equal_writes = equal_writes || header.equal_writes;
   opt.warp_sync = warp_sync > 0 ? warp_sync : header.warp_sync;
+  opt.only_intra_group = only_intra_group || header.only_intra_group;
   std::vector<std::string> fact_texts = header.fact_texts;
   for (const std::string& a : assumes) {
     Diagnostic d;
@@ -108,7 +112,7 @@ int main(int argc, char** argv) {
     verdicts.push_back(check_kernel(k, opt));
   // What the static checker leaves open: run the kernel (the dynamic detector).
   // (The detector has plain CUDA semantics: not run under GPUVerify's abstractions.)
-  if (!no_run && !opt.equal_writes && opt.warp_sync == 0)
+  if (!no_run && !opt.semantics_changed())
     confirm_by_running(code, file, r.kernels, verdicts, opt.facts, clang_args);
   for (size_t ki = 0; ki < r.kernels.size(); ++ki) {
     const KernelSummary& k = r.kernels[ki];

@@ -59,7 +59,7 @@ std::vector<KernelVerdict> file_verdicts(const std::string& code, const std::str
   std::vector<KernelVerdict> vs;
   for (const KernelSummary& k : r.kernels)
     vs.push_back(check_kernel(k, o));
-  if (!o.equal_writes && o.warp_sync == 0) confirm_by_running(code, file, r.kernels, vs, o.facts);
+  if (!o.semantics_changed()) confirm_by_running(code, file, r.kernels, vs, o.facts);
   return vs;
 }
 
@@ -248,6 +248,27 @@ TEST_CASE("a pointer returned by a one-statement device function is followed", "
             .find("a pointer returned by the call") != std::string::npos);
 }
 
+TEST_CASE("a device function ending in if (c) return a; else ... is followed", "[frontend]") {
+  auto code = [](const std::string& store) {
+    return "__device__ int pick(int* a, int i) {\n"
+           "  if (i > 3) return a[i];\n"
+           "  else if (i > 1) { return a[0]; }\n"
+           "  else return 0;\n}\n"
+           "__device__ void put(int* a, int i) {\n"
+           "  if (i == 0) return;\n"
+           "  else " +
+           store +
+           ";\n}\n"
+           "__global__ void k(int* a, int* b) {\n"
+           "  int i = threadIdx.x;\n"
+           "  b[i] = pick(a, i);\n"
+           "  put(a, i);\n}\n";
+  };
+  CHECK(verdict(code("a[i] = 1"), facts({"gridDim.x == 1"})) == Verdict::RaceFree);
+  // Thread 1 writes a[0], which threads 2 and 3 read.
+  CHECK(verdict(code("a[i - 1] = 1"), facts({"gridDim.x == 1"})) == Verdict::Race);
+}
+
 TEST_CASE("GPUVerify's loop invariants are checked at the loop's head, never trusted",
           "[frontend]") {
   KernelVerdict v = check_kernel(
@@ -363,6 +384,18 @@ TEST_CASE("GPUVerify's equality abstraction, cuRAND, __mul24 and textures", "[fr
                          "  if (t >= 1) A[t] = A[t - 1] + A[t];\n}\n"),
                      ws)
             .verdict == Verdict::Race);
+  // Only within a block: every block writes the same elements (a race across blocks),
+  // race-free with --only-intra-group; a race inside a block is still one.
+  RaceOptions intra;
+  intra.only_intra_group = true;
+  const char* per_block = "__global__ void k(int* a) {\n  a[threadIdx.x] = 1;\n}\n";
+  CHECK(verdict(per_block) == Verdict::Race);
+  KernelVerdict iv = check_kernel(one(per_block), intra);
+  CHECK(iv.verdict == Verdict::RaceFree);
+  CHECK(iv.reason.find("threads of different blocks not checked") != std::string::npos);
+  CHECK(check_kernel(one("__global__ void k(int* a) {\n  a[threadIdx.x / 2] = 1;\n}\n"), intra)
+            .verdict == Verdict::Race);
+  CHECK(read_gpuverify_header("//pass\n//--blockDim=64 --only-intra-group\n").only_intra_group);
   // A texture is read-only.
   CHECK(verdict("texture<float, 1, cudaReadModeElementType> t;\n"
                 "__global__ void k(float* a) {\n"
@@ -674,6 +707,7 @@ TEST_CASE("GPUVerify's CUDA test suite: no racy kernel is called race-free",
       o.facts = h.facts;
       o.equal_writes = h.equal_writes;
       o.warp_sync = h.warp_sync;
+      o.only_intra_group = h.only_intra_group;
       std::set<std::string> vs;
       for (const KernelVerdict& kv : file_verdicts(code, file.string(), r, o))
         vs.insert(verdict_name(kv.verdict));
