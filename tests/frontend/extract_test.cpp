@@ -676,7 +676,7 @@ TEST_CASE("GPUVerify's CUDA test suite: no racy kernel is called race-free",
           ? fs::path(std::getenv("FUNMEM_GPUVERIFY_SUITE"))
           : fs::path(FUNMEM_SOURCE_DIR) / ".." / "shared" / "external" / "gpuverify-cuda-testsuite";
   if (!fs::exists(suite / "EXPECTED.tsv")) {
-    WARN("GPUVerify's suite is not at " << suite.string() << ": skipped");
+    WARN("SKIPPED: GPUVerify's suite is not at " << suite.string());
     return;
   }
   std::map<std::string, std::string> recorded;

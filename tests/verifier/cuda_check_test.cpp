@@ -138,7 +138,7 @@ TEST_CASE("every generated corpus file compiles with nvcc", "[codegen][cuda][nvc
   // (host and device, linked, about 4 s each) for every 8th file; FUNMEM_CUDA_NVCC_FULL=1
   // builds every file whole.
   if (nvcc_path().empty()) {
-    WARN("nvcc not found under /usr/local/cuda: skipped");
+    WARN("SKIPPED: nvcc not found under /usr/local/cuda");
     return;
   }
   const bool all_full = std::getenv("FUNMEM_CUDA_NVCC_FULL") != nullptr;
