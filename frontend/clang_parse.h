@@ -40,6 +40,11 @@ std::vector<std::string> gpuverify_clang_args(const std::string& code);
 /// namespaces, and every instantiation of a kernel template (explicit, or by a launch).
 std::vector<const clang::FunctionDecl*> main_file_kernels(clang::ASTContext& ctx);
 
+/// The functions whose address the file takes (`&f`, or `f` as a value rather than a
+/// call's callee), with or without a body: what a call through a function pointer may
+/// reach when the file is the whole device program (GPUVerify's assumption too).
+std::vector<const clang::FunctionDecl*> address_taken_functions(clang::ASTContext& ctx);
+
 /// A kernel's name with its template arguments (`scale<64>`), and with its namespaces
 /// when `qualified` (as a call names it).
 std::string kernel_name(const clang::FunctionDecl* f, bool qualified = false);

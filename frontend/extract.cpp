@@ -121,16 +121,14 @@ bool is_annotation(const FunctionDecl* f) {
   return false;
 }
 
-/// The functions whose address the file takes (`&f`, `f` as a value, not as
-/// the callee of a call): what an indirect call of a matching type may reach, when the
-/// file is the whole device program (GPUVerify's assumption too).
+/// See address_taken_functions (clang_parse.h).
 class AddressTaken : public RecursiveASTVisitor<AddressTaken> {
 public:
   std::vector<const FunctionDecl*> functions;
 
+  // Visited before its children: the callee's reference is known when it is reached.
   bool VisitCallExpr(CallExpr* c) {
     callees_.insert(c->getCallee()->IgnoreParenImpCasts());
-    callees_.insert(c->getCallee());
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr* d) {
@@ -148,16 +146,12 @@ private:
   std::set<const Expr*> callees_;
 };
 
-/// Those of `ctx`'s file whose type is `fn` (a function type); `cache` holds them all
-/// once found.
+/// The address-taken functions of `ctx`'s file whose type is `fn` (a function type);
+/// `cache` holds them all once found.
 std::vector<const FunctionDecl*>
 indirect_callees(ASTContext& ctx, QualType fn,
                  std::optional<std::vector<const FunctionDecl*>>& cache) {
-  if (!cache) {
-    AddressTaken a;
-    a.TraverseDecl(ctx.getTranslationUnitDecl());
-    cache = a.functions;
-  }
+  if (!cache) cache = address_taken_functions(ctx);
   std::vector<const FunctionDecl*> out;
   for (const FunctionDecl* f : *cache)
     if (ctx.hasSameType(f->getType(), fn)) out.push_back(f);
@@ -176,6 +170,7 @@ QualType called_type(const CallExpr* c) {
 /// `this`, calls and constructions, inline assembly, new and delete.
 class Census : public RecursiveASTVisitor<Census> {
 public:
+  explicit Census(ASTContext& ctx) : ctx_(ctx) {}
   std::vector<const Stmt*> nodes;
 
   void run(const FunctionDecl* kernel) {
@@ -204,13 +199,11 @@ public:
   bool VisitCallExpr(CallExpr* c) {
     if (const FunctionDecl* f = c->getDirectCallee())
       reach(f);
-    else if (ctx_)
-      for (const FunctionDecl* f : indirect_callees(*ctx_, called_type(c), address_taken_))
+    else
+      for (const FunctionDecl* f : indirect_callees(ctx_, called_type(c), address_taken_))
         reach(f);
     return add(c);
   }
-  ASTContext* ctx_ = nullptr; // for the functions an indirect call may reach
-  std::optional<std::vector<const FunctionDecl*>> address_taken_;
   // An annotation's arguments never run: the call is the node, nothing under it.
   bool TraverseCallExpr(CallExpr* c) {
     if (is_annotation(c->getDirectCallee())) return add(c);
@@ -225,6 +218,8 @@ public:
   bool VisitCXXDeleteExpr(CXXDeleteExpr* e) { return add(e); }
 
 private:
+  ASTContext& ctx_; // for the functions an indirect call may reach
+  std::optional<std::vector<const FunctionDecl*>> address_taken_;
   std::set<const FunctionDecl*> functions_;
   std::vector<const FunctionDecl*> todo_;
   bool add(const Stmt* s) {
@@ -958,8 +953,7 @@ private:
   }
 
   void census(const FunctionDecl* f) {
-    Census cs;
-    cs.ctx_ = &ctx_;
+    Census cs(ctx_);
     cs.run(f);
     std::set<const Stmt*> done;
     for (const Stmt* s : cs.nodes) {
@@ -1323,13 +1317,9 @@ private:
                                  std::nullopt, c.guards, c.loops});
       if ((n == "__assert" || n == "__global_assert") && args == 1) {
         const Expr* e = call->getArg(0);
-        std::set<const FunctionDecl*> seen;
-        bool predicates = reaches(e, seen, [](const Stmt* x) {
-          const auto* k = dyn_cast<CallExpr>(x);
-          return k && is_annotation(k->getDirectCallee());
-        });
         k_.assertions.push_back({pos(call->getBeginLoc()), "assert", text(e),
-                                 predicates ? std::nullopt : formula(e), c.guards, c.loops});
+                                 uses_predicates(e) ? std::nullopt : formula(e), c.guards,
+                                 c.loops});
       }
       return;
     }
@@ -2104,15 +2094,15 @@ private:
       why = n.why;
     }
     if (!why.empty()) {
-      // Not summarised (`why`): any number of iterations; its invariants not checked.
-      loop_invariants(invariants, f->getBody(), var, l, std::nullopt, c);
+      // Not summarised (`why`): any number of iterations; its condition, invariants
+      // included (not checked, as a `while` loop's), evaluated at each.
       if (init_done)
         env_[var] = any();
       else if (const auto* ds = dyn_cast_or_null<DeclStmt>(f->getInit()); ds && var)
         guarded(ds, [&] { var_decl(var, c); });
       else if (f->getInit())
         stmt(f->getInit(), c);
-      any_loop(f, cond_expr, f->getInc(), f->getBody(), c, false);
+      any_loop(f, f->getCond(), f->getInc(), f->getBody(), c, false);
       return;
     }
     // The condition and the increment are polynomials: they touch no memory.
@@ -2224,14 +2214,12 @@ private:
       if ((n != "__invariant" && n != "__global_invariant") || call->getNumArgs() != 1) continue;
       const Expr* e = call->getArg(0);
       std::set<const FunctionDecl*> seen;
-      bool unchecked = reaches(e, seen, [&](const Stmt* x) {
-        if (const auto* k2 = dyn_cast<CallExpr>(x); k2 && is_annotation(k2->getDirectCallee()))
-          return true;
+      bool changes = reaches(e, seen, [&](const Stmt* x) {
         const auto* d = dyn_cast<DeclRefExpr>(x);
         return d && (changed.count(d->getDecl()) || escaped_.count(d->getDecl()));
       });
       std::optional<Formula> cond;
-      if (!unchecked && head) cond = formula(e);
+      if (head && !changes && !uses_predicates(e)) cond = formula(e);
       Assertion a{pos(call->getBeginLoc()), "invariant", text(e), cond, c.guards, c.loops};
       if (head) {
         LoopCtx at_head = l;
@@ -2240,6 +2228,16 @@ private:
       }
       k_.assertions.push_back(a);
     }
+  }
+
+  /// Whether `e` uses GPUVerify's predicates (`__implies`, `__no_read`, ...): then it is
+  /// not a formula the prover checks.
+  static bool uses_predicates(const Expr* e) {
+    std::set<const FunctionDecl*> seen;
+    return reaches(e, seen, [](const Stmt* x) {
+      const auto* k = dyn_cast<CallExpr>(x);
+      return k && is_annotation(k->getDirectCallee());
+    });
   }
 
   /// Calls of GPUVerify's annotations only (`__invariant(a), __invariant(b)`).
@@ -2321,6 +2319,12 @@ std::vector<std::string> gpuverify_clang_args(const std::string& code) {
         out.push_back(word);
   }
   return out;
+}
+
+std::vector<const FunctionDecl*> address_taken_functions(ASTContext& ctx) {
+  AddressTaken a;
+  a.TraverseDecl(ctx.getTranslationUnitDecl());
+  return a.functions;
 }
 
 std::vector<const FunctionDecl*> main_file_kernels(ASTContext& ctx) {

@@ -193,7 +193,7 @@ public:
         const Access& aa = k_.accesses[a];
         if (aa.array != aw.array) continue;
         if (aw.atomic && aa.atomic) continue; // atomics on one cell do not race
-        if (benign(aw, aa) || reads_own_value(aw, aa)) {
+        if (equal_values(aw, aa)) {
           benign_ = true;
           continue;
         }
@@ -340,6 +340,10 @@ private:
         return true;
     }
     return false;
+  }
+  /// Under equal_writes: a pair that cannot see different values (either of the above).
+  bool equal_values(const Access& w, const Access& a) const {
+    return benign(w, a) || reads_own_value(w, a);
   }
   bool one_block() const {
     for (int d : dims_) {
@@ -1224,7 +1228,7 @@ private:
                        &ay = k_.accesses[static_cast<size_t>(ey.access)];
           if (!ax.write) continue;
           if (ax.atomic && ay.atomic) continue;
-          if (benign(ax, ay) || reads_own_value(ax, ay)) continue;
+          if (equal_values(ax, ay)) continue;
           if (ex.block == ey.block && ex.thread == ey.thread) continue;
           bool same_block = ex.block == ey.block;
           if (same_block && (ax.phase != ay.phase || ex.shared_key != ey.shared_key)) continue;

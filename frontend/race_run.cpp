@@ -216,13 +216,11 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
       std::string field = "a.p_" + std::to_string(p->getFunctionScopeIndex());
       std::string pn = p->getNameAsString();
       if (t->isPointerType() && t->getPointeeType()->isFunctionType()) {
-        // A function pointer: the first function of the file of its type.
+        // A function pointer: the first function with a body of the ones a call through
+        // it may reach (those the extractor inlines for such a call).
         const FunctionDecl* target = nullptr;
-        for (const Decl* d : ctx.getTranslationUnitDecl()->decls())
-          if (const auto* fd = dyn_cast<FunctionDecl>(d);
-              !target && fd && fd->hasBody() &&
-              ctx.getSourceManager().isInMainFile(fd->getLocation()) &&
-              ctx.hasSameType(fd->getType(), t->getPointeeType()))
+        for (const FunctionDecl* fd : address_taken_functions(ctx))
+          if (!target && fd->hasBody() && ctx.hasSameType(fd->getType(), t->getPointeeType()))
             target = fd;
         if (!target) {
           errors.push_back(n + ": error: no function of the file for the argument '" + pn +

@@ -297,6 +297,14 @@ TEST_CASE("GPUVerify's loop invariants are checked at the loop's head, never tru
                                         "s >= 0: not checked", // s changes in the body
                                         "__implies(w > 0, s >= 0): not checked",
                                         "s >= 0: not checked"}); // a loop not summarised
+  // A `for` loop the extractor does not summarise (a step of *= 3): not checked either.
+  KernelVerdict u = check_kernel(one("__global__ void k(int* a, int n) {\n"
+                                     "  for (int v = 1; __invariant(v >= 1), v < n; v *= 3)\n"
+                                     "    a[threadIdx.x] = v;\n}\n"),
+                                 RaceOptions{});
+  REQUIRE(u.assertions.size() == 1);
+  CHECK(u.assertions[0].first.kind == "invariant");
+  CHECK(u.assertions[0].second == "not checked");
 }
 
 TEST_CASE("GPUVerify's equality abstraction, cuRAND, __mul24 and textures", "[frontend]") {
