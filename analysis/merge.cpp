@@ -1,8 +1,6 @@
 // Memory block merging (see merge.h).
 #include "analysis/merge.h"
 
-#include "analysis/broken.h"
-
 #include "analysis/ast_util.h"
 
 #include "ir/overloaded.h"
@@ -47,7 +45,7 @@ void rename_mems_body(Body& b, const std::map<std::string, std::string>& to) {
 
 class Merger {
 public:
-  explicit Merger(MergeReport& r) : rep_(r) {}
+  Merger(MergeReport& r, const MergeOptions& opt) : rep_(r), opt_(opt) {}
 
   void body(Body& b, const std::set<std::string>& escaping, std::set<std::string> defined) {
     const std::set<std::string> outer = defined;
@@ -81,6 +79,7 @@ public:
 
 private:
   MergeReport& rep_;
+  const MergeOptions& opt_;
 
   struct Cand {
     std::string name;
@@ -151,7 +150,7 @@ private:
     auto interferes = [&](const Cand& a, const Cand& c) {
       if (a.first == SIZE_MAX || c.first == SIZE_MAX) return false; // unused blocks
       if (a.elems.size() > 1 || c.elems.size() > 1 || a.elems != c.elems) return true;
-      if (broken_variants().merge_no_interference) return false; // deliberately broken
+      if (opt_.broken_no_interference) return false; // deliberately broken
       return !(a.last < c.first || c.last < a.first);
     };
     std::vector<std::vector<std::string>> colours;
@@ -231,13 +230,13 @@ int count_allocs(const Body& b) {
 
 } // namespace
 
-Program merge_blocks(const Program& p, MergeReport* report) {
+Program merge_blocks(const Program& p, MergeReport* report, const MergeOptions& opt) {
   MergeReport rep;
   Program out = p;
   std::set<std::string> escaping;
   flowing_names(out.def.body, escaping);
   rep.blocks_before = count_allocs(out.def.body);
-  Merger m(rep);
+  Merger m(rep, opt);
   std::set<std::string> params;
   for (const Binding& b : p.def.params)
     params.insert(b.name.s);

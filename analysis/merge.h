@@ -21,8 +21,14 @@ struct MergeReport {
   int merged = 0;        // blocks folded into another one
 };
 
+struct MergeOptions {
+  /// Deliberately broken: blocks with overlapping live ranges are merged too (for the
+  /// fuzzer's tests, analysis/pipeline.h).
+  bool broken_no_interference = false;
+};
+
 /// Merges memory blocks of a FUNMEM program; the result type-checks and is valid when
 /// the input is.
-Program merge_blocks(const Program& p, MergeReport* report = nullptr);
+Program merge_blocks(const Program& p, MergeReport* report = nullptr, const MergeOptions& opt = {});
 
 } // namespace funmem

@@ -2,7 +2,6 @@
 // (see prover.h and docs/prover.md).
 #include "analysis/prover.h"
 
-#include "analysis/broken.h"
 
 #include <algorithm>
 #include <chrono>
@@ -306,7 +305,7 @@ private:
           proves(lt(p.a[at].hi, p.b[at].lo), &log) || proves(lt(p.b[at].hi, p.a[at].lo), &log);
       if (!sep) continue;
       bool ok = true;
-      for (size_t q = 0; q <= at && ok && !broken_variants().sosi_no_cross; ++q) {
+      for (size_t q = 0; q <= at && ok && !opt_.broken_no_cross; ++q) {
         ok = proves(cross(p, q, p.b, p.a), &log) && proves(cross(p, q, p.a, p.b), &log);
         if (!ok && (!fail_q || q < *fail_q)) fail_q = q;
       }

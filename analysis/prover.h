@@ -37,6 +37,8 @@ struct ProverOptions {
   bool witness_search = true;        // try small assignments when Z3 finds no model
   bool enumerate_concrete = true;    // decide small concrete pairs by enumeration first
   bool case_split = true;            // when SOSI fails: split a count name on == 1 / >= 2
+  bool broken_no_cross = false;      // deliberately broken: the SOSI step skips the stride
+                                     // and span (cross) conditions (analysis/pipeline.h)
 };
 
 /// A step of a SOSI proof: the pair examined, what was concluded or how it was split.

@@ -1,7 +1,6 @@
 // Array short-circuiting (see short_circuit.h).
 #include "analysis/short_circuit.h"
 
-#include "analysis/broken.h"
 
 #include "analysis/ast_util.h"
 #include "analysis/solver.h"
@@ -643,7 +642,7 @@ private:
   void check(const std::vector<Acc>& W, const Summary& U, Solver& solver, const std::string& rule,
              ScAttempt& a) {
     if (W.empty()) return;
-    if (rule == "6.4.3" && broken_variants().sc_no_overlap) return; // deliberately broken
+    if (rule == "6.4.3" && opt_.broken_no_overlap) return; // deliberately broken
     if (U.undet)
       throw Refused{rule == "6.4.3" ? "6.4.3 non-overlap" : rule + " non-overlap",
                     "the uses of " + a.dest_mem + " cannot be summarised: " + *U.undet +
@@ -1269,7 +1268,7 @@ private:
     //    the definitions lifted to it) may show it: an `assume` between the creation and
     //    the point runs after the first write.
     std::vector<Formula> cfacts = facts_at(
-        pt.frames, broken_variants().sc_late_facts ? pt.P : bounds_at); // (deliberately broken)
+        pt.frames, opt_.broken_late_facts ? pt.P : bounds_at); // (deliberately broken)
     for (size_t d : lift)
       for (Formula& f : stmt_facts(B.stmts[d]))
         cfacts.push_back(std::move(f));

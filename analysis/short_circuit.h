@@ -95,6 +95,9 @@ struct ScOptions {
     o.witness_candidates = 500;
     return o;
   }();
+  // Deliberately broken variants, for the fuzzer's tests (analysis/pipeline.h).
+  bool broken_no_overlap = false; // the 6.4.3 non-overlap checks are skipped
+  bool broken_late_facts = false; // bounds are proved with facts from after the creation
 };
 
 /// Short-circuits every point it can prove safe; the result type-checks and is valid

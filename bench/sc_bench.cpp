@@ -3,7 +3,7 @@
 // runs), the points attempted, proved and refused (with the properties), and on the
 // file's first data set the elements copied, copies elided and peak heap memory of the
 // heap semantics before and after the pass. Prints a Markdown table and the totals.
-#include "analysis/passes.h"
+#include "analysis/pipeline.h"
 #include "analysis/short_circuit.h"
 #include "analysis/solver.h"
 #include "interp/interp.h"
@@ -44,12 +44,14 @@ int main(int argc, char** argv) {
     }
     Program mem = *r.program;
     if (mem.lang == Lang::Fun) {
-      PassResult pr = run_pass("fun-to-funmem", mem);
-      if (!pr.program) {
+      PipelineOptions popt;
+      popt.stages = {Stage::FunToFunmem};
+      PipelineResult pr = run_pipeline(mem, popt);
+      if (!pr.ok()) {
         std::cerr << f << ": skipped (" << pr.error << ")\n";
         continue;
       }
-      mem = *pr.program;
+      mem = pr.last_program(mem);
     }
     double best = 1e300;
     ScReport rep;

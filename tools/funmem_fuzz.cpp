@@ -1,7 +1,7 @@
 // funmem-fuzz: generates random well-typed FUN programs and runs every check on each
 // (verifier/fuzz.h). Deterministic for a seed: program k of a campaign is generated from
 // program_seed(seed, k), whatever the number of jobs. Exit 1 when a check failed.
-#include "analysis/broken.h"
+#include "analysis/pipeline.h"
 #include "verifier/fuzz.h"
 #include "verifier/prover_check.h"
 
@@ -54,8 +54,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> broken;
   app.add_option("--broken", broken,
                  "switch on a deliberately broken pass variant (to show the fuzzer finds it)")
-      ->check(CLI::IsMember(
-          {"sc-no-overlap", "merge-no-interference", "sosi-no-cross", "sc-late-facts"}));
+      ->check(CLI::IsMember(broken_variant_names()));
   std::string regress_dir;
   app.add_option("--regress-dir", regress_dir,
                  "write the shrunk failing program here (corpus/regress keeps it as a test)");
@@ -64,15 +63,11 @@ int main(int argc, char** argv) {
   bool print = false;
   app.add_flag("--print", print, "print program SEED (the --seed value) and exit");
   CLI11_PARSE(app, argc, argv);
-  for (const std::string& b : broken) {
-    if (b == "sc-no-overlap") broken_variants().sc_no_overlap = true;
-    if (b == "merge-no-interference") broken_variants().merge_no_interference = true;
-    if (b == "sosi-no-cross") broken_variants().sosi_no_cross = true;
-    if (b == "sc-late-facts") broken_variants().sc_late_facts = true;
-  }
-  std::string broken_text;
+  PassOptions passes;
   for (const std::string& b : broken)
-    broken_text += " --broken " + b;
+    set_broken_variant(passes, b);
+  std::string broken_text = broken_variants_text(passes);
+  if (!broken_text.empty()) broken_text = " " + broken_text;
   if (print) {
     std::fputs(generate_fun(seed, gen).c_str(), stdout);
     return 0;
@@ -94,7 +89,7 @@ int main(int argc, char** argv) {
       uint64_t s = program_seed(seed, static_cast<uint64_t>(k));
       if (mode == "lmads") {
         LmadQuestion q = lmad_fuzz_question(s);
-        LmadFuzzOutcome o = fuzz_lmad(q);
+        LmadFuzzOutcome o = fuzz_lmad(q, passes.sc.prover);
         checks += o.checks;
         ++done;
         if (o.ok) continue;
@@ -106,8 +101,9 @@ int main(int argc, char** argv) {
                     static_cast<unsigned long long>(s), o.detail.c_str());
         if (!no_shrink) {
           int steps = 0;
-          q = shrink_lmad(q, &steps);
-          std::printf("\nshrunk in %d steps to:\n%s", steps, fuzz_lmad(q).detail.c_str());
+          q = shrink_lmad(q, &steps, passes.sc.prover);
+          std::printf("\nshrunk in %d steps to:\n%s", steps,
+                      fuzz_lmad(q, passes.sc.prover).detail.c_str());
         }
         found_text = "# found by funmem-fuzz --mode lmads --seed " + std::to_string(seed) +
                      " (question " + std::to_string(k) + ")" + broken_text + "\n" +
@@ -116,7 +112,7 @@ int main(int argc, char** argv) {
         return;
       }
       std::string text = generate_fun(s, gen);
-      FuzzOutcome o = fuzz_program(text);
+      FuzzOutcome o = fuzz_program(text, passes);
       checks += o.checks;
       ++done;
       if (!o.ok) {
@@ -130,8 +126,8 @@ int main(int argc, char** argv) {
         std::string small = text;
         if (!no_shrink) {
           int steps = 0;
-          small = shrink(text, o, &steps);
-          FuzzOutcome again = fuzz_program(small);
+          small = shrink(text, o, &steps, passes);
+          FuzzOutcome again = fuzz_program(small, passes);
           std::printf("\nshrunk in %d steps from %zu to %zu lines; it fails check '%s':\n%s\n%s",
                       steps, lines(text), lines(small), again.check.c_str(), again.detail.c_str(),
                       small.c_str());
@@ -180,7 +176,6 @@ int main(int argc, char** argv) {
     if (!save.empty()) std::ofstream(save) << found_text;
     if (!regress_dir.empty()) {
       // The regression test runs the correct passes: name what their sc refuses.
-      broken_variants() = BrokenVariants{};
       std::string text = found_text;
       if (mode == "programs")
         for (const std::string& p : sc_refusals(found_text))

@@ -3,8 +3,7 @@
 // program in canonical form (printing the printed form changes nothing).
 // Passes: fun-to-funmem, sc, merge, hoist, expand, expand-cpu, to-imp. --json prints one
 // JSON object instead: the program text and, per pass, its report (sc: every attempt).
-#include "analysis/passes.h"
-#include "analysis/to_imp.h"
+#include "analysis/pipeline.h"
 #include "interp/interp.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
@@ -70,59 +69,63 @@ int main(int argc, char** argv) {
       return "";
     }
   };
+  funmem::PipelineOptions popt;
+  popt.input_typed = !no_verify;
+  for (const std::string& pass : passes) {
+    auto s = funmem::stage_from_name(pass);
+    if (!s) {
+      std::cerr << file << ": error: unknown pass '" << pass
+                << "' (available: " << funmem::stage_names_text() << ")\n";
+      return 2;
+    }
+    popt.stages.push_back(*s);
+  }
+  for (size_t k = 0; k + 1 < popt.stages.size(); ++k)
+    if (popt.stages[k] == funmem::Stage::ToImp) {
+      std::cerr << "funmem-opt: error: to-imp must be the last pass (its output is IMP)\n";
+      return 2;
+    }
+  funmem::PipelineResult res = funmem::run_pipeline(p, popt);
   nlohmann::json jpasses = nlohmann::json::array();
-  for (size_t k = 0; k < passes.size(); ++k) {
-    const std::string& pass = passes[k];
-    if (pass == "to-imp") {
-      if (k + 1 != passes.size()) {
-        std::cerr << "funmem-opt: error: to-imp must be the last pass (its output is IMP)\n";
-        return 2;
-      }
-      funmem::ToImpReport rep;
-      std::string why;
-      auto imp = funmem::funmem_to_imp(p, &rep, &why);
-      if (!imp) {
-        std::cerr << file << ": error: to-imp: " << why << "\n";
-        return 1;
-      }
-      if (as_json) {
-        jpasses.push_back({{"pass", "to-imp"},
-                           {"kernels", rep.kernels},
-                           {"copies", rep.copies},
-                           {"elided", rep.elided}});
-        std::cout << nlohmann::json{{"file", file},
-                                    {"passes", jpasses},
-                                    {"language", "IMP"},
-                                    {"program", funmem::imp::print(*imp)}}
-                         .dump()
-                  << "\n";
-        return 0;
-      }
-      if (report)
-        std::cerr << "to-imp: " << rep.kernels << " IMP kernels, " << rep.copies << " copies, "
-                  << rep.elided << " copies elided (built in place)\n";
-      std::cout << funmem::imp::print(*imp);
-      return 0;
-    }
-    funmem::PassResult res = funmem::run_pass(pass, p);
-    if (!res.program) {
-      std::cerr << file << ": error: " << res.error << "\n";
-      return res.error.rfind("unknown pass", 0) == 0 ? 2 : 1;
-    }
+  for (const funmem::StageResult& st : res.stages) {
     if (as_json) {
-      nlohmann::json jp = {{"pass", pass}, {"report", res.report}};
-      if (res.sc) jp["sc"] = funmem::sc_json(*res.sc);
+      nlohmann::json jp = {{"pass", funmem::stage_name(st.stage)}};
+      if (st.imp) {
+        jp["kernels"] = st.imp_report.kernels;
+        jp["copies"] = st.imp_report.copies;
+        jp["elided"] = st.imp_report.elided;
+      } else {
+        jp["report"] = st.report;
+      }
+      if (st.sc) jp["sc"] = funmem::sc_json(*st.sc);
       jpasses.push_back(jp);
-    }
-    if (report && !as_json) {
-      std::cerr << res.report << "\n";
-      std::string before = peak(p), after = peak(*res.program);
+    } else if (report) {
+      std::cerr << st.report << "\n";
+      std::string before = peak(p), after = st.program ? peak(*st.program) : "";
       if (!after.empty())
         std::cerr << "  peak memory on the input at line " << r.program->inputs[0].pos.line << ": "
                   << (before.empty() ? "-" : before) << " bytes before, " << after
                   << " bytes after (16 per element)\n";
     }
-    p = *res.program;
+    if (st.program) p = *st.program;
+  }
+  if (!res.ok()) {
+    std::cerr << file << ": error: " << res.error << "\n";
+    return 1;
+  }
+  if (!res.stages.empty() && res.stages.back().imp) {
+    const funmem::imp::Program& imp = *res.stages.back().imp;
+    if (as_json) {
+      std::cout << nlohmann::json{{"file", file},
+                                  {"passes", jpasses},
+                                  {"language", "IMP"},
+                                  {"program", funmem::imp::print(imp)}}
+                       .dump()
+                << "\n";
+    } else {
+      std::cout << funmem::imp::print(imp);
+    }
+    return 0;
   }
   if (as_json) {
     std::cout << nlohmann::json{{"file", file},

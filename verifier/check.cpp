@@ -1,7 +1,7 @@
 // Static checks of one file against its expectations (see check.h).
 #include "verifier/check.h"
 
-#include "analysis/passes.h"
+#include "analysis/pipeline.h"
 #include "analysis/to_imp.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
@@ -285,56 +285,38 @@ void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& exp
   const Program& fun = p.lang == Lang::FunMem ? unmemmed.emplace(unmem(p)) : p;
   // The heap programs: the FUNMEM program itself, or every stage of the pipeline.
   std::vector<std::pair<std::string, Program>> heaps;
-  heaps.reserve(pass_names().size() + 2); // `cur` below points into it
-  std::vector<bool> unchanged;            // per heap program: equal to the one before
+  std::vector<bool> unchanged; // per heap program: equal to the one before
+  // A FUNMEM source runs itself, then sc's result: short-circuiting is confirmed on
+  // programs expected to be valid or to end in an error (every stage must end alike); a
+  // racy or invalid program has no meaning to keep. A FUN source runs every stage.
+  PipelineOptions popt;
+  popt.pass = opt.passes;
   if (p.lang == Lang::FunMem) {
     heaps.emplace_back("", p);
     unchanged.push_back(false);
-    // Short-circuiting is confirmed on programs expected to be valid or to end in an
-    // error (every stage must end alike); a racy or invalid program has no meaning to
-    // keep.
     bool meaningful = true;
     for (const Expect& e : expects)
       meaningful = meaningful && e.word != "invalid" && e.word != "race";
-    if (meaningful) {
-      PassResult pr = run_pass("sc", p);
-      r.sc = pr.sc;
-      if (pr.program) {
-        heaps.emplace_back("sc", *pr.program);
-        unchanged.push_back(false);
-        r.stages.push_back("sc");
-      } else {
-        r.pipeline_error = "stage sc: " + pr.error;
-      }
-    }
+    if (meaningful) popt.stages = {Stage::Sc};
   } else {
-    const Program* cur = &p;
-    for (const std::string& stage : pass_names()) {
-      PassResult pr = run_pass(stage, *cur, true);
-      if (pr.sc) r.sc = pr.sc;
-      if (!pr.program) {
-        r.pipeline_error = "stage " + stage + ": " + pr.error;
-        break;
-      }
-      // A stage that changed nothing runs as the one before it did (the interpreters
-      // are deterministic): its runs are copies.
-      unchanged.push_back(!heaps.empty() && pr.program->def == cur->def);
-      heaps.emplace_back(stage, std::move(*pr.program));
-      cur = &heaps.back().second;
-      r.stages.push_back(stage);
-    }
+    popt.stages = standard_stages(Lang::Fun);
   }
-  std::optional<imp::Program> imp_prog;
+  PipelineResult pres = run_pipeline(p, popt);
+  r.pipeline_error = pres.error;
+  if (const ScReport* sc = pres.sc_report()) r.sc = *sc;
+  const imp::Program* imp_prog = nullptr;
   Def imp_def;
-  if (p.lang == Lang::Fun && r.pipeline_error.empty()) {
-    std::string why;
-    imp_prog = funmem_to_imp(heaps.back().second, nullptr, &why);
-    if (imp_prog) {
+  for (StageResult& s : pres.stages) {
+    r.stages.push_back(stage_name(s.stage));
+    if (s.imp) {
+      imp_prog = &*s.imp;
       imp_def = heaps.back().second.def;
-      r.stages.push_back("to-imp");
-    } else {
-      r.pipeline_error = "stage to-imp: " + why;
+      continue;
     }
+    // A stage that changed nothing runs as the one before it did (the interpreters are
+    // deterministic): its runs are copies.
+    unchanged.push_back(!heaps.empty() && s.unchanged);
+    heaps.emplace_back(stage_name(s.stage), std::move(*s.program));
   }
   const std::vector<InputSet>& sets = opt.inputs.empty() ? p.inputs : opt.inputs;
   size_t count = std::max<size_t>(sets.size(), 1);

@@ -12,7 +12,7 @@
 // holds when sc proved exactly N points (update, concat operand, kernel result).
 #pragma once
 
-#include "analysis/short_circuit.h"
+#include "analysis/pipeline.h"
 #include "interp/interp.h"
 #include "ir/ast.h"
 #include "ir/diagnostic.h"
@@ -36,6 +36,7 @@ struct CheckOptions {
   std::vector<InputSet> inputs; // used instead of the file's `-- input:` lines when given
   uint64_t seed = 0;            // for array inputs not given
   Limits limits;
+  PassOptions passes; // the pipeline's pass options (a broken variant, for the tests)
 };
 
 /// The outcome of one data set.

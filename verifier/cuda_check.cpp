@@ -1,7 +1,7 @@
 // Differential testing of generated CUDA code (see cuda_check.h).
 #include "verifier/cuda_check.h"
 
-#include "analysis/passes.h"
+#include "analysis/pipeline.h"
 #include "ir/files.h"
 #include "ir/parser.h"
 #include "ir/typecheck.h"
@@ -82,24 +82,19 @@ std::optional<Lowered> lower_to_cuda(const std::string& path, const std::string&
   if (!ds.empty()) return fail(format_diagnostic(ds.front(), path, text));
   Lowered l;
   l.source = *pr.program;
-  Program cur = l.source;
-  for (const std::string& stage : pass_names()) {
-    if (stage == "fun-to-funmem" && lang != Lang::Fun) continue;
-    if (stage == "sc" && !opt.short_circuit) continue;
-    PassResult r = run_pass(stage, cur);
-    if (!r.program) return fail("stage " + stage + ": " + r.error);
-    cur = *r.program;
-    l.stages.push_back(stage);
-  }
-  l.funmem = cur;
-  std::string why;
-  auto ip = funmem_to_imp(cur, &l.imp_stats, &why);
-  if (!ip) return fail("stage to-imp: " + why);
-  l.imp = *ip;
-  l.stages.push_back("to-imp");
+  PipelineOptions popt;
+  popt.stages = standard_stages(lang, opt.short_circuit);
+  PipelineResult res = run_pipeline(l.source, popt);
+  if (!res.ok()) return fail(res.error);
+  for (const StageResult& s : res.stages)
+    l.stages.push_back(stage_name(s.stage));
+  l.funmem = res.last_program(l.source);
+  l.imp = *res.stages.back().imp;
+  l.imp_stats = res.stages.back().imp_report;
   CudaOptions co = opt.cuda;
   co.source_file = path;
-  auto code = imp_to_cuda(l.imp, result_types(cur.def), co, &why);
+  std::string why;
+  auto code = imp_to_cuda(l.imp, result_types(l.funmem.def), co, &why);
   if (!code) return fail("codegen: " + why);
   l.code = *code;
   return l;

@@ -1,6 +1,6 @@
 #include "verifier/fuzz.h"
 
-#include "analysis/passes.h"
+#include "analysis/pipeline.h"
 #include "ir/overloaded.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
@@ -23,7 +23,7 @@ uint64_t program_seed(uint64_t campaign_seed, uint64_t index) {
   return z ^ (z >> 31);
 }
 
-FuzzOutcome fuzz_program(const std::string& text) {
+FuzzOutcome fuzz_program(const std::string& text, const PassOptions& passes) {
   FuzzOutcome o;
   auto fail = [&](const char* check, std::string detail) {
     o.ok = false;
@@ -43,7 +43,9 @@ FuzzOutcome fuzz_program(const std::string& text) {
   std::vector<Diagnostic> ds = typecheck(*r.program);
   if (!ds.empty()) return fail("typecheck", format_diagnostic(ds.front(), "fuzz.fun", text));
   ++o.checks;
-  CheckReport rep = check_program("fuzz.fun", *r.program);
+  CheckOptions copt;
+  copt.passes = passes;
+  CheckReport rep = check_program("fuzz.fun", *r.program, copt);
   if (!rep.pipeline_error.empty()) return fail("pipeline", rep.pipeline_error);
   // Every stage ends as the source's value semantics does.
   if (!rep.stage_mismatches.empty()) {
@@ -342,10 +344,11 @@ std::vector<std::vector<std::string>> keep_one_branch(const std::vector<std::str
 
 constexpr int kMaxShrinkRounds = 50;
 
-std::string shrink(const std::string& text, const FuzzOutcome& failure, int* steps) {
+std::string shrink(const std::string& text, const FuzzOutcome& failure, int* steps,
+                   const PassOptions& passes) {
   auto still_fails = [&](const std::vector<std::string>& ls) {
     if (steps) ++*steps;
-    FuzzOutcome o = fuzz_program(join(ls));
+    FuzzOutcome o = fuzz_program(join(ls), passes);
     return !o.ok && o.check == failure.check && o.kind == failure.kind;
   };
   std::vector<std::string> ls = split_lines(text);
@@ -512,11 +515,12 @@ std::vector<std::string> sc_refusals(const std::string& text) {
   std::vector<std::string> out;
   ParseResult r = parse_program(text, Lang::Fun);
   if (!r.program) return out;
-  PassResult mem = run_pass("fun-to-funmem", *r.program);
-  if (!mem.program) return out;
-  PassResult sc = run_pass("sc", *mem.program);
-  if (!sc.sc) return out;
-  for (const ScAttempt& a : sc.sc->attempts)
+  PipelineOptions opt;
+  opt.stages = {Stage::FunToFunmem, Stage::Sc};
+  PipelineResult res = run_pipeline(*r.program, opt);
+  const ScReport* sc = res.sc_report();
+  if (!sc) return out;
+  for (const ScAttempt& a : sc->attempts)
     if (!a.proved) out.push_back(a.property);
   std::sort(out.begin(), out.end());
   return out;

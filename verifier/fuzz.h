@@ -2,6 +2,7 @@
 // through every check, and the first failing check is reported.
 #pragma once
 
+#include "analysis/pipeline.h"
 #include "verifier/gen.h"
 
 #include <cstdint>
@@ -24,7 +25,8 @@ struct FuzzOutcome {
 /// tree; it type-checks; and funmem-check's checks hold on every data set (the FUN
 /// value semantics runs, and after every pipeline stage the program type-checks, is
 /// valid against the value semantics and race-free).
-FuzzOutcome fuzz_program(const std::string& text);
+/// `passes` may switch on a broken pass variant (analysis/pipeline.h).
+FuzzOutcome fuzz_program(const std::string& text, const PassOptions& passes = {});
 
 /// A smaller program that still fails the same check: statements (with their nested
 /// bodies) dropped, `if`s replaced by one branch, statements replaced by constants,
@@ -33,7 +35,8 @@ FuzzOutcome fuzz_program(const std::string& text);
 /// sets dropped, sizes lowered, while the same check keeps failing (for a validity
 /// failure, the same kind of it).
 /// `steps` (optional) counts the candidate programs tried.
-std::string shrink(const std::string& text, const FuzzOutcome& failure, int* steps = nullptr);
+std::string shrink(const std::string& text, const FuzzOutcome& failure, int* steps = nullptr,
+                   const PassOptions& passes = {});
 
 /// The two programs that replace the `if` statement at line `i` of `ls` (a generated
 /// program's lines) by one of its branches: the branch's statements, moved out, then

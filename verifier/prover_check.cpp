@@ -158,10 +158,10 @@ LmadQuestion lmad_fuzz_question(uint64_t seed) {
   return seed % 2 == 0 ? random_concrete_question(seed) : random_symbolic_question(seed);
 }
 
-LmadFuzzOutcome fuzz_lmad(const LmadQuestion& q) {
+LmadFuzzOutcome fuzz_lmad(const LmadQuestion& q, const ProverOptions& prover) {
   LmadFuzzOutcome out;
   bool concrete = q.assignments.size() == 1 && q.assignments[0].empty();
-  ProverOptions full;
+  ProverOptions full = prover;
   full.timeout_ms = 500;
   full.search_timeout_ms = 500;
   ProverOptions sosi_only = full;
@@ -217,10 +217,10 @@ std::vector<Poly> smaller(const Poly& p) {
 
 } // namespace
 
-LmadQuestion shrink_lmad(const LmadQuestion& q, int* steps) {
+LmadQuestion shrink_lmad(const LmadQuestion& q, int* steps, const ProverOptions& prover) {
   LmadQuestion cur = q;
   int n = 0;
-  auto fails = [](const LmadQuestion& c) { return !fuzz_lmad(c).ok; };
+  auto fails = [&](const LmadQuestion& c) { return !fuzz_lmad(c, prover).ok; };
   bool progress = true;
   while (progress && n < 200) {
     progress = false;

@@ -58,12 +58,14 @@ struct LmadFuzzOutcome {
 
 /// Answers the question with the full prover, with the SOSI procedure alone and (concrete
 /// questions) with Z3 alone, and checks each answer against enumeration. Concrete
-/// questions must be decided by the full prover and by Z3 alone.
-LmadFuzzOutcome fuzz_lmad(const LmadQuestion& q);
+/// questions must be decided by the full prover and by Z3 alone. The configurations
+/// start from `prover` (which may switch on the broken SOSI step) with short timeouts.
+LmadFuzzOutcome fuzz_lmad(const LmadQuestion& q, const ProverOptions& prover = {});
 
 /// Reduces a failing question while it still fails: drops dimensions, lowers counts,
 /// strides and offsets towards zero, drops facts that are not bounds.
-LmadQuestion shrink_lmad(const LmadQuestion& q, int* steps = nullptr);
+LmadQuestion shrink_lmad(const LmadQuestion& q, int* steps = nullptr,
+                         const ProverOptions& prover = {});
 
 /// The question as a corpus/prove entry: `# expect: overlap|disjoint` (by enumeration)
 /// and its batch line.

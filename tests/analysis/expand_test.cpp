@@ -4,11 +4,11 @@
 // loop memory parameters passed on unchanged are dropped first.
 #include "analysis/ast_util.h"
 #include "analysis/expand.h"
-#include "analysis/passes.h"
 #include "interp/interp.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "ir/typecheck.h"
+#include "tests/analysis/pass_util.h"
 
 #include "tests/corpus_util.h"
 
@@ -38,7 +38,7 @@ int kernel_allocs(const Body& b, bool inside) {
 Program funmem_of(const std::string& text) {
   ParseResult r = parse_program(text, Lang::Fun);
   REQUIRE(r.program);
-  PassResult m = run_pass("fun-to-funmem", *r.program);
+  test::PassResult m = test::run_pass("fun-to-funmem", *r.program);
   REQUIRE(m.program);
   return *m.program;
 }
@@ -50,10 +50,10 @@ TEST_CASE("expand (both layouts) keeps every FUN corpus program valid", "[passes
   for (const test::CorpusProgram& c : test::well_typed_corpus(Lang::Fun)) {
     const Program& prog = c.program;
     INFO(c.path.string());
-    PassResult m = run_pass("fun-to-funmem", prog);
+    test::PassResult m = test::run_pass("fun-to-funmem", prog);
     REQUIRE(m.program);
     for (const char* pass : {"expand", "expand-cpu"}) {
-      PassResult x = run_pass(pass, *m.program);
+      test::PassResult x = test::run_pass(pass, *m.program);
       INFO(pass << ": " << x.error << x.report);
       REQUIRE(x.program);
       CHECK(kernel_allocs(x.program->def.body, false) == 0);

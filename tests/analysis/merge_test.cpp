@@ -1,9 +1,9 @@
 // Memory block merging (analysis/merge.h): the corpus programs built for it lose the
 // allocations they should, stay valid and race-free, and need less peak memory.
-#include "analysis/passes.h"
 #include "interp/interp.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
+#include "tests/analysis/pass_util.h"
 #include "verifier/check.h"
 
 #include "tests/test_util.h"
@@ -46,9 +46,9 @@ TEST_CASE("merge reduces the allocations of the programs built for it", "[passes
     INFO(f.string());
     ParseResult r = parse_program(test::slurp(f), Lang::Fun);
     REQUIRE(r.program);
-    PassResult mem = run_pass("fun-to-funmem", *r.program);
+    test::PassResult mem = test::run_pass("fun-to-funmem", *r.program);
     REQUIRE(mem.program);
-    PassResult merged = run_pass("merge", *mem.program);
+    test::PassResult merged = test::run_pass("merge", *mem.program);
     INFO(merged.error);
     REQUIRE(merged.program);
     INFO(print_program(*merged.program));
@@ -81,9 +81,9 @@ TEST_CASE("merge keeps blocks apart when their lives overlap", "[passes][merge]"
                     "  in (c)",
                     Lang::Fun);
   REQUIRE(r.program);
-  PassResult mem = run_pass("fun-to-funmem", *r.program);
+  test::PassResult mem = test::run_pass("fun-to-funmem", *r.program);
   REQUIRE(mem.program);
-  PassResult merged = run_pass("merge", *mem.program);
+  test::PassResult merged = test::run_pass("merge", *mem.program);
   REQUIRE(merged.program);
   CHECK(allocs(merged.program->def.body) == 3);
   CHECK(merged.report.find("0 blocks merged") != std::string::npos);

@@ -3,12 +3,12 @@
 // run-time bounds error survives the pass, and on random straight-line programs the
 // pass succeeds exactly when no later use of the destination meets the source's place
 // (decided by running both semantics, not by the prover).
-#include "analysis/passes.h"
 #include "interp/interp.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "ir/typecheck.h"
 #include "ir/unmem.h"
+#include "tests/analysis/pass_util.h"
 
 #include "tests/corpus_util.h"
 #include "tests/test_util.h"
@@ -40,7 +40,7 @@ std::vector<std::string> refuses_lines(const fs::path& f) {
 /// The FUNMEM program sc works on: the file itself, or fun-to-funmem's output.
 std::optional<Program> funmem_of(const Program& p) {
   if (p.lang == Lang::FunMem) return p;
-  PassResult r = run_pass("fun-to-funmem", p);
+  test::PassResult r = test::run_pass("fun-to-funmem", p);
   return r.program;
 }
 
@@ -54,7 +54,7 @@ Program load(const std::string& rel) {
 }
 
 ScReport sc_of(const Program& mem, Program* out = nullptr) {
-  PassResult r = run_pass("sc", mem);
+  test::PassResult r = test::run_pass("sc", mem);
   INFO(r.error);
   REQUIRE(r.program);
   REQUIRE(r.sc);
@@ -205,7 +205,7 @@ TEST_CASE("sc: random straight-line programs are short-circuited exactly when sa
     ParseResult r = parse_program(s.str(), Lang::FunMem);
     RC_ASSERT(r.program.has_value());
     RC_ASSERT(typecheck(*r.program).empty());
-    PassResult pr = run_pass("sc", *r.program);
+    test::PassResult pr = test::run_pass("sc", *r.program);
     RC_ASSERT(pr.program.has_value());
     const bool safe = before || (ra != row && wa != row);
     RC_ASSERT(pr.sc->proved_points() == (safe ? 1 : 0));
@@ -252,9 +252,9 @@ TEST_CASE("sc: a destination created after the source moves above it when that i
     ParseResult r = parse_program(s.str(), Lang::Fun);
     RC_ASSERT(r.program.has_value());
     RC_ASSERT(typecheck(*r.program).empty());
-    PassResult mem = run_pass("fun-to-funmem", *r.program);
+    test::PassResult mem = test::run_pass("fun-to-funmem", *r.program);
     RC_ASSERT(mem.program.has_value());
-    PassResult pr = run_pass("sc", *mem.program);
+    test::PassResult pr = test::run_pass("sc", *mem.program);
     RC_ASSERT(pr.program.has_value());
     const bool safe = !read || j < off || j >= off + n;
     int hoisted = 0;

@@ -1,11 +1,11 @@
 // funmem-to-imp (analysis/to_imp.h): every FUN corpus program, after fun-to-funmem,
 // merge and expand, becomes an IMP program whose results (memory blocks) hold, row-major,
 // the FUN value semantics' results, with no race in its kernels.
-#include "analysis/passes.h"
 #include "analysis/to_imp.h"
 #include "interp/interp.h"
 #include "ir/parser.h"
 #include "ir/typecheck.h"
+#include "tests/analysis/pass_util.h"
 
 #include "tests/corpus_util.h"
 
@@ -23,7 +23,7 @@ TEST_CASE("to-imp keeps every FUN corpus program's results", "[passes][imp]") {
     INFO(c.path.string());
     Program cur = prog;
     for (const char* pass : {"fun-to-funmem", "merge", "expand"}) {
-      PassResult pr = run_pass(pass, cur);
+      test::PassResult pr = test::run_pass(pass, cur);
       INFO(pr.error);
       REQUIRE(pr.program);
       cur = *pr.program;

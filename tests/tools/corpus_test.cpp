@@ -1,7 +1,6 @@
 // Drives the whole corpus: every file's `-- expect:` lines must hold (or be
 // unchecked run-time expectations), every parseable file prints to a fixed point,
 // and the funmem-check binary's exit codes follow its contract.
-#include "analysis/broken.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "verifier/check.h"
@@ -118,9 +117,9 @@ TEST_CASE("every stage ends as the source does; a broken sc that changes an erro
   // With the facts of the point (the old, broken rule) sc short-circuits, the heap
   // semantics after it writes outside dst's block first, and funmem-check fails the file
   // naming the stage, although `expect error assume` still holds on the source.
-  broken_variants().sc_late_facts = true;
-  CheckReport bad = check_source(file.string(), text);
-  broken_variants().sc_late_facts = false;
+  CheckOptions broken;
+  REQUIRE(set_broken_variant(broken.passes, "sc-late-facts"));
+  CheckReport bad = check_source(file.string(), text, broken);
   REQUIRE(bad.sc);
   CHECK(bad.sc->proved_points() == 1);
   CHECK_FALSE(bad.ok());

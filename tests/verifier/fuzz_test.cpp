@@ -1,5 +1,4 @@
 // The program generator and the per-program checks of funmem-fuzz.
-#include "analysis/broken.h"
 #include "tests/test_util.h"
 #include "verifier/fuzz.h"
 #include "verifier/gen.h"
@@ -349,12 +348,12 @@ TEST_CASE("lmads mode: correct prover answers pass, a broken SOSI step is caught
   q.l2.dims = {{2, 1}, {4, -6}, {4, 4}};
   q.assignments.push_back({});
   CHECK(fuzz_lmad(q).ok);
-  broken_variants().sosi_no_cross = true;
-  LmadFuzzOutcome bad = fuzz_lmad(q);
+  PassOptions broken;
+  REQUIRE(set_broken_variant(broken, "sosi-no-cross"));
+  LmadFuzzOutcome bad = fuzz_lmad(q, broken.sc.prover);
   int steps = 0;
-  LmadQuestion small = shrink_lmad(q, &steps);
-  LmadFuzzOutcome still = fuzz_lmad(small);
-  broken_variants() = BrokenVariants{};
+  LmadQuestion small = shrink_lmad(q, &steps, broken.sc.prover);
+  LmadFuzzOutcome still = fuzz_lmad(small, broken.sc.prover);
   CHECK_FALSE(bad.ok);
   CHECK(bad.detail.find("SOSI alone") != std::string::npos);
   CHECK_FALSE(still.ok);
