@@ -8,7 +8,7 @@
 #include "ir/parser.h"
 #include "verifier/cuda_check.h"
 #ifdef FUNMEM_HAVE_FRONTEND
-#include "frontend/validate.h"
+#include "verifier/validate.h"
 #endif
 
 #include <CLI/CLI.hpp>

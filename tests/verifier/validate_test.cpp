@@ -3,7 +3,7 @@
 // says; racy programs and generated code broken by hand are caught; the host facts
 // (assumptions, host loops, definitions) reach the launch and are needed; the extractor
 // reads the generated code's constructs; funmem-cuda validates by default.
-#include "frontend/validate.h"
+#include "verifier/validate.h"
 #include "tests/corpus_util.h"
 #include "tests/test_util.h"
 #include "verifier/cuda_check.h"

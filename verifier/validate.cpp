@@ -1,5 +1,5 @@
 // Translation validation of generated kernels (see validate.h).
-#include "frontend/validate.h"
+#include "verifier/validate.h"
 
 #include "analysis/formula.h"
 #include "ir/typecheck.h"
