@@ -1,0 +1,166 @@
+// Short-circuiting: The pass object: lookups of blocks, aliases and layouts, and the entry point
+// (see pass.h).
+#include "analysis/short_circuit/pass.h"
+
+namespace funmem::sc {
+
+void Pass::run() {
+  for (;;) {
+    ix_ = Index{};
+    for (Binding& b : p_.def.params)
+      ix_.binding[b.name.s] = &b;
+    ix_.body(p_.def.body);
+    names_.reset();
+    std::vector<Frame> fr{Frame{&p_.def.body, 0, Frame::Kind::Top, "", {}}};
+    if (!sweep(p_.def.body, fr)) break;
+  }
+}
+
+// the bound names, when asked for
+const std::set<std::string>& Pass::names() {
+  if (!names_) names_ = bound_names(p_.def);
+  return *names_;
+}
+
+// arrays that will share the destination (Point::also)
+void Pass::set_defs(const std::vector<Frame>& frames, size_t point) {
+  defs_.clear();
+  for (size_t f = 0; f < frames.size(); ++f)
+    poly_defs(*frames[f].body, f + 1 == frames.size() ? point : frames[f].idx, defs_);
+}
+
+/// One solver per set of facts, shared by the attempts (its cache too): the attempts
+/// of a chain ask many of the same side conditions.
+Solver& Pass::solver_for(std::vector<Formula> facts) {
+  std::map<std::string, Formula> uniq;
+  for (Formula& f : facts)
+    uniq.emplace(f.to_string(), std::move(f));
+  std::string key;
+  std::vector<Formula> sorted;
+  for (auto& [k, f] : uniq) {
+    key += k + ";";
+    sorted.push_back(std::move(f));
+  }
+  auto& slot = solvers_[key];
+  if (!slot) slot = std::make_unique<Solver>(std::move(sorted), opt_.prover.timeout_ms);
+  return *slot;
+}
+
+// ------------------------------------------------------------ lookups
+
+/// The array type of a name (memory, layout, shape); nullopt for non-arrays. Kept
+/// across sweeps: a proved point rewrites the types of its family, which it erases
+/// (names are unique, and moving a statement changes no type); an in-place scalar map
+/// renames a block in many types and clears it.
+const std::optional<ArrT>& Pass::arr(const std::string& n) {
+  auto [slot, fresh] = arr_cache_.try_emplace(n);
+  if (fresh) slot->second = arr_of(n);
+  return slot->second;
+}
+
+std::optional<ArrT> Pass::arr_of(const std::string& n) const {
+  auto it = ix_.binding.find(n);
+  if (it == ix_.binding.end() || !it->second->type) return std::nullopt;
+  const Type& t = *it->second->type;
+  if (t.kind != Type::Kind::Array || !t.ann) return std::nullopt;
+  ArrT a;
+  a.mem = t.ann->mem.s;
+  a.lay = sym_lmad(t.ann->lmad);
+  a.dims = polys(t.dims);
+  a.elem = t.elem;
+  return a;
+}
+
+bool Pass::same_block(const std::string& a, const std::string& b) {
+  return ix_.find(a) == ix_.find(b);
+}
+
+/// The body whose `alloc` statement binds the memory `mem`; null when `mem` is not
+/// bound by an alloc (a parameter, an if's or a loop's result).
+const Body* Pass::alloc_body(const std::string& mem) const {
+  auto site = ix_.site.find(mem);
+  if (site == ix_.site.end()) return nullptr;
+  const auto* l = std::get_if<SLet>(&site->second.first->stmts[site->second.second].node);
+  return l && std::holds_alternative<EAlloc>(l->exp.node) ? site->second.first : nullptr;
+}
+
+/// The names that may hold the block of `m` while an attempt's statements run. A block
+/// made by `alloc` is new: only names it flows into can hold it (not the parameters of
+/// an enclosing loop, which hold the previous iteration's block). Any other block (a
+/// parameter's) may be held by every name of its may-alias class.
+std::set<std::string> Pass::block_names(const std::string& m) {
+  std::set<std::string> out{m};
+  if (alloc_body(m)) { // a fresh block
+    std::vector<std::string> todo{m};
+    while (!todo.empty()) {
+      std::string n = todo.back();
+      todo.pop_back();
+      auto it = ix_.flows.find(n);
+      if (it == ix_.flows.end()) continue;
+      for (const std::string& t : it->second)
+        if (out.insert(t).second) todo.push_back(t);
+    }
+    return out;
+  }
+  std::set<std::string> all;
+  for (const auto& [n, _] : ix_.binding)
+    all.insert(n);
+  for (const auto& [n, _] : ix_.parent)
+    all.insert(n);
+  for (const std::string& n : all)
+    if (same_block(n, m)) out.insert(n);
+  return out;
+}
+
+std::string Pass::creation_text(const SLet& l, Pos pos) {
+  std::string k = std::visit(
+      Overloaded{[](const EKernel&) { return "kernel"; }, [](const EIota&) { return "iota"; },
+                 [](const EReplicate&) { return "replicate"; }, [](const ECopy&) { return "copy"; },
+                 [](const EScratch&) { return "scratch"; }, [](const EConcat&) { return "concat"; },
+                 [](const EIf&) { return "if"; }, [](const auto&) { return "statement"; }},
+      l.exp.node);
+  return k + " at " + at(pos);
+}
+
+// ------------------------------------------------------------ facts
+std::vector<Formula> Pass::facts_at(const std::vector<Frame>& fr, size_t point) {
+  std::vector<Formula> out;
+  for (const Binding& b : p_.def.params)
+    if (b.type && b.type->kind == Type::Kind::Array)
+      for (const SExpP& d : b.type->dims)
+        if (auto pd = to_poly(*d)) out.push_back(ge(*pd, Poly(0)));
+  for (size_t f = 0; f < fr.size(); ++f) {
+    if (fr[f].kind == Frame::Kind::Kernel || fr[f].kind == Frame::Kind::Loop)
+      range_facts(fr[f].iter, fr[f].bound, out);
+    size_t upto = f + 1 == fr.size() ? point : fr[f].idx;
+    for (size_t k = 0; k < upto && k < fr[f].body->stmts.size(); ++k)
+      for (Formula& g : stmt_facts(fr[f].body->stmts[k]))
+        out.push_back(std::move(g));
+  }
+  return out;
+}
+
+} // namespace funmem::sc
+
+namespace funmem {
+
+Program short_circuit(const Program& p, ScReport* report, const ScOptions& opt) {
+  auto t0 = std::chrono::steady_clock::now();
+  Program out = p;
+  ScReport local;
+  ScReport& rep = report ? *report : local;
+  rep = ScReport{};
+  if (p.lang == Lang::FunMem) {
+    // The analysis names bindings globally; sibling scopes may reuse a name.
+    out.def = uniquify(p.def);
+    sc::Pass(out, rep, opt).run();
+    if (rep.proved_points() + rep.scalar_maps() == 0) out = p;
+  }
+  std::sort(rep.attempts.begin(), rep.attempts.end(), [](const ScAttempt& a, const ScAttempt& b) {
+    return std::tie(a.pos.line, a.pos.col) < std::tie(b.pos.line, b.pos.col);
+  });
+  rep.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+} // namespace funmem

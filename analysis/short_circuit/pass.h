@@ -1,0 +1,493 @@
+// Internals of array short-circuiting (thesis ch. 6; see analysis/short_circuit.h),
+// shared by the modules of this folder:
+//   facts.cpp       facts of statements, loop ranges and places
+//   pass.cpp        the pass object, its lookups (blocks, aliases, layouts) and entry
+//   summaries.cpp   access summaries (U, W) and the non-overlap checks of 6.4.3 / 6.6
+//   sweep.cpp       the sweep over points and the order of attempts
+//   attempt.cpp     one attempt, as the numbered steps of ch. 6, and applying it
+//   loops.cpp       loops carrying the source (6.6.1), lifting definitions, run-time checks
+//   bounds.cpp      bounds of the place, statements that may fail, positivity
+//   scalar_map.cpp  the in-place scalar map (6.9)
+//   report.cpp      the report for people
+#pragma once
+
+#include "analysis/ast_util.h"
+#include "analysis/short_circuit.h"
+#include "analysis/solver.h"
+#include "analysis/syntax_util.h"
+#include "ir/overloaded.h"
+#include "ir/printer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <unordered_map>
+
+namespace funmem::sc {
+
+std::string at(Pos p);
+
+/// Adds a solver's counts to an attempt when it goes out of scope (also on refusal).
+struct Account {
+  Account(const Solver& s, ScAttempt& at)
+      : solver(s), a(at), queries0(s.stats().queries), z3_0(s.stats().z3_calls) {}
+  Account(const Account&) = delete;
+  Account& operator=(const Account&) = delete;
+  ~Account() {
+    a.queries += solver.stats().queries - queries0;
+    a.z3_calls += solver.stats().z3_calls - z3_0;
+  }
+  const Solver& solver;
+  ScAttempt& a;
+  int queries0, z3_0;
+};
+
+/// Thrown when a kernel's array is not a candidate for an in-place scalar map (6.9's
+/// conditions 1-6); such candidates are not attempts and are not reported.
+struct NotCandidate {
+  std::string why;
+};
+
+/// The safety properties an attempt checks (thesis ch. 6); a refusal names the one that
+/// failed (ScAttempt::property, the corpus's `-- refuses:` lines).
+enum class Property {
+  CreationPoint,     // "creation point": the source has an array creation point
+  ChangeOfLayout,    // 6.4.1: only transpositions between creation and point
+  LastUse,           // "last use": the point is the source's last use
+  DestinationMemory, // 6.2 (1): the destination's block exists at the creation
+  Projection,        // 6.4.2: the names of the projected index function exist there
+  Bounds,            // the place lies inside the destination
+  NonOverlap,        // 6.4.3: no use of the destination between creation and point
+  LaterIterations,   // 6.6.1: a loop carrying the source, later iterations
+  OtherThreads,      // 6.6.2: a kernel creating the source, other threads
+  EnclosingThreads,  // 6.6.2: a kernel around the point, other threads
+  Loops,             // 6.6.1: a loop's writes cannot be expanded over its iterations
+  Summary,           // an access cannot be summarised (an untranslatable expression)
+};
+/// As reported: "creation point", "6.4.1 change of layout", ...
+const char* property_name(Property p);
+/// The rule a non-overlap proof is recorded under ("6.4.3", "6.6.2 other threads").
+const char* property_rule(Property p);
+
+/// Thrown inside an attempt: the safety property that failed and why.
+struct Refused {
+  Property property;
+  std::string reason;
+};
+
+struct Frame {
+  enum class Kind { Top, Kernel, Loop, Branch };
+  Body* body = nullptr;
+  size_t idx = 0; // the statement of `body` holding the next frame, or the point
+  Kind kind = Kind::Top;
+  std::string iter;
+  SExpP bound;
+};
+
+/// An access: a set of points of a memory block, with what made it.
+struct Acc {
+  SymLmad l;
+  std::string what;
+};
+
+/// An access summary (U_ys or W_x); `undet` says why it cannot be summarised.
+struct Summary {
+  std::vector<Acc> accs;
+  std::optional<std::string> undet;
+  void add(const Summary& o) {
+    accs.insert(accs.end(), o.accs.begin(), o.accs.end());
+    if (!undet && o.undet) undet = o.undet;
+  }
+};
+
+/// Bindings, definition sites and may-alias classes of memory names of one definition.
+struct Index {
+  std::unordered_map<std::string, Binding*> binding;
+  std::unordered_map<std::string, std::pair<Body*, size_t>> site; // statement lets only
+  std::unordered_map<std::string, std::string> parent;
+  /// Where a block held by a name flows within one iteration (loop initial values into
+  /// parameters, body and branch results into result patterns); the back edge from a
+  /// loop body's result to its parameter (the next iteration) is only in `parent`.
+  std::unordered_map<std::string, std::vector<std::string>> flows;
+
+  std::string find(const std::string& n) {
+    auto it = parent.find(n);
+    if (it == parent.end() || it->second == n) return n;
+    std::string r = find(it->second);
+    parent[n] = r;
+    return r;
+  }
+  void unite(const std::string& a, const std::string& b) {
+    std::string ra = find(a), rb = find(b);
+    if (ra != rb) parent[ra] = rb;
+  }
+
+  void body(Body& b) {
+    for (size_t k = 0; k < b.stmts.size(); ++k) {
+      auto* l = std::get_if<SLet>(&b.stmts[k].node);
+      if (!l) continue;
+      for (Binding& p : l->pats) {
+        binding[p.name.s] = &p;
+        site[p.name.s] = {&b, k};
+      }
+      // A loop's memory parameters may be its initial blocks, its body's result blocks
+      // and its result blocks; an if's results may be either branch's.
+      if (auto* lp = std::get_if<ELoop>(&l->exp.node)) {
+        for (size_t j = 0; j < lp->params.size(); ++j) {
+          const std::string& pn = lp->params[j].name.s;
+          binding[pn] = &lp->params[j];
+          if (j < lp->inits.size()) unite(pn, lp->inits[j].s);
+          if (j < lp->body.results.size()) unite(pn, lp->body.results[j].s);
+          if (j < l->pats.size()) unite(pn, l->pats[j].name.s);
+          if (j < lp->inits.size()) flows[lp->inits[j].s].push_back(pn);
+          if (j < l->pats.size()) {
+            flows[pn].push_back(l->pats[j].name.s);
+            if (j < lp->body.results.size())
+              flows[lp->body.results[j].s].push_back(l->pats[j].name.s);
+          }
+        }
+      } else if (auto* x = std::get_if<EIf>(&l->exp.node)) {
+        for (size_t j = 0; j < l->pats.size(); ++j) {
+          for (const Body* br : {&x->then_body, &x->else_body})
+            if (j < br->results.size()) {
+              unite(l->pats[j].name.s, br->results[j].s);
+              flows[br->results[j].s].push_back(l->pats[j].name.s);
+            }
+        }
+      }
+      each_body(b.stmts[k], [&](Body& in) { body(in); });
+    }
+  }
+};
+
+struct ArrT {
+  std::string mem;
+  SymLmad lay;
+  std::vector<Poly> dims;
+  ScalarType elem = ScalarType::I64;
+};
+
+std::vector<Formula> stmt_facts(const Stmt& s);
+
+void range_facts(const std::string& iter, const SExpP& bound, std::vector<Formula>& out);
+
+/// Integer `let` definitions of a body that are polynomials, with earlier ones inlined.
+void poly_defs(const Body& b, size_t upto, std::map<std::string, Poly>& defs);
+
+bool mentions(const SymLmad& l, const std::string& v);
+
+/// The attempt at one point.
+struct Point {
+  ScKind kind = ScKind::Update;
+  Pos pos;
+  Body* B = nullptr;
+  size_t P = 0; // index of the point's statement; B->stmts.size() for a kernel result
+  std::string x, dest, ysm;
+  SymLmad lnew;
+  std::vector<Frame> frames; // frames.back().body == B
+  // bounds of an update: the destination's shape and the entries or the LMAD slice
+  std::vector<Poly> dest_dims;
+  std::optional<std::vector<SymEntry>> entries;
+  std::optional<SymLmad> inner;
+  const std::vector<Entry>* syn_entries = nullptr; // the update's entries as written
+  std::vector<SExpP> dest_dims_syn;                // the destination's shape as written
+  std::string other;                               // concat: the other operand
+  /// The result of one branch of an `if` whose result is the source (B is the branch,
+  /// P its end): the position of the result among the branch's results.
+  std::optional<size_t> branch_result;
+  /// Arrays that will live in the destination too, with their places: the other
+  /// branch's result when it was created before the if (its uses count as uses of the
+  /// destination).
+  std::map<std::string, SymLmad> also;
+};
+
+/// One entry of an update's place inside a dimension of `dim` elements: an index in
+/// [0, dim); a slice empty, or its first and last element in [0, dim).
+Formula entry_inside(const SymEntry& e, const Poly& dim);
+
+/// Statements that create an array in a block of their own, from sizes and values.
+bool fresh_creation(const Exp& x);
+
+class Pass {
+
+public:
+  Pass(Program& p, ScReport& rep, const ScOptions& opt) : p_(p), rep_(rep), opt_(opt) {}
+
+  void run();
+
+private:
+  Program& p_;
+
+  ScReport& rep_;
+
+  const ScOptions& opt_;
+
+  Index ix_;
+
+  std::map<std::string, std::optional<ArrT>> arr_cache_;
+
+  std::set<std::string> decided_;
+
+  std::optional<std::set<std::string>> names_; // the bound names, when asked for
+
+  const std::set<std::string>& names();
+
+  std::map<std::string, std::unique_ptr<Solver>> solvers_;
+
+  /// The integer `let` definitions in scope at the current attempt, inlined into the
+  /// prover's questions (Z3 answers the side conditions faster without them).
+  std::map<std::string, Poly> defs_;
+
+  /// A loop that carries the source in place (6.6.1): `loop (pm : mem) (p : ...) =
+  /// (xm, x0) ... in (pm, q)`; its parameter and body result join the source's aliases
+  /// and keep the block name pm (which then holds the destination's block).
+  struct Carried {
+    const ELoop* loop = nullptr;
+    size_t d = 0;                               // statement of the point's body
+    size_t j = 0;                               // the array's position among the loop's parameters
+    std::vector<std::pair<size_t, Acc>> writes; // updates of aliases in the body
+  };
+
+  std::vector<Carried> carried_;
+
+  std::map<std::string, std::string> fam_mem_; // aliases that keep their block name
+
+  std::optional<size_t> last_creation_; // the source's creation, once found
+
+  std::map<std::string, ArrT> also_; // arrays that will share the destination (Point::also)
+
+  void set_defs(const std::vector<Frame>& frames, size_t point);
+
+  /// One solver per set of facts, shared by the attempts (its cache too): the attempts
+  /// of a chain ask many of the same side conditions.
+  Solver& solver_for(std::vector<Formula> facts);
+
+  // ------------------------------------------------------------ lookups
+
+  /// The array type of a name (memory, layout, shape); nullopt for non-arrays. Kept
+  /// across sweeps: a proved point rewrites the types of its family, which it erases
+  /// (names are unique, and moving a statement changes no type); an in-place scalar map
+  /// renames a block in many types and clears it.
+  const std::optional<ArrT>& arr(const std::string& n);
+  std::optional<ArrT> arr_of(const std::string& n) const;
+
+  bool same_block(const std::string& a, const std::string& b);
+
+  /// The body whose `alloc` statement binds the memory `mem`; null when `mem` is not
+  /// bound by an alloc (a parameter, an if's or a loop's result).
+  const Body* alloc_body(const std::string& mem) const;
+
+  /// The names that may hold the block of `m` while an attempt's statements run. A block
+  /// made by `alloc` is new: only names it flows into can hold it (not the parameters of
+  /// an enclosing loop, which hold the previous iteration's block). Any other block (a
+  /// parameter's) may be held by every name of its may-alias class.
+  std::set<std::string> block_names(const std::string& m);
+
+  std::string creation_text(const SLet& l, Pos pos);
+
+  // ------------------------------------------------------------ facts
+
+  std::vector<Formula> facts_at(const std::vector<Frame>& fr, size_t point);
+
+  // ------------------------------------------------------------ access summaries
+
+  /// U: the uses of blocks that may be the destination's (`dest`), by arrays other
+  /// than the members of `fam`, in one statement; nested bodies aggregated with EXPAND.
+  void uses(const Stmt& s, const std::set<std::string>& dest,
+            const std::map<std::string, SymLmad>& fam, Summary& U);
+
+  /// Uses inside a body of a kernel or loop, seen from outside it: names the body
+  /// computes differ between iterations, so integer definitions are substituted and an
+  /// access still naming a local is undeterminable.
+  static void localize(Summary& s, const Body& body);
+
+  /// U^{!=i}: the uses of the other iterations j != i of `iter < bound`.
+  Summary others(const Summary& in, const std::string& iter, const SExpP& bound,
+                 bool before = true);
+
+  /// 6.6.1 for a loop carrying the source: within an iteration, each write of an alias
+  /// against the uses after it; the writes of iteration i against the uses of the later
+  /// iterations (U^{>i}); all its writes against the uses after the loop (U). Returns
+  /// the writes of all iterations.
+  std::vector<Acc> loop_checks(const Carried& cl, const ELoop& x,
+                               const std::set<std::string>& dmems,
+                               const std::map<std::string, SymLmad>& fam, const Summary& U,
+                               const std::vector<Formula>& facts, Solver& solver, ScAttempt& a);
+
+  /// Every write must be disjoint from every use; the prover decides.
+  void check(const std::vector<Acc>& W, const Summary& U, Solver& solver, Property rule,
+             ScAttempt& a);
+
+  // ------------------------------------------------------------ the sweep
+
+  bool sweep(Body& b, std::vector<Frame>& fr);
+
+  /// The points of one statement; true when one succeeded (the program changed).
+  bool points(Body& b, size_t p, std::vector<Frame>& fr, SLet& l, Pos pos);
+
+  static std::string key(const Point& pt);
+
+  bool attempt(Point& pt);
+
+  void reindex();
+
+  /// Statements of the point's body as they were before a hoist, from index `from`.
+  struct Hoisted {
+    size_t from = 0;
+    std::vector<Stmt> stmts;
+    std::string what;
+  };
+
+  /// Moves the destination's creation (with the allocation and the definitions it
+  /// needs) above the source's creation, when it is made between them in the point's
+  /// body from nothing the source's creation makes, writes only fresh blocks, and
+  /// neither it nor anything it moves past can fail (the run ends as before).
+  std::optional<Hoisted> hoist_destination(const Point& pt);
+
+  /// Runs an attempt's analysis and records its outcome and time (a NotCandidate
+  /// passes through unrecorded); true when it was proved and applied.
+  template <class F>
+  bool record(ScAttempt a, std::chrono::steady_clock::time_point t0, F analysis) {
+    try {
+      analysis(a);
+      a.proved = true;
+    } catch (const Refused& r) {
+      a.property = property_name(r.property);
+      a.reason = r.reason;
+    } catch (const Untranslatable& u) {
+      a.property = property_name(Property::Summary);
+      a.reason = u.what();
+    }
+    a.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    rep_.attempts.push_back(a);
+    return a.proved;
+  }
+
+  // ------------------------------------------------------------ one attempt
+
+  /// What an attempt's transformation needs once every check has passed: the family
+  /// of the source in the body of the point, the loops that carry it, the definitions
+  /// lifted to its creation, and, for an `if` that creates it, the same for each
+  /// branch.
+  struct Plan {
+    Body* B = nullptr;
+    size_t c = 0; // the creation
+    std::string ysm;
+    std::map<std::string, SymLmad> fam;
+    std::vector<Carried> carried;
+    std::map<std::string, std::string> fam_mem;
+    std::set<size_t> lift;
+    std::vector<Stmt> checks;      // run-time bounds checks placed at the creation
+    std::vector<Plan> branches;    // the creation is an `if`: then, else
+    size_t if_result = 0;          // the source's position among the if's results
+    std::optional<size_t> outside; // the branch whose result is created before the if
+  };
+
+  void analyse(Point& pt, ScAttempt& a);
+
+  /// Steps 1 to 7 of an attempt: every check, no change; throws Refused.
+  Plan plan_for(const Point& pt, ScAttempt& a);
+
+  /// What the steps of one attempt pass on to each other.
+  struct Trace {
+    size_t c = 0;                                   // the creation's statement
+    std::string root;                               // the array created there
+    SymLmad L;                                      // its place in the destination
+    std::optional<size_t> if_result;                // an if creates it: its result position
+    std::map<std::string, SymLmad> fam;             // aliases up to the point, with places
+    std::vector<std::pair<size_t, Acc>> fam_writes; // the aliases' updates
+    std::set<size_t> lift;                          // definitions lifted to the creation
+    std::vector<Formula> facts;                     // the facts at the point
+    const SLet& creation(const Point& pt) const { return std::get<SLet>(pt.B->stmts[c].node); }
+  };
+
+  /// Steps 1 to 7 at the point's own body (plan_for saves the state of an enclosing if).
+  Plan plan_here(const Point& pt, ScAttempt& a);
+  void find_creation(const Point& pt, Trace& t);
+  void follow_aliases(const Point& pt, Trace& t);
+  void check_last_use(const Point& pt, const Trace& t);
+  void check_needed_names(const Point& pt, Trace& t);
+  size_t plan_branches(const Point& pt, const Trace& t, Plan& plan, ScAttempt& a);
+  void check_bounds(const Point& pt, Trace& t, size_t bounds_at, Plan& plan, ScAttempt& a);
+  std::vector<Acc> check_non_overlap(const Point& pt, const Trace& t, Solver& solver, ScAttempt& a);
+  void check_enclosing_kernel(const Point& pt, const Trace& t, const std::vector<Acc>& loop_writes,
+                              Solver& solver, ScAttempt& a);
+  Acc whole_creation(const Point& pt, const Trace& t);
+  std::set<std::string> destination_blocks(const Point& pt);
+
+  /// Step 8: new annotations, lifted definitions; the blocks that the rewritten arrays
+  /// lived in are collected for removal once every plan is applied.
+  void apply(Plan& p, std::set<std::string>& old_mems, ScAttempt& a);
+
+  /// The aliases of the family created by statement `s` (views and updates; nested
+  /// bodies add views only) and the writes of updates at top level.
+  /// The aliases of a carried loop: the parameter, what the body derives from it (its
+  /// updates are the body's writes), the body's result and the loop's result.
+  void carried(const SLet& l, const ELoop& x, Carried& cl, std::map<std::string, SymLmad>& fam);
+
+  void family(const Stmt& s, std::map<std::string, SymLmad>& fam, bool nested, size_t d,
+              std::vector<std::pair<size_t, Acc>>& writes);
+
+  /// Makes `n` available at the creation (index c of B): nothing to do when it is
+  /// defined before; a scalar definition or allocation between creation and point is
+  /// lifted (with what it needs) unless it depends on the source.
+  void need(Body& B, size_t c, size_t P, const std::map<std::string, SymLmad>& fam,
+            const std::string& n, Property property, std::set<size_t>& lift);
+
+  /// The update's bounds check as `assert` statements at the creation (an index, or a
+  /// slice's count and its first and last element, per entry, in the order the update
+  /// checks them, each blamed on the entry's position), for the entries the facts do
+  /// not show inside. Empty when they can go there; otherwise why not. They can when
+  /// every name they use is defined before the creation or can be lifted there, and no
+  /// statement they move past can end the run first: then a failing check ends it with
+  /// the update's own error before anything is written.
+  std::string runtime_checks(const Point& pt, size_t c, const std::map<std::string, SymLmad>& fam,
+                             std::set<size_t>& lift, Solver& solver, std::vector<Stmt>& out);
+
+  /// Whether a statement may end the run with an error: conservative (an assume, an
+  /// integer operation that may overflow or divide by zero, a read not shown inside its
+  /// array, a size not shown non-negative, anything not listed).
+  bool may_fail(const Stmt& s, Solver& solver, int depth);
+
+  bool sexp_may_fail(const SExp& e);
+
+  /// Whether a scalar expression is of a floating-point type (its operations never fail).
+  bool is_float(const SExp& e, int depth);
+
+  /// The bounds condition of an update's place: the whole formula, and when the facts
+  /// show the place is not empty, the same as polynomials that must be positive.
+  struct Bounds {
+    Formula whole;
+    std::vector<Poly> positive;
+  };
+
+  std::optional<Bounds> bounds(const Point& pt, Solver& solver);
+
+  /// Bounds lo <= v <= hi of single names, from facts of the form `v REL e` or
+  /// `e REL v` (conjunctions flattened).
+  struct VarBounds {
+    std::map<std::string, Poly> lo, hi;
+  };
+
+  static void collect_bounds(const Formula& f, VarBounds& vb);
+
+  /// d > 0, first with each name the polynomial is affine in and that has a known range
+  /// (kernel and loop counters, `assume`d bounds) replaced by the end of its range that
+  /// minimises d (the sign of its coefficient decides): Z3's nonlinear arithmetic answers
+  /// the question without those names far faster. Sound: d >= the substituted d.
+  bool prove_positive(Poly d, const std::vector<Frame>& frames, Solver& solver);
+
+  bool remove_alloc_if_dead(const std::string& m);
+
+  // ------------------------------------------------------------ 6.9
+
+  bool scalar_map(Body& B, size_t p, std::vector<Frame>& fr, SLet& l, EKernel& k, Pos pos);
+
+  void in_place_map(Body& B, size_t p, std::vector<Frame>& fr, SLet& l, EKernel& k,
+                    const std::string& xs, const ArrT& xt, const ArrT& yt, ScAttempt& a);
+};
+
+} // namespace funmem::sc

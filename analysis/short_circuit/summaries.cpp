@@ -1,0 +1,245 @@
+// Short-circuiting: Access summaries (U, W) and the non-overlap checks (6.4.3, 6.6) (see pass.h).
+#include "analysis/short_circuit/pass.h"
+
+namespace funmem::sc {
+
+// ------------------------------------------------------------ access summaries
+
+/// U: the uses of blocks that may be the destination's (`dest`), by arrays other
+/// than the members of `fam`, in one statement; nested bodies aggregated with EXPAND.
+void Pass::uses(const Stmt& s, const std::set<std::string>& dest,
+                const std::map<std::string, SymLmad>& fam, Summary& U) {
+  const auto* l = std::get_if<SLet>(&s.node);
+  if (!l) return;
+  Pos pos = s.pos;
+  auto place = [&](const std::string& a) -> const ArrT* {
+    if (auto it = also_.find(a); it != also_.end()) return &it->second;
+    if (fam.count(a)) return nullptr;
+    const auto& t = arr(a);
+    if (!t || !dest.count(t->mem)) return nullptr;
+    return &*t;
+  };
+  auto read = [&](const std::string& a) {
+    if (auto t = place(a)) U.accs.push_back({t->lay, "read of " + a + " at " + at(pos)});
+  };
+  auto write_pat = [&](const char* what) {
+    for (const Binding& b : l->pats)
+      if (auto t = place(b.name.s))
+        U.accs.push_back({t->lay, std::string(what) + " writing " + b.name.s + " at " + at(pos)});
+  };
+  auto atom = [&](const AtomArg& a) {
+    if (const auto* n = std::get_if<Name>(&a.v)) read(n->s);
+  };
+  auto aggregate = [&](Summary in, const Body& body, const std::string& iter, const SExpP& bound,
+                       Pos where) {
+    localize(in, body);
+    if (in.undet && !U.undet) U.undet = in.undet;
+    auto b = bound ? to_poly(*bound) : std::nullopt;
+    for (const Acc& a : in.accs) {
+      if (!mentions(a.l, iter)) {
+        U.accs.push_back(a);
+        continue;
+      }
+      std::optional<SymLmad> e = b ? lmad_expand(iter, Poly(0), *b, a.l) : std::nullopt;
+      if (!e) {
+        if (!U.undet)
+          U.undet = a.what + " is not affine in " + iter + " (the loop at " + at(where) + ")";
+        continue;
+      }
+      U.accs.push_back({*e, a.what + " over all " + iter});
+    }
+  };
+  std::visit(
+      Overloaded{
+          [&](const EIndex& x) {
+            auto t = place(x.arr.s);
+            if (!t || x.entries.size() != t->dims.size()) return;
+            for (const Entry& e : x.entries)
+              if (!e.is_index()) return;
+            U.accs.push_back({lmad_index(t->lay, sym_entries(x.entries)),
+                              "read of " + x.arr.s + " at " + at(pos)});
+          },
+          [&](const ECopy& x) {
+            read(x.arr.s);
+            write_pat("copy");
+          },
+          [&](const EConcat& x) {
+            read(x.a.s);
+            read(x.b.s);
+            write_pat("concat");
+          },
+          [&](const EIota&) { write_pat("iota"); },
+          [&](const EReplicate& x) {
+            atom(x.value);
+            write_pat("replicate");
+          },
+          [&](const EUpdate& x) {
+            atom(x.value);
+            if (auto t = place(x.arr.s))
+              U.accs.push_back({lmad_index(t->lay, sym_entries(x.entries)),
+                                "update of " + x.arr.s + " at " + at(pos)});
+          },
+          [&](const EUpdateLmad& x) {
+            read(x.value.s);
+            if (auto t = place(x.arr.s))
+              U.accs.push_back({lmad_compose(t->lay, sym_lmad(x.lmad)),
+                                "update of " + x.arr.s + " at " + at(pos)});
+          },
+          [&](const EKernel& x) {
+            Summary in;
+            for (const Stmt& st : x.body.stmts)
+              uses(st, dest, fam, in);
+            for (const Name& r : x.body.results)
+              if (auto t = place(r.s))
+                in.accs.push_back({t->lay, "read of " + r.s + " (kernel result) at " + at(pos)});
+            aggregate(in, x.body, x.iter.s, x.bound, pos);
+            write_pat("kernel");
+          },
+          [&](const ELoop& x) {
+            Summary in;
+            for (const Stmt& st : x.body.stmts)
+              uses(st, dest, fam, in);
+            aggregate(in, x.body, x.iter.s, x.bound, pos);
+          },
+          [&](const EIf& x) {
+            for (const Stmt& st : x.then_body.stmts)
+              uses(st, dest, fam, U);
+            for (const Stmt& st : x.else_body.stmts)
+              uses(st, dest, fam, U);
+          },
+          [](const auto&) {}},
+      l->exp.node);
+}
+
+/// Uses inside a body of a kernel or loop, seen from outside it: names the body
+/// computes differ between iterations, so integer definitions are substituted and an
+/// access still naming a local is undeterminable.
+void Pass::localize(Summary& s, const Body& body) {
+  std::set<std::string> locals;
+  bound_in(body, locals);
+  std::map<std::string, Poly> defs;
+  for (const Stmt& st : body.stmts)
+    if (const auto* l = std::get_if<SLet>(&st.node))
+      if (l->pats.size() == 1)
+        if (const auto* e = std::get_if<EScalar>(&l->exp.node))
+          if (auto p = to_poly(*e->e)) defs[l->pats[0].name.s] = *p;
+  std::vector<Acc> kept;
+  for (Acc a : s.accs) {
+    for (int round = 0; round < 16; ++round) {
+      std::map<std::string, Poly> sub;
+      for (const std::string& v : lmad_free_vars(a.l))
+        if (defs.count(v)) sub[v] = defs.at(v);
+      if (sub.empty()) break;
+      a.l = lmad_substitute(a.l, sub);
+    }
+    std::optional<std::string> local;
+    for (const std::string& v : lmad_free_vars(a.l))
+      if (locals.count(v)) local = v;
+    if (local) {
+      if (!s.undet)
+        s.undet = a.what + " depends on " + *local + ", which each iteration computes itself";
+      continue;
+    }
+    kept.push_back(std::move(a));
+  }
+  s.accs = std::move(kept);
+}
+
+/// U^{!=i}: the uses of the other iterations j != i of `iter < bound`.
+Summary Pass::others(const Summary& in, const std::string& iter, const SExpP& bound, bool before) {
+  Summary out;
+  out.undet = in.undet;
+  auto b = bound ? to_poly(*bound) : std::nullopt;
+  const std::string j = fresh_name(names(), iter + "_other");
+  Poly i = Poly::var(iter);
+  for (const Acc& a : in.accs) {
+    if (!mentions(a.l, iter)) {
+      out.accs.push_back({a.l, a.what + (before ? " (in every thread)" : " (in every iteration)")});
+      continue;
+    }
+    SymLmad lj = lmad_substitute(a.l, {{iter, Poly::var(j)}});
+    auto lo = b ? lmad_expand(j, Poly(0), i, lj) : std::nullopt;
+    auto hi = b ? lmad_expand(j, i + Poly(1), *b - i - Poly(1), lj) : std::nullopt;
+    if (!lo || !hi) {
+      if (!out.undet) out.undet = a.what + " is not affine in " + iter;
+      continue;
+    }
+    const char* who = before ? " by threads " : " in iterations ";
+    if (before) out.accs.push_back({*lo, a.what + who + iter + "' < " + iter});
+    out.accs.push_back({*hi, a.what + who + iter + "' > " + iter});
+  }
+  return out;
+}
+
+/// 6.6.1 for a loop carrying the source: within an iteration, each write of an alias
+/// against the uses after it; the writes of iteration i against the uses of the later
+/// iterations (U^{>i}); all its writes against the uses after the loop (U). Returns
+/// the writes of all iterations.
+std::vector<Acc> Pass::loop_checks(const Carried& cl, const ELoop& x,
+                                   const std::set<std::string>& dmems,
+                                   const std::map<std::string, SymLmad>& fam, const Summary& U,
+                                   const std::vector<Formula>& facts, Solver& solver,
+                                   ScAttempt& a) {
+  std::vector<Formula> lf = facts;
+  range_facts(x.iter.s, x.bound, lf);
+  for (const Stmt& st : x.body.stmts)
+    for (Formula& f : stmt_facts(st))
+      lf.push_back(std::move(f));
+  poly_defs(x.body, x.body.stmts.size(), defs_);
+  Solver& ls = solver_for(lf);
+  Account acc{ls, a};
+  Summary later;
+  for (size_t bd = x.body.stmts.size(); bd-- > 0;) {
+    std::vector<Acc> W;
+    for (const auto& [i, w] : cl.writes)
+      if (i == bd) W.push_back(w);
+    check(W, later, ls, Property::NonOverlap, a);
+    uses(x.body.stmts[bd], dmems, fam, later);
+  }
+  localize(later, x.body);
+  Summary Wi;
+  for (const auto& [i, w] : cl.writes)
+    Wi.accs.push_back(w);
+  localize(Wi, x.body);
+  if (Wi.undet)
+    throw Refused{Property::Loops, "the writes of the loop at " + at(x.body.pos) +
+                                       " cannot be summarised: " + *Wi.undet};
+  check(Wi.accs, others(later, x.iter.s, x.bound, false), ls, Property::LaterIterations, a);
+  std::vector<Acc> total;
+  auto b = x.bound ? to_poly(*x.bound) : std::nullopt;
+  for (const Acc& w : Wi.accs) {
+    if (!mentions(w.l, x.iter.s)) {
+      total.push_back(w);
+      continue;
+    }
+    auto e = b ? lmad_expand(x.iter.s, Poly(0), *b, w.l) : std::nullopt;
+    if (!e) throw Refused{Property::Loops, w.what + " is not affine in " + x.iter.s};
+    total.push_back({*e, w.what + " over all " + x.iter.s});
+  }
+  check(total, U, solver, Property::NonOverlap, a);
+  return total;
+}
+
+/// Every write must be disjoint from every use; the prover decides.
+void Pass::check(const std::vector<Acc>& W, const Summary& U, Solver& solver, Property rule,
+                 ScAttempt& a) {
+  if (W.empty()) return;
+  if (rule == Property::NonOverlap && opt_.broken_no_overlap) return; // deliberately broken
+  if (U.undet)
+    throw Refused{rule, "the uses of " + a.dest_mem + " cannot be summarised: " + *U.undet +
+                            " (undeterminable summary)"};
+  for (const Acc& w : W)
+    for (const Acc& u : U.accs) {
+      ProveResult r = prove_disjoint(lmad_substitute(w.l, defs_), lmad_substitute(u.l, defs_),
+                                     solver, opt_.prover);
+      ScProof pr{property_rule(rule), w.what + " " + w.l.to_string(),
+                 u.what + " " + u.l.to_string(), summary(r)};
+      a.proofs.push_back(pr);
+      if (r.answer != Answer::Disjoint)
+        throw Refused{rule, w.what + " " + w.l.to_string() + " may overlap the " +
+                                (rule == Property::NonOverlap ? "later " : "") + u.what + " " +
+                                u.l.to_string() + ": " + summary(r)};
+    }
+}
+
+} // namespace funmem::sc
