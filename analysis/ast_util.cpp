@@ -1,7 +1,7 @@
 // Shared traversals of the passes (see ast_util.h).
 #include "analysis/ast_util.h"
 
-#include "analysis/syntax_util.h"
+#include "ir/convert.h"
 #include "ir/overloaded.h"
 
 #include <map>

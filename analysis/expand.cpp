@@ -2,7 +2,7 @@
 #include "analysis/expand.h"
 
 #include "analysis/ast_util.h"
-#include "analysis/syntax_util.h"
+#include "ir/convert.h"
 #include "ir/overloaded.h"
 
 #include <set>

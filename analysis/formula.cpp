@@ -1,9 +1,9 @@
 // Facts as formulas over polynomials (see formula.h).
 #include "analysis/formula.h"
 
+#include "ir/convert.h"
 #include "ir/overloaded.h"
 #include "ir/parser.h"
-#include "ir/typecheck.h"
 
 #include <set>
 

@@ -2,7 +2,7 @@
 #include "analysis/fun_to_funmem.h"
 
 #include "analysis/ast_util.h"
-#include "analysis/syntax_util.h"
+#include "ir/convert.h"
 
 #include "ir/lmad.h"
 #include "ir/overloaded.h"

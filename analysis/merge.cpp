@@ -3,8 +3,8 @@
 
 #include "analysis/ast_util.h"
 
+#include "ir/convert.h"
 #include "ir/overloaded.h"
-#include "ir/typecheck.h"
 
 #include <algorithm>
 #include <map>

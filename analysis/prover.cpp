@@ -2,7 +2,6 @@
 // (see prover.h and docs/prover.md).
 #include "analysis/prover.h"
 
-
 #include <algorithm>
 #include <chrono>
 #include <set>

@@ -4,7 +4,7 @@
 #include "analysis/formula.h"
 
 #include "analysis/ast_util.h"
-#include "analysis/syntax_util.h"
+#include "ir/convert.h"
 #include "ir/overloaded.h"
 
 #include <functional>

@@ -1,10 +1,10 @@
 // The FUN value interpreter and the FUNMEM heap interpreter (see interp.h).
 #include "interp/interp.h"
 
+#include "ir/convert.h"
 #include "ir/lmad.h"
 #include "ir/overloaded.h"
 #include "ir/printer.h"
-#include "ir/typecheck.h"
 
 #include <boost/container/small_vector.hpp>
 

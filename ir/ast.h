@@ -156,6 +156,13 @@ struct Type {
   friend bool operator==(const Type&, const Type&) = default;
 };
 
+/// The type `mem`.
+inline Type mem_type() {
+  Type t;
+  t.kind = Type::Kind::Mem;
+  return t;
+}
+
 // ---------------------------------------------------------------- expressions
 
 /// One entry of an index: `e` (fixes the dimension) or `off : count [: stride]`.

@@ -1,35 +1,17 @@
 // FUN / FUNMEM type checking (see typecheck.h). One Checker walks the program with
 // a scoped environment; every error is recorded and checking continues, with names
 // whose definition failed marked as poisoned so that one mistake is reported once.
-#include "ir/typecheck.h"
-#include "ir/overloaded.h"
-
-#include "ir/lmad.h"
-#include "ir/parser.h"
-#include "ir/printer.h"
-
-#include <algorithm>
-#include <set>
+// This file: the environment, scalar expressions, sizes, types and bodies; let
+// statements are in typecheck_let.cpp.
+#include "ir/typecheck_impl.h"
 
 namespace funmem {
 
-namespace {
+namespace tc {
 
 std::string pos_text(Pos p) {
   return std::to_string(p.line) + ":" + std::to_string(p.col);
 }
-
-/// What the checker knows about a name.
-struct Info {
-  enum class Kind { Scalar, Mem, Array, Poisoned };
-  Kind kind = Kind::Poisoned;
-  ScalarType elem = ScalarType::I64;
-  std::vector<Poly> dims;
-  std::string mem;             // FUNMEM arrays
-  std::optional<SymLmad> lmad; // FUNMEM arrays
-  std::set<int> roots;         // aliasing roots of arrays
-  Pos pos;
-};
 
 Info scalar_info(ScalarType t) {
   Info i;
@@ -68,1103 +50,608 @@ std::string info_text(const Info& i) {
   return "?";
 }
 
-class Checker {
-public:
-  explicit Checker(Lang lang) : lang_(lang) {}
+std::vector<Diagnostic> Checker::run(const Def& d) {
+  push();
+  for (const Binding& b : d.params) {
+    Info i = type_info(*b.type, {});
+    if (i.kind == Info::Kind::Array) i.roots = {fresh_root()};
+    bind(b.name, i);
+  }
+  std::vector<Info> rets;
+  for (const Type& t : d.rets) {
+    if (t.ann) error(t.pos, "result types carry no memory annotation");
+    Type plain = t;
+    plain.ann.reset();
+    rets.push_back(type_info(plain, {}, /*need_ann=*/false));
+  }
+  push();
+  std::vector<const Info*> res = body(d.body);
+  if (res.size() == rets.size()) {
+    for (size_t k = 0; k < res.size(); ++k) {
+      const Info& got = *res[k];
+      const Info& want = rets[k];
+      if (got.kind == Info::Kind::Poisoned || want.kind == Info::Kind::Poisoned) continue;
+      Pos p = d.body.results[k].pos;
+      if (!same_shape(got, want))
+        error(p, "result " + std::to_string(k + 1) + " '" + d.body.results[k].s + "' has type " +
+                     info_text(got) + " but the definition returns " + info_text(want));
+      if (lang_ == Lang::FunMem && got.kind == Info::Kind::Array) check_prog_result(d, res, k);
+    }
+  } else {
+    error(d.body.pos, "the body returns " + std::to_string(res.size()) +
+                          " values but the definition declares " + std::to_string(rets.size()));
+  }
+  pop();
+  pop();
+  return errs_;
+}
 
-  std::vector<Diagnostic> run(const Def& d) {
-    push();
-    for (const Binding& b : d.params) {
-      Info i = type_info(*b.type, {});
-      if (i.kind == Info::Kind::Array) i.roots = {fresh_root()};
-      bind(b.name, i);
-    }
-    std::vector<Info> rets;
-    for (const Type& t : d.rets) {
-      if (t.ann) error(t.pos, "result types carry no memory annotation");
-      Type plain = t;
-      plain.ann.reset();
-      rets.push_back(type_info(plain, {}, /*need_ann=*/false));
-    }
-    push();
-    std::vector<const Info*> res = body(d.body);
-    if (res.size() == rets.size()) {
-      for (size_t k = 0; k < res.size(); ++k) {
-        const Info& got = *res[k];
-        const Info& want = rets[k];
-        if (got.kind == Info::Kind::Poisoned || want.kind == Info::Kind::Poisoned) continue;
-        Pos p = d.body.results[k].pos;
-        if (!same_shape(got, want))
-          error(p, "result " + std::to_string(k + 1) + " '" + d.body.results[k].s + "' has type " +
-                       info_text(got) + " but the definition returns " + info_text(want));
-        if (lang_ == Lang::FunMem && got.kind == Info::Kind::Array) check_prog_result(d, res, k);
+void Checker::error(Pos p, std::string msg) {
+  errs_.push_back(Diagnostic{"type", p, std::move(msg)});
+}
+
+int Checker::fresh_root() {
+  int r = next_root_++;
+  if (!local_roots_.empty()) local_roots_.back().insert(r);
+  return r;
+}
+
+void Checker::push() {
+  scopes_.emplace_back();
+  defs_.emplace_back();
+}
+
+void Checker::pop() {
+  scopes_.pop_back();
+  defs_.pop_back();
+}
+
+const Info* Checker::find(const std::string& n) const {
+  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+    auto f = it->find(n);
+    if (f != it->end()) return &f->second;
+  }
+  return nullptr;
+}
+
+void Checker::bind(const Name& n, Info i) {
+  if (const Info* old = find(n.s)) {
+    error(n.pos, "'" + n.s + "' is already defined at " + pos_text(old->pos));
+  }
+  i.pos = n.pos;
+  scopes_.back()[n.s] = std::move(i);
+}
+
+/// p with the integer definitions in scope substituted (the outermost of a name).
+Poly Checker::subst_defs(const Poly& p) const {
+  std::map<std::string, Poly> used;
+  p.for_each_var([&](const std::string& v) {
+    if (used.count(v)) return;
+    for (const auto& m : defs_)
+      if (auto it = m.find(v); it != m.end()) {
+        used.emplace(v, it->second);
+        break;
       }
-    } else {
-      error(d.body.pos, "the body returns " + std::to_string(res.size()) +
-                            " values but the definition declares " + std::to_string(rets.size()));
-    }
-    pop();
-    pop();
-    return errs_;
-  }
+  });
+  return used.empty() ? p : p.substitute(used);
+}
 
-private:
-  // ------------------------------------------------------------ environment
-
-  Lang lang_;
-  std::vector<Diagnostic> errs_;
-  std::vector<std::map<std::string, Info>> scopes_;
-  std::vector<std::map<std::string, Poly>> defs_;
-  std::map<int, Pos> consumed_;
-  int next_root_ = 0;
-  // Roots that may be consumed in the current kernel or loop body (those created in it
-  // or its loop parameters); nullopt at top level, where everything may be consumed.
-  std::vector<std::set<int>> local_roots_;
-
-  void error(Pos p, std::string msg) { errs_.push_back(Diagnostic{"type", p, std::move(msg)}); }
-  int fresh_root() {
-    int r = next_root_++;
-    if (!local_roots_.empty()) local_roots_.back().insert(r);
-    return r;
-  }
-  void push() {
-    scopes_.emplace_back();
-    defs_.emplace_back();
-  }
-  void pop() {
-    scopes_.pop_back();
-    defs_.pop_back();
-  }
-
-  const Info* find(const std::string& n) const {
-    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-      auto f = it->find(n);
-      if (f != it->end()) return &f->second;
-    }
+/// Looks up an array name in use: unbound, not an array, or consumed are errors.
+const Info* Checker::use_array(const Name& n) {
+  const Info* i = find(n.s);
+  if (!i) {
+    error(n.pos, "'" + n.s + "' is not defined");
     return nullptr;
   }
-
-  void bind(const Name& n, Info i) {
-    if (const Info* old = find(n.s)) {
-      error(n.pos, "'" + n.s + "' is already defined at " + pos_text(old->pos));
-    }
-    i.pos = n.pos;
-    scopes_.back()[n.s] = std::move(i);
+  if (i->kind == Info::Kind::Poisoned) return nullptr;
+  if (i->kind != Info::Kind::Array) {
+    error(n.pos, "'" + n.s + "' is not an array (it has type " + info_text(*i) + ")");
+    return nullptr;
   }
+  check_live(n, *i);
+  return i;
+}
 
-  /// p with the integer definitions in scope substituted (the outermost of a name).
-  Poly subst_defs(const Poly& p) const {
-    std::map<std::string, Poly> used;
-    p.for_each_var([&](const std::string& v) {
-      if (used.count(v)) return;
-      for (const auto& m : defs_)
-        if (auto it = m.find(v); it != m.end()) {
-          used.emplace(v, it->second);
-          break;
-        }
-    });
-    return used.empty() ? p : p.substitute(used);
-  }
-
-  /// Looks up an array name in use: unbound, not an array, or consumed are errors.
-  const Info* use_array(const Name& n) {
-    const Info* i = find(n.s);
-    if (!i) {
-      error(n.pos, "'" + n.s + "' is not defined");
-      return nullptr;
-    }
-    if (i->kind == Info::Kind::Poisoned) return nullptr;
-    if (i->kind != Info::Kind::Array) {
-      error(n.pos, "'" + n.s + "' is not an array (it has type " + info_text(*i) + ")");
-      return nullptr;
-    }
-    check_live(n, *i);
-    return i;
-  }
-
-  void check_live(const Name& n, const Info& i) {
-    for (int r : i.roots) {
-      auto c = consumed_.find(r);
-      if (c != consumed_.end()) {
-        error(n.pos, "'" + n.s +
-                         "' is used after it (or an alias of it) was consumed by the update at " +
-                         pos_text(c->second));
-        return;
-      }
-    }
-  }
-
-  void consume(const Name& n, const Info& i, Pos at) {
-    for (int r : i.roots) {
-      if (!local_roots_.empty() && !local_roots_.back().count(r)) {
-        error(n.pos, "'" + n.s +
-                         "' cannot be consumed here: it is defined outside the enclosing "
-                         "kernel or loop body (pass it as a loop parameter, or copy it)");
-        return;
-      }
-    }
-    for (int r : i.roots)
-      consumed_.emplace(r, at);
-  }
-
-  // ------------------------------------------------------------ scalars
-
-  std::optional<ScalarType> sexp(const SExp& e) {
-    return std::visit(
-        Overloaded{
-            [&](const Lit& l) -> std::optional<ScalarType> { return l.type; },
-            [&](const SVar& v) -> std::optional<ScalarType> {
-              const Info* i = find(v.name);
-              if (!i) {
-                error(e.pos, "'" + v.name + "' is not defined");
-                return std::nullopt;
-              }
-              if (i->kind == Info::Kind::Poisoned) return std::nullopt;
-              if (i->kind != Info::Kind::Scalar) {
-                error(e.pos, "'" + v.name + "' is " +
-                                 (i->kind == Info::Kind::Mem ? "a memory block" : "an array") +
-                                 ", not a scalar");
-                return std::nullopt;
-              }
-              return i->elem;
-            },
-            [&](const SUnary& u) -> std::optional<ScalarType> {
-              auto t = sexp(*u.a);
-              if (!t) return t;
-              if (u.op == UnOp::Not && *t != ScalarType::Bool) {
-                error(e.pos, std::string("'!' needs a bool operand, not ") + scalar_type_name(*t));
-                return std::nullopt;
-              }
-              if (u.op == UnOp::Neg && *t == ScalarType::Bool) {
-                error(e.pos, "'-' needs a numeric operand, not bool");
-                return std::nullopt;
-              }
-              return t;
-            },
-            [&](const SBinary& b) -> std::optional<ScalarType> {
-              auto ta = sexp(*b.a), tb = sexp(*b.b);
-              if (!ta || !tb) return std::nullopt;
-              std::string op = binop_text(b.op);
-              if (*ta != *tb) {
-                error(e.pos, "operands of '" + op + "' have different types " +
-                                 scalar_type_name(*ta) + " and " + scalar_type_name(*tb) +
-                                 " (there are no implicit conversions)");
-                return std::nullopt;
-              }
-              switch (b.op) {
-              case BinOp::Or:
-              case BinOp::And:
-                if (*ta != ScalarType::Bool) {
-                  error(e.pos, "'" + op + "' needs bool operands, not " + scalar_type_name(*ta));
-                  return std::nullopt;
-                }
-                return ScalarType::Bool;
-              case BinOp::Eq:
-              case BinOp::Ne:
-                return ScalarType::Bool;
-              case BinOp::Lt:
-              case BinOp::Le:
-              case BinOp::Gt:
-              case BinOp::Ge:
-                if (*ta == ScalarType::Bool) {
-                  error(e.pos, "'" + op + "' needs numeric operands, not bool");
-                  return std::nullopt;
-                }
-                return ScalarType::Bool;
-              case BinOp::Mod:
-                if (!is_integer(*ta)) {
-                  error(e.pos,
-                        std::string("'%' needs integer operands, not ") + scalar_type_name(*ta));
-                  return std::nullopt;
-                }
-                return ta;
-              case BinOp::Add:
-              case BinOp::Sub:
-              case BinOp::Mul:
-              case BinOp::Div:
-                if (*ta == ScalarType::Bool) {
-                  error(e.pos, "'" + op + "' needs numeric operands, not bool");
-                  return std::nullopt;
-                }
-                return ta;
-              }
-              return std::nullopt;
-            },
-            [&](const SCall& c) -> std::optional<ScalarType> {
-              std::vector<std::optional<ScalarType>> ts;
-              for (const SExpP& a : c.args)
-                ts.push_back(sexp(*a));
-              for (auto& t : ts)
-                if (!t) return std::nullopt;
-              std::string f = fn_name(c.fn);
-              switch (c.fn) {
-              case Fn::Min:
-              case Fn::Max:
-                if (*ts[0] != *ts[1] || *ts[0] == ScalarType::Bool) {
-                  error(e.pos, f + " needs two numeric arguments of the same type");
-                  return std::nullopt;
-                }
-                return ts[0];
-              case Fn::Abs:
-                if (*ts[0] == ScalarType::Bool) {
-                  error(e.pos, "abs needs a numeric argument");
-                  return std::nullopt;
-                }
-                return ts[0];
-              case Fn::Select:
-                if (*ts[0] != ScalarType::Bool) {
-                  error(e.pos, "the condition of select must be bool");
-                  return std::nullopt;
-                }
-                if (*ts[1] != *ts[2]) {
-                  error(e.pos, "the branches of select have different types");
-                  return std::nullopt;
-                }
-                return ts[1];
-              case Fn::ToI64:
-                return ScalarType::I64;
-              case Fn::ToI32:
-                return ScalarType::I32;
-              case Fn::ToF32:
-                return ScalarType::F32;
-              case Fn::ToF64:
-                return ScalarType::F64;
-              }
-              return std::nullopt;
-            }},
-        e.node);
-  }
-
-  /// Checks that e is an i64 expression and returns its normal form (with `extra`
-  /// names allowed as free integer variables, for existential sizes).
-  std::optional<Poly> size(const SExp& e, const std::set<std::string>& extra, const char* what) {
-    if (!extra.empty()) {
-      // Existential names of the pattern being checked: bind them temporarily.
-      push();
-      for (const std::string& n : extra)
-        scopes_.back()[n] = scalar_info(ScalarType::I64);
-    }
-    auto t = sexp(e);
-    if (!extra.empty()) pop();
-    if (!t) return std::nullopt;
-    if (*t != ScalarType::I64) {
-      error(e.pos, std::string(what) + " must have type i64, not " + scalar_type_name(*t));
-      return std::nullopt;
-    }
-    try {
-      auto p = to_poly(e);
-      if (!p) {
-        error(e.pos,
-              std::string(what) + " must be a polynomial in integer names (with / % min max abs)");
-        return std::nullopt;
-      }
-      return subst_defs(*p);
-    } catch (const SymbolicOverflow&) {
-      error(e.pos, std::string(what) + " overflows i64");
-      return std::nullopt;
-    }
-  }
-
-  std::optional<SymLmad> lmad(const LmadSyn& l, const std::set<std::string>& extra) {
-    SymLmad r;
-    bool ok = true;
-    auto get = [&](const SExpP& e, const char* what) {
-      auto p = size(*e, extra, what);
-      if (!p) ok = false;
-      return p.value_or(Poly(0));
-    };
-    switch (l.form) {
-    case LmadSyn::Form::Row:
-    case LmadSyn::Form::Col: {
-      std::vector<Poly> shape;
-      for (const SExpP& a : l.args)
-        shape.push_back(get(a, "an LMAD size"));
-      r = l.form == LmadSyn::Form::Row ? row_major(shape) : col_major(shape);
-      break;
-    }
-    case LmadSyn::Form::Explicit:
-      r.offset = get(l.offset, "an LMAD offset");
-      for (const auto& [c, s] : l.dims) {
-        Poly pc = get(c, "an LMAD count");
-        Poly ps = get(s, "an LMAD stride");
-        r.dims.emplace_back(pc, ps);
-      }
-      break;
-    }
-    if (!ok) return std::nullopt;
-    return r;
-  }
-
-  // ------------------------------------------------------------ types
-
-  /// Γ ⊢ τ: converts a written type; `extra` are existential names of its pattern.
-  Info type_info(const Type& t, const std::set<std::string>& extra, bool need_ann = true) {
-    Info i;
-    switch (t.kind) {
-    case Type::Kind::Scalar:
-      i.kind = Info::Kind::Scalar;
-      i.elem = t.elem;
-      return i;
-    case Type::Kind::Mem:
-      if (lang_ == Lang::Fun) {
-        error(t.pos, "the type 'mem' exists only in FUNMEM; this is a FUN program");
-        return i;
-      }
-      i.kind = Info::Kind::Mem;
-      return i;
-    case Type::Kind::Array:
-      break;
-    }
-    i.kind = Info::Kind::Array;
-    i.elem = t.elem;
-    bool ok = true;
-    for (const SExpP& d : t.dims) {
-      auto p = size(*d, extra, "an array size");
-      if (!p) ok = false;
-      i.dims.push_back(p.value_or(Poly(0)));
-    }
-    if (lang_ == Lang::Fun) {
-      if (t.ann) error(t.pos, "memory annotations exist only in FUNMEM; this is a FUN program");
-    } else if (t.ann) {
-      const Info* m = find(t.ann->mem.s);
-      if (!m && !extra.count(t.ann->mem.s)) {
-        error(t.ann->mem.pos, "memory block '" + t.ann->mem.s + "' is not defined");
-        ok = false;
-      } else if (m && m->kind != Info::Kind::Mem && m->kind != Info::Kind::Poisoned) {
-        error(t.ann->mem.pos, "'" + t.ann->mem.s + "' is not a memory block");
-        ok = false;
-      }
-      i.mem = t.ann->mem.s;
-      auto l = lmad(t.ann->lmad, extra);
-      if (!l) {
-        ok = false;
-      } else if (ok) {
-        if (l->dims.size() != i.dims.size()) {
-          error(t.ann->lmad.pos, "the LMAD has " + std::to_string(l->dims.size()) +
-                                     " dimension(s) but the array has " +
-                                     std::to_string(i.dims.size()));
-          ok = false;
-        } else {
-          for (size_t k = 0; k < i.dims.size(); ++k)
-            if (!(l->dims[k].first == i.dims[k])) {
-              error(t.ann->lmad.pos, "LMAD count " + l->dims[k].first.to_string() +
-                                         " of dimension " + std::to_string(k + 1) +
-                                         " differs from the array size " + i.dims[k].to_string());
-              ok = false;
-            }
-        }
-      }
-      i.lmad = l;
-    } else if (need_ann) {
-      error(t.pos, "array types in FUNMEM need a memory annotation '@mem -> LMAD'");
-      ok = false;
-    }
-    if (!ok) i.kind = Info::Kind::Poisoned;
-    return i;
-  }
-
-  static bool same_shape(const Info& a, const Info& b) {
-    if (a.kind != b.kind) return false;
-    if (a.kind == Info::Kind::Scalar) return a.elem == b.elem;
-    if (a.kind == Info::Kind::Array) return a.elem == b.elem && a.dims == b.dims;
-    return true;
-  }
-
-  /// Substitutes pattern names by result names (T-RESULT's S) in a pattern type.
-  Info apply(const Info& i, const std::map<std::string, Poly>& s,
-             const std::map<std::string, std::string>& mems) const {
-    Info r = i;
-    for (Poly& d : r.dims)
-      d = subst_defs(d.substitute(s));
-    if (r.lmad) {
-      r.lmad->offset = subst_defs(r.lmad->offset.substitute(s));
-      for (auto& [c, st] : r.lmad->dims) {
-        c = subst_defs(c.substitute(s));
-        st = subst_defs(st.substitute(s));
-      }
-    }
-    auto m = mems.find(r.mem);
-    if (m != mems.end()) r.mem = m->second;
-    return r;
-  }
-
-  /// T-RESULT: values `vals` (named by `names`) bound to the pattern `pats` typed `want`.
-  void match_pattern(const std::vector<Binding>& pats, const std::vector<Info>& want,
-                     const std::vector<Name>& names, const std::vector<const Info*>& vals,
-                     Pos where, const std::string& what, bool with_memory) {
-    if (vals.size() != pats.size()) {
-      error(where, what + " gives " + std::to_string(vals.size()) + " values but " +
-                       std::to_string(pats.size()) + " are expected");
+void Checker::check_live(const Name& n, const Info& i) {
+  for (int r : i.roots) {
+    auto c = consumed_.find(r);
+    if (c != consumed_.end()) {
+      error(n.pos, "'" + n.s +
+                       "' is used after it (or an alias of it) was consumed by the update at " +
+                       pos_text(c->second));
       return;
     }
-    std::map<std::string, Poly> s;
-    std::map<std::string, std::string> mems;
-    for (size_t k = 0; k < pats.size(); ++k) {
-      if (want[k].kind == Info::Kind::Scalar && want[k].elem == ScalarType::I64)
-        s[pats[k].name.s] = subst_defs(Poly::var(names[k].s));
-      if (want[k].kind == Info::Kind::Mem) mems[pats[k].name.s] = names[k].s;
-    }
-    for (size_t k = 0; k < pats.size(); ++k) {
-      if (!vals[k] || vals[k]->kind == Info::Kind::Poisoned || want[k].kind == Info::Kind::Poisoned)
-        continue;
-      Info w = apply(want[k], s, mems);
-      const Info& got = *vals[k];
-      bool ok = same_shape(got, w);
-      if (ok && with_memory && got.kind == Info::Kind::Array && w.lmad && got.lmad)
-        ok = got.mem == w.mem && *got.lmad == *w.lmad;
-      if (!ok)
-        error(names[k].pos, what + ": '" + names[k].s + "' has type " + info_text(got) + " but '" +
-                                pats[k].name.s + "' expects " + info_text(w));
-    }
   }
+}
 
-  // ------------------------------------------------------------ bodies
-
-  std::vector<const Info*> body(const Body& b) {
-    for (const Stmt& s : b.stmts)
-      stmt(s);
-    std::vector<const Info*> out;
-    for (const Name& n : b.results) {
-      const Info* i = find(n.s);
-      if (!i) {
-        error(n.pos, "'" + n.s + "' is not defined");
-        static const Info poisoned; // callers read every result: never a null one
-        i = &poisoned;
-      } else if (i->kind == Info::Kind::Array) {
-        check_live(n, *i);
-      }
-      out.push_back(i);
-    }
-    return out;
-  }
-
-  void stmt(const Stmt& s) {
-    std::visit(Overloaded{[&](const SLet& l) { let(l, s.pos); },
-                          [&](const SAssume& a) {
-                            auto t = sexp(*a.cond);
-                            if (t && *t != ScalarType::Bool)
-                              error(a.cond->pos,
-                                    std::string(a.kind == "assume" ? "an assumption"
-                                                                   : "an assert's condition") +
-                                        " must be bool, not " + scalar_type_name(*t));
-                          }},
-               s.node);
-  }
-
-  /// The declared types of a pattern; existential names are those of its i64 scalars.
-  std::vector<Info> pattern_types(const std::vector<Binding>& pats, bool existential) {
-    std::set<std::string> extra;
-    if (existential)
-      for (const Binding& b : pats)
-        if (b.type && (b.type->kind == Type::Kind::Mem ||
-                       (b.type->kind == Type::Kind::Scalar && b.type->elem == ScalarType::I64)))
-          extra.insert(b.name.s);
-    std::vector<Info> out;
-    for (const Binding& b : pats) {
-      if (!b.type) {
-        out.push_back(Info{});
-        continue;
-      }
-      out.push_back(type_info(*b.type, extra));
-    }
-    return out;
-  }
-
-  /// Binds a single-value pattern to `got`, checking it against the declared type.
-  /// `view` says whether a FUNMEM layout must equal the computed one.
-  void bind_one(const SLet& l, Pos at, std::optional<Info> got, bool view,
-                const std::string& what) {
-    if (l.pats.size() != 1) {
-      error(at, what + " gives one value but the pattern has " + std::to_string(l.pats.size()) +
-                    " names");
-      for (const Binding& b : l.pats)
-        bind(b.name, Info{});
+void Checker::consume(const Name& n, const Info& i, Pos at) {
+  for (int r : i.roots) {
+    if (!local_roots_.empty() && !local_roots_.back().count(r)) {
+      error(n.pos, "'" + n.s +
+                       "' cannot be consumed here: it is defined outside the enclosing "
+                       "kernel or loop body (pass it as a loop parameter, or copy it)");
       return;
     }
-    const Binding& b = l.pats[0];
-    if (!b.type) {
-      if (got && got->kind == Info::Kind::Array) {
-        error(b.name.pos, "the binding of array '" + b.name.s + "' needs a type");
-        got->kind = Info::Kind::Poisoned;
-      }
-      bind(b.name, got.value_or(Info{}));
-      if (got && got->kind == Info::Kind::Scalar && got->elem == ScalarType::I64)
-        record_def(l, b.name.s);
-      return;
-    }
-    Info want = type_info(*b.type, {});
-    if (got && got->kind != Info::Kind::Poisoned && want.kind != Info::Kind::Poisoned) {
-      if (!same_shape(*got, want)) {
-        error(b.type->pos, what + " has type " + info_text(*got) + " but '" + b.name.s +
-                               "' is declared " + info_text(want));
-      } else if (view && lang_ == Lang::FunMem && got->lmad && want.lmad &&
-                 (got->mem != want.mem || !(*got->lmad == *want.lmad))) {
-        error(b.type->pos, "a view reuses its source's memory: '" + b.name.s + "' must be @" +
-                               got->mem + " -> " + got->lmad->to_string() + ", not @" + want.mem +
-                               " -> " + want.lmad->to_string());
-      }
-    }
-    if (want.kind == Info::Kind::Array)
-      want.roots = got && view ? got->roots : std::set<int>{fresh_root()};
-    bind(b.name, want);
-    // Integer scalars defined by a polynomial become definitions for size equality.
-    if (want.kind == Info::Kind::Scalar && want.elem == ScalarType::I64) record_def(l, b.name.s);
   }
+  for (int r : i.roots)
+    consumed_.emplace(r, at);
+}
 
-  void record_def(const SLet& l, const std::string& n) {
-    if (auto* e = std::get_if<EScalar>(&l.exp.node)) {
-      try {
-        if (auto p = to_poly(*e->e)) defs_.back()[n] = subst_defs(*p);
-      } catch (const SymbolicOverflow&) {
-      }
-    }
-  }
+// ------------------------------------------------------------ scalars
 
-  std::optional<std::vector<SymEntry>> entries(const Info& src, const std::vector<Entry>& es,
-                                               Pos at, std::vector<Poly>& dims_out,
-                                               bool& scalar_out) {
-    if (es.size() > src.dims.size()) {
-      error(at, std::to_string(es.size()) + " indices for an array of rank " +
-                    std::to_string(src.dims.size()));
-      return std::nullopt;
-    }
-    std::vector<SymEntry> out;
-    bool ok = true;
-    for (size_t k = 0; k < es.size(); ++k) {
-      SymEntry se;
-      auto st = size(*es[k].start, {}, es[k].is_index() ? "an index" : "a slice offset");
-      if (!st) ok = false;
-      se.start = st.value_or(Poly(0));
-      if (es[k].count) {
-        auto c = size(*es[k].count, {}, "a slice count");
-        if (!c) ok = false;
-        se.count = c.value_or(Poly(0));
-        dims_out.push_back(*se.count);
-      }
-      if (es[k].stride) {
-        auto s = size(*es[k].stride, {}, "a slice stride");
-        if (!s) ok = false;
-        se.stride = s.value_or(Poly(1));
-      }
-      out.push_back(se);
-    }
-    for (size_t k = es.size(); k < src.dims.size(); ++k)
-      dims_out.push_back(src.dims[k]);
-    scalar_out = dims_out.empty();
-    if (!ok) return std::nullopt;
-    return out;
-  }
-
-  Info array_info(ScalarType elem, std::vector<Poly> dims) {
-    Info i;
-    i.kind = Info::Kind::Array;
-    i.elem = elem;
-    i.dims = std::move(dims);
-    return i;
-  }
-
-  void let(const SLet& l, Pos at) {
-    const Exp& e = l.exp;
-    std::visit(
-        Overloaded{
-            [&](const EScalar& x) {
-              auto t = sexp(*x.e);
-              std::optional<Info> got;
-              if (t) got = scalar_info(*t);
-              bind_one(l, at, std::move(got), false, "the expression");
-            },
-            [&](const EIndex& x) {
-              const Info* src = use_array(x.arr);
-              std::optional<Info> got;
-              if (src) {
-                std::vector<Poly> dims;
-                bool scalar = false;
-                auto se = entries(*src, x.entries, e.pos, dims, scalar);
-                if (se) {
-                  if (scalar) {
-                    got = scalar_info(src->elem);
-                  } else {
-                    got = array_info(src->elem, std::move(dims));
-                    got->roots = src->roots;
-                    if (src->lmad) {
-                      got->mem = src->mem;
-                      got->lmad = lmad_index(*src->lmad, *se);
-                    }
-                  }
-                }
-              }
-              bind_one(l, at, std::move(got), true, "the index");
-            },
-            [&](const ELmadSlice& x) {
-              const Info* src = use_array(x.arr);
-              std::optional<Info> got;
-              auto inner = lmad(x.lmad, {});
-              if (src && inner) {
-                if (src->dims.size() != 1) {
-                  error(e.pos, "an LMAD slice needs a one-dimensional array, '" + x.arr.s +
-                                   "' has rank " + std::to_string(src->dims.size()));
-                } else {
-                  std::vector<Poly> dims;
-                  for (const auto& d : inner->dims)
-                    dims.push_back(d.first);
-                  got = array_info(src->elem, std::move(dims));
-                  got->roots = src->roots;
-                  if (src->lmad) {
-                    got->mem = src->mem;
-                    got->lmad = lmad_compose(*src->lmad, *inner);
-                  }
-                }
-              }
-              bind_one(l, at, std::move(got), true, "the LMAD slice");
-            },
-            [&](const ETranspose& x) {
-              const Info* src = use_array(x.arr);
-              std::optional<Info> got;
-              if (src) {
-                if (src->dims.size() < 2) {
-                  error(e.pos, "transpose needs an array of rank 2 or more");
-                } else {
-                  got = *src;
-                  std::swap(got->dims[0], got->dims[1]);
-                  if (got->lmad) got->lmad = lmad_transpose(*got->lmad);
-                }
-              }
-              bind_one(l, at, std::move(got), true, "the transpose");
-            },
-            [&](const EIf& x) {
-              auto t = sexp(*x.cond);
-              if (t && *t != ScalarType::Bool)
-                error(x.cond->pos,
-                      std::string("the condition must be bool, not ") + scalar_type_name(*t));
-              std::vector<Info> want = pattern_types(l.pats, true);
-              for (size_t k = 0; k < l.pats.size(); ++k)
-                if (!l.pats[k].type) error(l.pats[k].name.pos, "the results of 'if' need types");
-              // Each branch starts from the consumptions before the if; after it, what
-              // either branch consumed is consumed.
-              const std::map<int, Pos> before = consumed_;
-              std::map<int, Pos> after;
-              for (const Body* b : {&x.then_body, &x.else_body}) {
-                consumed_ = before;
-                push();
-                auto vals = body(*b);
-                match_pattern(l.pats, want, b->results, vals, b->pos, "the branch", true);
-                pop();
-                after.insert(consumed_.begin(), consumed_.end());
-              }
-              consumed_ = after;
-              bind_pattern(l.pats, want);
-            },
-            [&](const EKernel& x) {
-              auto bound = size(*x.bound, {}, "a kernel bound");
-              std::optional<Info> elem;
-              push();
-              local_roots_.emplace_back();
-              bind(x.iter, scalar_info(ScalarType::I64));
-              auto vals = body(x.body);
-              local_roots_.pop_back();
-              if (vals.size() != 1) {
-                error(x.body.pos, "a kernel body returns exactly one value, not " +
-                                      std::to_string(vals.size()));
-              } else if (vals[0] && vals[0]->kind != Info::Kind::Poisoned) {
-                const Info& v = *vals[0];
-                if (v.kind == Info::Kind::Mem) {
-                  error(x.body.results[0].pos, "a kernel cannot return a memory block");
-                } else {
-                  elem = v;
-                }
-              }
-              // Sizes of the result may not depend on names local to the body.
-              std::set<std::string> locals;
-              for (const auto& [n, i] : scopes_.back())
-                locals.insert(n);
-              pop();
-              std::optional<Info> got;
-              if (elem && bound) {
-                std::vector<Poly> dims{*bound};
-                for (const Poly& d : elem->dims) {
-                  for (const std::string& fv : d.free_vars())
-                    if (locals.count(fv))
-                      error(x.body.results[0].pos, "the size " + d.to_string() +
-                                                       " of the kernel's result depends on '" + fv +
-                                                       "', which is local to the kernel body");
-                  dims.push_back(d);
-                }
-                got = array_info(elem->elem, dims);
-              }
-              bind_one(l, at, std::move(got), false, "the kernel");
-            },
-            [&](const ELoop& x) { loop(l, x, at); },
-            [&](const EUpdate& x) {
-              const Info* src = use_array(x.arr);
-              std::optional<Info> got;
-              if (src) {
-                std::vector<Poly> dims;
-                bool scalar = false;
-                auto se = entries(*src, x.entries, e.pos, dims, scalar);
-                std::optional<Info> val = atom(x.value);
-                if (se && val && val->kind != Info::Kind::Poisoned) {
-                  Info want = scalar ? scalar_info(src->elem) : array_info(src->elem, dims);
-                  check_update_value(x.arr, *src, *val, want, x.value.pos,
-                                     scalar ? "the updated element" : "the updated slice");
-                }
-                got = *src;
-                consume(x.arr, *src, e.pos);
-              }
-              bind_update(l, at, std::move(got));
-            },
-            [&](const EUpdateLmad& x) {
-              const Info* src = use_array(x.arr);
-              const Info* val = use_array(x.value);
-              auto inner = lmad(x.lmad, {});
-              std::optional<Info> got;
-              if (src) {
-                if (src->dims.size() != 1) {
-                  error(e.pos, "an LMAD update needs a one-dimensional array, '" + x.arr.s +
-                                   "' has rank " + std::to_string(src->dims.size()));
-                } else if (inner && val) {
-                  std::vector<Poly> dims;
-                  for (const auto& d : inner->dims)
-                    dims.push_back(d.first);
-                  Info want = array_info(src->elem, dims);
-                  check_update_value(x.arr, *src, *val, want, x.value.pos, "the LMAD slice");
-                }
-                got = *src;
-                consume(x.arr, *src, e.pos);
-              }
-              bind_update(l, at, std::move(got));
-            },
-            [&](const EConcat& x) {
-              const Info* a = use_array(x.a);
-              const Info* b = use_array(x.b);
-              std::optional<Info> got;
-              if (a && b) {
-                if (a->elem != b->elem || a->dims.size() != b->dims.size() ||
-                    !std::equal(a->dims.begin() + 1, a->dims.end(), b->dims.begin() + 1)) {
-                  error(e.pos, "concat needs arrays that differ only in the outer size, not " +
-                                   info_text(*a) + " and " + info_text(*b));
-                } else {
-                  std::vector<Poly> dims = a->dims;
-                  try {
-                    dims[0] = a->dims[0] + b->dims[0];
-                    got = array_info(a->elem, dims);
-                  } catch (const SymbolicOverflow&) {
-                    error(e.pos, "the size of the concatenation overflows i64");
-                  }
-                }
-              }
-              bind_one(l, at, std::move(got), false, "the concatenation");
-            },
-            [&](const EIota& x) {
-              auto n = size(*x.n, {}, "the size of iota");
-              std::optional<Info> got;
-              if (n) got = array_info(ScalarType::I64, {*n});
-              bind_one(l, at, std::move(got), false, "iota");
-            },
-            [&](const EReplicate& x) {
-              auto n = size(*x.n, {}, "the size of replicate");
-              auto v = atom(x.value);
-              std::optional<Info> got;
-              if (n && v && v->kind != Info::Kind::Poisoned) {
-                std::vector<Poly> dims{*n};
-                dims.insert(dims.end(), v->dims.begin(), v->dims.end());
-                got = array_info(v->elem, std::move(dims));
-              }
-              bind_one(l, at, std::move(got), false, "replicate");
-            },
-            [&](const ECopy& x) {
-              const Info* src = use_array(x.arr);
-              std::optional<Info> got;
-              if (src) got = array_info(src->elem, src->dims);
-              bind_one(l, at, std::move(got), false, "the copy");
-            },
-            [&](const EScratch&) {
-              std::optional<Info> got;
-              if (l.pats.size() == 1 && l.pats[0].type &&
-                  l.pats[0].type->kind == Type::Kind::Array) {
-                Type plain = *l.pats[0].type;
-                plain.ann.reset();
-                got = type_info(plain, {}, false);
-              } else {
-                error(e.pos, "scratch needs a binding of array type");
-              }
-              bind_one(l, at, std::move(got), false, "scratch");
-            },
-            [&](const EAlloc& x) {
-              std::optional<Info> got;
-              if (lang_ == Lang::Fun) {
-                error(e.pos, "alloc exists only in FUNMEM; this is a FUN program");
-              } else if (size(*x.size, {}, "the size of an allocation")) {
-                got = mem_info();
-              }
-              bind_one(l, at, std::move(got), false, "alloc");
-            }},
-        e.node);
-  }
-
-  std::optional<Info> atom(const AtomArg& a) {
-    return std::visit(
-        Overloaded{[&](const Name& n) -> std::optional<Info> {
-                     const Info* i = find(n.s);
-                     if (!i) {
-                       error(n.pos, "'" + n.s + "' is not defined");
-                       return std::nullopt;
-                     }
-                     if (i->kind == Info::Kind::Mem) {
-                       error(n.pos, "'" + n.s + "' is a memory block, not a value");
-                       return std::nullopt;
-                     }
-                     if (i->kind == Info::Kind::Array) check_live(n, *i);
-                     return *i;
-                   },
-                   [&](const Lit& l) -> std::optional<Info> { return scalar_info(l.type); }},
-        a.v);
-  }
-
-  /// The new value of an update has the updated place's type and does not alias the
-  /// updated array.
-  void check_update_value(const Name& arr, const Info& src, const Info& val, const Info& want,
-                          Pos at, const std::string& place) {
-    if (!same_shape(val, want))
-      error(at, "the new value has type " + info_text(val) + " but " + place + " has type " +
-                    info_text(want));
-    for (int r : val.roots)
-      if (src.roots.count(r)) {
-        error(at, "the new value aliases the updated array '" + arr.s + "'");
-        return;
-      }
-  }
-
-  void bind_update(const SLet& l, Pos at, std::optional<Info> got) {
-    // The result of an update lives where its source lived (FUNMEM: same memory and
-    // layout), with a fresh aliasing root.
-    if (l.pats.size() == 1 && l.pats[0].type && got && got->kind == Info::Kind::Array &&
-        got->lmad) {
-      Info want = type_info(*l.pats[0].type, {});
-      if (want.kind == Info::Kind::Array && want.lmad && same_shape(*got, want) &&
-          (want.mem != got->mem || !(*want.lmad == *got->lmad)))
-        error(l.pats[0].type->pos, "an update's result lives in its source's memory: '" +
-                                       l.pats[0].name.s + "' must be @" + got->mem + " -> " +
-                                       got->lmad->to_string());
-    }
-    if (got) got->roots.clear();
-    bind_one(l, at, std::move(got), false, "the update");
-  }
-
-  void bind_pattern(const std::vector<Binding>& pats, const std::vector<Info>& types) {
-    for (size_t k = 0; k < pats.size(); ++k) {
-      Info i = types[k];
-      if (i.kind == Info::Kind::Array) i.roots = {fresh_root()};
-      bind(pats[k].name, i);
-    }
-  }
-
-  void loop(const SLet& l, const ELoop& x, Pos at) {
-    // Initial values against the parameters (S maps parameters to initial values).
-    std::vector<const Info*> inits;
-    for (const Name& n : x.inits) {
-      const Info* i = find(n.s);
-      if (!i)
-        error(n.pos, "'" + n.s + "' is not defined");
-      else if (i->kind == Info::Kind::Array)
-        check_live(n, *i);
-      inits.push_back(i);
-    }
-    std::vector<Info> ptypes = pattern_types(x.params, true);
-    for (const Binding& b : x.params)
-      if (!b.type) error(b.name.pos, "loop parameters need types");
-    if (x.inits.size() != x.params.size()) {
-      error(at, "the loop has " + std::to_string(x.params.size()) + " parameters but " +
-                    std::to_string(x.inits.size()) + " initial values");
-    } else {
-      match_pattern(x.params, ptypes, x.inits, inits, at, "the initial value", true);
-    }
-    size(*x.bound, {}, "a loop bound");
-    push();
-    local_roots_.emplace_back();
-    std::vector<int> param_roots;
-    for (size_t k = 0; k < x.params.size(); ++k) {
-      Info i = ptypes[k];
-      int r = -1;
-      if (i.kind == Info::Kind::Array) i.roots = {r = fresh_root()};
-      param_roots.push_back(r);
-      bind(x.params[k].name, i);
-    }
-    bind(x.iter, scalar_info(ScalarType::I64));
-    auto vals = body(x.body);
-    match_pattern(x.params, ptypes, x.body.results, vals, x.body.pos, "the loop body's result",
-                  true);
-    local_roots_.pop_back();
-    pop();
-    // A parameter consumed in the body consumes its initial value.
-    for (size_t k = 0; k < param_roots.size() && k < inits.size(); ++k)
-      if (param_roots[k] >= 0 && consumed_.count(param_roots[k]) && inits[k])
-        consume(x.inits[k], *inits[k], at);
-    // The pattern of the let against the parameters.
-    std::vector<Info> want = pattern_types(l.pats, true);
-    if (l.pats.size() == x.params.size()) {
-      // Check pattern types equal parameter types with parameters renamed to pattern names.
-      std::map<std::string, Poly> s;
-      std::map<std::string, std::string> mems;
-      for (size_t k = 0; k < l.pats.size(); ++k) {
-        if (ptypes[k].kind == Info::Kind::Scalar && ptypes[k].elem == ScalarType::I64)
-          s[x.params[k].name.s] = Poly::var(l.pats[k].name.s);
-        if (ptypes[k].kind == Info::Kind::Mem) mems[x.params[k].name.s] = l.pats[k].name.s;
-      }
-      for (size_t k = 0; k < l.pats.size(); ++k) {
-        if (!l.pats[k].type) {
-          error(l.pats[k].name.pos, "the results of a loop need types");
-          continue;
-        }
-        if (want[k].kind == Info::Kind::Poisoned || ptypes[k].kind == Info::Kind::Poisoned)
-          continue;
-        Info p = apply(ptypes[k], s, mems);
-        bool ok = same_shape(p, want[k]);
-        if (ok && p.lmad && want[k].lmad) ok = p.mem == want[k].mem && *p.lmad == *want[k].lmad;
-        if (!ok)
-          error(l.pats[k].type->pos, "'" + l.pats[k].name.s + "' is declared " +
-                                         info_text(want[k]) + " but the loop parameter '" +
-                                         x.params[k].name.s + "' gives " + info_text(p));
-      }
-    } else {
-      error(at, "the loop has " + std::to_string(x.params.size()) +
-                    " parameters but the pattern has " + std::to_string(l.pats.size()) + " names");
-    }
-    bind_pattern(l.pats, want);
-  }
-
-  /// T-MEM-PROG: an array result is preceded by its memory block and is row-major.
-  void check_prog_result(const Def& d, const std::vector<const Info*>& res, size_t k) {
-    const Info& a = *res[k];
-    const Name& n = d.body.results[k];
-    if (k == 0 || !res[k - 1] || res[k - 1]->kind != Info::Kind::Mem ||
-        d.body.results[k - 1].s != a.mem) {
-      error(n.pos, "a FUNMEM result array is returned right after its memory block: expected '" +
-                       a.mem + "' before '" + n.s + "'");
-    }
-    if (a.lmad && !(*a.lmad == row_major(a.dims)))
-      error(n.pos, "a FUNMEM result array must be row-major, but '" + n.s + "' has layout " +
-                       a.lmad->to_string() + " (expected " + row_major(a.dims).to_string() + ")");
-  }
-};
-
-} // namespace
-
-std::optional<Poly> to_poly(const SExp& e) {
+std::optional<ScalarType> Checker::sexp(const SExp& e) {
   return std::visit(
-      Overloaded{[](const Lit& l) -> std::optional<Poly> {
-                   if (l.type != ScalarType::I64) return std::nullopt;
-                   return Poly(l.i);
-                 },
-                 [](const SVar& v) -> std::optional<Poly> { return Poly::var(v.name); },
-                 [](const SUnary& u) -> std::optional<Poly> {
-                   if (u.op != UnOp::Neg) return std::nullopt;
-                   auto a = to_poly(*u.a);
-                   if (!a) return a;
-                   return -*a;
-                 },
-                 [](const SBinary& b) -> std::optional<Poly> {
-                   auto x = to_poly(*b.a), y = to_poly(*b.b);
-                   if (!x || !y) return std::nullopt;
-                   switch (b.op) {
-                   case BinOp::Add:
-                     return *x + *y;
-                   case BinOp::Sub:
-                     return *x - *y;
-                   case BinOp::Mul:
-                     return *x * *y;
-                   case BinOp::Div:
-                     return Poly::div(*x, *y);
-                   case BinOp::Mod:
-                     return Poly::mod(*x, *y);
-                   default:
-                     return std::nullopt;
-                   }
-                 },
-                 [](const SCall& c) -> std::optional<Poly> {
-                   std::vector<Poly> a;
-                   for (const SExpP& x : c.args) {
-                     auto p = to_poly(*x);
-                     if (!p) return std::nullopt;
-                     a.push_back(*p);
-                   }
-                   switch (c.fn) {
-                   case Fn::Min:
-                     return Poly::min(a[0], a[1]);
-                   case Fn::Max:
-                     return Poly::max(a[0], a[1]);
-                   case Fn::Abs:
-                     return Poly::abs(a[0]);
-                   default:
-                     return std::nullopt;
-                   }
-                 }},
+      Overloaded{
+          [&](const Lit& l) -> std::optional<ScalarType> { return l.type; },
+          [&](const SVar& v) -> std::optional<ScalarType> {
+            const Info* i = find(v.name);
+            if (!i) {
+              error(e.pos, "'" + v.name + "' is not defined");
+              return std::nullopt;
+            }
+            if (i->kind == Info::Kind::Poisoned) return std::nullopt;
+            if (i->kind != Info::Kind::Scalar) {
+              error(e.pos, "'" + v.name + "' is " +
+                               (i->kind == Info::Kind::Mem ? "a memory block" : "an array") +
+                               ", not a scalar");
+              return std::nullopt;
+            }
+            return i->elem;
+          },
+          [&](const SUnary& u) -> std::optional<ScalarType> {
+            auto t = sexp(*u.a);
+            if (!t) return t;
+            if (u.op == UnOp::Not && *t != ScalarType::Bool) {
+              error(e.pos, std::string("'!' needs a bool operand, not ") + scalar_type_name(*t));
+              return std::nullopt;
+            }
+            if (u.op == UnOp::Neg && *t == ScalarType::Bool) {
+              error(e.pos, "'-' needs a numeric operand, not bool");
+              return std::nullopt;
+            }
+            return t;
+          },
+          [&](const SBinary& b) -> std::optional<ScalarType> {
+            auto ta = sexp(*b.a), tb = sexp(*b.b);
+            if (!ta || !tb) return std::nullopt;
+            std::string op = binop_text(b.op);
+            if (*ta != *tb) {
+              error(e.pos, "operands of '" + op + "' have different types " +
+                               scalar_type_name(*ta) + " and " + scalar_type_name(*tb) +
+                               " (there are no implicit conversions)");
+              return std::nullopt;
+            }
+            switch (b.op) {
+            case BinOp::Or:
+            case BinOp::And:
+              if (*ta != ScalarType::Bool) {
+                error(e.pos, "'" + op + "' needs bool operands, not " + scalar_type_name(*ta));
+                return std::nullopt;
+              }
+              return ScalarType::Bool;
+            case BinOp::Eq:
+            case BinOp::Ne:
+              return ScalarType::Bool;
+            case BinOp::Lt:
+            case BinOp::Le:
+            case BinOp::Gt:
+            case BinOp::Ge:
+              if (*ta == ScalarType::Bool) {
+                error(e.pos, "'" + op + "' needs numeric operands, not bool");
+                return std::nullopt;
+              }
+              return ScalarType::Bool;
+            case BinOp::Mod:
+              if (!is_integer(*ta)) {
+                error(e.pos,
+                      std::string("'%' needs integer operands, not ") + scalar_type_name(*ta));
+                return std::nullopt;
+              }
+              return ta;
+            case BinOp::Add:
+            case BinOp::Sub:
+            case BinOp::Mul:
+            case BinOp::Div:
+              if (*ta == ScalarType::Bool) {
+                error(e.pos, "'" + op + "' needs numeric operands, not bool");
+                return std::nullopt;
+              }
+              return ta;
+            }
+            return std::nullopt;
+          },
+          [&](const SCall& c) -> std::optional<ScalarType> {
+            std::vector<std::optional<ScalarType>> ts;
+            for (const SExpP& a : c.args)
+              ts.push_back(sexp(*a));
+            for (auto& t : ts)
+              if (!t) return std::nullopt;
+            std::string f = fn_name(c.fn);
+            switch (c.fn) {
+            case Fn::Min:
+            case Fn::Max:
+              if (*ts[0] != *ts[1] || *ts[0] == ScalarType::Bool) {
+                error(e.pos, f + " needs two numeric arguments of the same type");
+                return std::nullopt;
+              }
+              return ts[0];
+            case Fn::Abs:
+              if (*ts[0] == ScalarType::Bool) {
+                error(e.pos, "abs needs a numeric argument");
+                return std::nullopt;
+              }
+              return ts[0];
+            case Fn::Select:
+              if (*ts[0] != ScalarType::Bool) {
+                error(e.pos, "the condition of select must be bool");
+                return std::nullopt;
+              }
+              if (*ts[1] != *ts[2]) {
+                error(e.pos, "the branches of select have different types");
+                return std::nullopt;
+              }
+              return ts[1];
+            case Fn::ToI64:
+              return ScalarType::I64;
+            case Fn::ToI32:
+              return ScalarType::I32;
+            case Fn::ToF32:
+              return ScalarType::F32;
+            case Fn::ToF64:
+              return ScalarType::F64;
+            }
+            return std::nullopt;
+          }},
       e.node);
 }
 
-std::optional<SExpP> to_sexp(const Poly& p) {
-  // Mirrors Poly::to_string and the grammar: terms joined left to right by + and -, a
-  // term's factors by *, a leading '-' binding to the first factor (to the coefficient
-  // as a negative literal), / and % atoms in parentheses, min/max/abs as calls.
-  const auto order = p.print_order();
-  if (order.empty()) return mk_int(0);
-  auto atom = [](const Atom& a) -> std::optional<SExpP> {
-    if (a.kind == AtomKind::Var) {
-      if (!is_name(a.name)) return std::nullopt;
-      return mk_var(a.name);
-    }
-    std::vector<SExpP> args;
-    for (const Poly& q : a.args) {
-      auto e = to_sexp(q);
-      if (!e) return std::nullopt;
-      args.push_back(*e);
-    }
-    switch (a.kind) {
-    case AtomKind::Div:
-      return mk_bin(BinOp::Div, args[0], args[1]);
-    case AtomKind::Mod:
-      return mk_bin(BinOp::Mod, args[0], args[1]);
-    case AtomKind::Min:
-      return SExpP(SExp{SCall{Fn::Min, args}, Pos{}});
-    case AtomKind::Max:
-      return SExpP(SExp{SCall{Fn::Max, args}, Pos{}});
-    case AtomKind::Abs:
-      return SExpP(SExp{SCall{Fn::Abs, args}, Pos{}});
-    case AtomKind::Var:
-      break;
-    }
-    return std::nullopt;
-  };
-  std::optional<SExpP> sum;
-  for (const auto& [m, c] : order) {
-    const bool first = !sum, neg = c < 0;
-    const bool need_coef = m->empty() || (c != 1 && c != -1);
-    std::optional<SExpP> term;
-    if (need_coef) {
-      if (first && neg) {
-        term = mk_int(c);
-      } else {
-        if (c == INT64_MIN) return std::nullopt; // its magnitude is out of range
-        term = mk_int(neg ? -c : c);
-      }
-    }
-    for (const auto& [a, e] : *m) {
-      auto f = atom(*a);
-      if (!f) return std::nullopt;
-      for (int i = 0; i < e; ++i) {
-        if (term) {
-          term = mk_bin(BinOp::Mul, *term, *f);
-        } else {
-          term = first && neg ? SExpP(SExp{SUnary{UnOp::Neg, *f}, Pos{}}) : *f;
-        }
-      }
-    }
-    sum = first ? *term : mk_bin(neg ? BinOp::Sub : BinOp::Add, *sum, *term);
+/// Checks that e is an i64 expression and returns its normal form (with `extra`
+/// names allowed as free integer variables, for existential sizes).
+std::optional<Poly> Checker::size(const SExp& e, const std::set<std::string>& extra,
+                                  const char* what) {
+  if (!extra.empty()) {
+    // Existential names of the pattern being checked: bind them temporarily.
+    push();
+    for (const std::string& n : extra)
+      scopes_.back()[n] = scalar_info(ScalarType::I64);
   }
-  return sum;
+  auto t = sexp(e);
+  if (!extra.empty()) pop();
+  if (!t) return std::nullopt;
+  if (*t != ScalarType::I64) {
+    error(e.pos, std::string(what) + " must have type i64, not " + scalar_type_name(*t));
+    return std::nullopt;
+  }
+  try {
+    auto p = to_poly(e);
+    if (!p) {
+      error(e.pos,
+            std::string(what) + " must be a polynomial in integer names (with / % min max abs)");
+      return std::nullopt;
+    }
+    return subst_defs(*p);
+  } catch (const SymbolicOverflow&) {
+    error(e.pos, std::string(what) + " overflows i64");
+    return std::nullopt;
+  }
 }
 
+std::optional<SymLmad> Checker::lmad(const LmadSyn& l, const std::set<std::string>& extra) {
+  SymLmad r;
+  bool ok = true;
+  auto get = [&](const SExpP& e, const char* what) {
+    auto p = size(*e, extra, what);
+    if (!p) ok = false;
+    return p.value_or(Poly(0));
+  };
+  switch (l.form) {
+  case LmadSyn::Form::Row:
+  case LmadSyn::Form::Col: {
+    std::vector<Poly> shape;
+    for (const SExpP& a : l.args)
+      shape.push_back(get(a, "an LMAD size"));
+    r = l.form == LmadSyn::Form::Row ? row_major(shape) : col_major(shape);
+    break;
+  }
+  case LmadSyn::Form::Explicit:
+    r.offset = get(l.offset, "an LMAD offset");
+    for (const auto& [c, s] : l.dims) {
+      Poly pc = get(c, "an LMAD count");
+      Poly ps = get(s, "an LMAD stride");
+      r.dims.emplace_back(pc, ps);
+    }
+    break;
+  }
+  if (!ok) return std::nullopt;
+  return r;
+}
+
+// ------------------------------------------------------------ types
+
+/// Γ ⊢ τ: converts a written type; `extra` are existential names of its pattern.
+Info Checker::type_info(const Type& t, const std::set<std::string>& extra, bool need_ann) {
+  Info i;
+  switch (t.kind) {
+  case Type::Kind::Scalar:
+    i.kind = Info::Kind::Scalar;
+    i.elem = t.elem;
+    return i;
+  case Type::Kind::Mem:
+    if (lang_ == Lang::Fun) {
+      error(t.pos, "the type 'mem' exists only in FUNMEM; this is a FUN program");
+      return i;
+    }
+    i.kind = Info::Kind::Mem;
+    return i;
+  case Type::Kind::Array:
+    break;
+  }
+  i.kind = Info::Kind::Array;
+  i.elem = t.elem;
+  bool ok = true;
+  for (const SExpP& d : t.dims) {
+    auto p = size(*d, extra, "an array size");
+    if (!p) ok = false;
+    i.dims.push_back(p.value_or(Poly(0)));
+  }
+  if (lang_ == Lang::Fun) {
+    if (t.ann) error(t.pos, "memory annotations exist only in FUNMEM; this is a FUN program");
+  } else if (t.ann) {
+    const Info* m = find(t.ann->mem.s);
+    if (!m && !extra.count(t.ann->mem.s)) {
+      error(t.ann->mem.pos, "memory block '" + t.ann->mem.s + "' is not defined");
+      ok = false;
+    } else if (m && m->kind != Info::Kind::Mem && m->kind != Info::Kind::Poisoned) {
+      error(t.ann->mem.pos, "'" + t.ann->mem.s + "' is not a memory block");
+      ok = false;
+    }
+    i.mem = t.ann->mem.s;
+    auto l = lmad(t.ann->lmad, extra);
+    if (!l) {
+      ok = false;
+    } else if (ok) {
+      if (l->dims.size() != i.dims.size()) {
+        error(t.ann->lmad.pos, "the LMAD has " + std::to_string(l->dims.size()) +
+                                   " dimension(s) but the array has " +
+                                   std::to_string(i.dims.size()));
+        ok = false;
+      } else {
+        for (size_t k = 0; k < i.dims.size(); ++k)
+          if (!(l->dims[k].first == i.dims[k])) {
+            error(t.ann->lmad.pos, "LMAD count " + l->dims[k].first.to_string() + " of dimension " +
+                                       std::to_string(k + 1) + " differs from the array size " +
+                                       i.dims[k].to_string());
+            ok = false;
+          }
+      }
+    }
+    i.lmad = l;
+  } else if (need_ann) {
+    error(t.pos, "array types in FUNMEM need a memory annotation '@mem -> LMAD'");
+    ok = false;
+  }
+  if (!ok) i.kind = Info::Kind::Poisoned;
+  return i;
+}
+
+bool Checker::same_shape(const Info& a, const Info& b) {
+  if (a.kind != b.kind) return false;
+  if (a.kind == Info::Kind::Scalar) return a.elem == b.elem;
+  if (a.kind == Info::Kind::Array) return a.elem == b.elem && a.dims == b.dims;
+  return true;
+}
+
+/// Substitutes pattern names by result names (T-RESULT's S) in a pattern type.
+Info Checker::apply(const Info& i, const std::map<std::string, Poly>& s,
+                    const std::map<std::string, std::string>& mems) const {
+  Info r = i;
+  for (Poly& d : r.dims)
+    d = subst_defs(d.substitute(s));
+  if (r.lmad) {
+    r.lmad->offset = subst_defs(r.lmad->offset.substitute(s));
+    for (auto& [c, st] : r.lmad->dims) {
+      c = subst_defs(c.substitute(s));
+      st = subst_defs(st.substitute(s));
+    }
+  }
+  auto m = mems.find(r.mem);
+  if (m != mems.end()) r.mem = m->second;
+  return r;
+}
+
+/// T-RESULT: values `vals` (named by `names`) bound to the pattern `pats` typed `want`.
+void Checker::match_pattern(const std::vector<Binding>& pats, const std::vector<Info>& want,
+                            const std::vector<Name>& names, const std::vector<const Info*>& vals,
+                            Pos where, const std::string& what, bool with_memory) {
+  if (vals.size() != pats.size()) {
+    error(where, what + " gives " + std::to_string(vals.size()) + " values but " +
+                     std::to_string(pats.size()) + " are expected");
+    return;
+  }
+  std::map<std::string, Poly> s;
+  std::map<std::string, std::string> mems;
+  for (size_t k = 0; k < pats.size(); ++k) {
+    if (want[k].kind == Info::Kind::Scalar && want[k].elem == ScalarType::I64)
+      s[pats[k].name.s] = subst_defs(Poly::var(names[k].s));
+    if (want[k].kind == Info::Kind::Mem) mems[pats[k].name.s] = names[k].s;
+  }
+  for (size_t k = 0; k < pats.size(); ++k) {
+    if (!vals[k] || vals[k]->kind == Info::Kind::Poisoned || want[k].kind == Info::Kind::Poisoned)
+      continue;
+    Info w = apply(want[k], s, mems);
+    const Info& got = *vals[k];
+    bool ok = same_shape(got, w);
+    if (ok && with_memory && got.kind == Info::Kind::Array && w.lmad && got.lmad)
+      ok = got.mem == w.mem && *got.lmad == *w.lmad;
+    if (!ok)
+      error(names[k].pos, what + ": '" + names[k].s + "' has type " + info_text(got) + " but '" +
+                              pats[k].name.s + "' expects " + info_text(w));
+  }
+}
+
+// ------------------------------------------------------------ bodies
+
+std::vector<const Info*> Checker::body(const Body& b) {
+  for (const Stmt& s : b.stmts)
+    stmt(s);
+  std::vector<const Info*> out;
+  for (const Name& n : b.results) {
+    const Info* i = find(n.s);
+    if (!i) {
+      error(n.pos, "'" + n.s + "' is not defined");
+      static const Info poisoned; // callers read every result: never a null one
+      i = &poisoned;
+    } else if (i->kind == Info::Kind::Array) {
+      check_live(n, *i);
+    }
+    out.push_back(i);
+  }
+  return out;
+}
+
+void Checker::stmt(const Stmt& s) {
+  std::visit(Overloaded{[&](const SLet& l) { let(l, s.pos); },
+                        [&](const SAssume& a) {
+                          auto t = sexp(*a.cond);
+                          if (t && *t != ScalarType::Bool)
+                            error(a.cond->pos,
+                                  std::string(a.kind == "assume" ? "an assumption"
+                                                                 : "an assert's condition") +
+                                      " must be bool, not " + scalar_type_name(*t));
+                        }},
+             s.node);
+}
+
+/// The declared types of a pattern; existential names are those of its i64 scalars.
+std::vector<Info> Checker::pattern_types(const std::vector<Binding>& pats, bool existential) {
+  std::set<std::string> extra;
+  if (existential)
+    for (const Binding& b : pats)
+      if (b.type && (b.type->kind == Type::Kind::Mem ||
+                     (b.type->kind == Type::Kind::Scalar && b.type->elem == ScalarType::I64)))
+        extra.insert(b.name.s);
+  std::vector<Info> out;
+  for (const Binding& b : pats) {
+    if (!b.type) {
+      out.push_back(Info{});
+      continue;
+    }
+    out.push_back(type_info(*b.type, extra));
+  }
+  return out;
+}
+
+/// Binds a single-value pattern to `got`, checking it against the declared type.
+/// `view` says whether a FUNMEM layout must equal the computed one.
+void Checker::bind_one(const SLet& l, Pos at, std::optional<Info> got, bool view,
+                       const std::string& what) {
+  if (l.pats.size() != 1) {
+    error(at, what + " gives one value but the pattern has " + std::to_string(l.pats.size()) +
+                  " names");
+    for (const Binding& b : l.pats)
+      bind(b.name, Info{});
+    return;
+  }
+  const Binding& b = l.pats[0];
+  if (!b.type) {
+    if (got && got->kind == Info::Kind::Array) {
+      error(b.name.pos, "the binding of array '" + b.name.s + "' needs a type");
+      got->kind = Info::Kind::Poisoned;
+    }
+    bind(b.name, got.value_or(Info{}));
+    if (got && got->kind == Info::Kind::Scalar && got->elem == ScalarType::I64)
+      record_def(l, b.name.s);
+    return;
+  }
+  Info want = type_info(*b.type, {});
+  if (got && got->kind != Info::Kind::Poisoned && want.kind != Info::Kind::Poisoned) {
+    if (!same_shape(*got, want)) {
+      error(b.type->pos, what + " has type " + info_text(*got) + " but '" + b.name.s +
+                             "' is declared " + info_text(want));
+    } else if (view && lang_ == Lang::FunMem && got->lmad && want.lmad &&
+               (got->mem != want.mem || !(*got->lmad == *want.lmad))) {
+      error(b.type->pos, "a view reuses its source's memory: '" + b.name.s + "' must be @" +
+                             got->mem + " -> " + got->lmad->to_string() + ", not @" + want.mem +
+                             " -> " + want.lmad->to_string());
+    }
+  }
+  if (want.kind == Info::Kind::Array)
+    want.roots = got && view ? got->roots : std::set<int>{fresh_root()};
+  bind(b.name, want);
+  // Integer scalars defined by a polynomial become definitions for size equality.
+  if (want.kind == Info::Kind::Scalar && want.elem == ScalarType::I64) record_def(l, b.name.s);
+}
+
+void Checker::record_def(const SLet& l, const std::string& n) {
+  if (auto* e = std::get_if<EScalar>(&l.exp.node)) {
+    try {
+      if (auto p = to_poly(*e->e)) defs_.back()[n] = subst_defs(*p);
+    } catch (const SymbolicOverflow&) {
+    }
+  }
+}
+
+std::optional<std::vector<SymEntry>> Checker::entries(const Info& src, const std::vector<Entry>& es,
+                                                      Pos at, std::vector<Poly>& dims_out,
+                                                      bool& scalar_out) {
+  if (es.size() > src.dims.size()) {
+    error(at, std::to_string(es.size()) + " indices for an array of rank " +
+                  std::to_string(src.dims.size()));
+    return std::nullopt;
+  }
+  std::vector<SymEntry> out;
+  bool ok = true;
+  for (size_t k = 0; k < es.size(); ++k) {
+    SymEntry se;
+    auto st = size(*es[k].start, {}, es[k].is_index() ? "an index" : "a slice offset");
+    if (!st) ok = false;
+    se.start = st.value_or(Poly(0));
+    if (es[k].count) {
+      auto c = size(*es[k].count, {}, "a slice count");
+      if (!c) ok = false;
+      se.count = c.value_or(Poly(0));
+      dims_out.push_back(*se.count);
+    }
+    if (es[k].stride) {
+      auto s = size(*es[k].stride, {}, "a slice stride");
+      if (!s) ok = false;
+      se.stride = s.value_or(Poly(1));
+    }
+    out.push_back(se);
+  }
+  for (size_t k = es.size(); k < src.dims.size(); ++k)
+    dims_out.push_back(src.dims[k]);
+  scalar_out = dims_out.empty();
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+Info Checker::array_info(ScalarType elem, std::vector<Poly> dims) {
+  Info i;
+  i.kind = Info::Kind::Array;
+  i.elem = elem;
+  i.dims = std::move(dims);
+  return i;
+}
+
+/// The new value of an update has the updated place's type and does not alias the
+/// updated array.
+void Checker::check_update_value(const Name& arr, const Info& src, const Info& val,
+                                 const Info& want, Pos at, const std::string& place) {
+  if (!same_shape(val, want))
+    error(at, "the new value has type " + info_text(val) + " but " + place + " has type " +
+                  info_text(want));
+  for (int r : val.roots)
+    if (src.roots.count(r)) {
+      error(at, "the new value aliases the updated array '" + arr.s + "'");
+      return;
+    }
+}
+
+} // namespace tc
+
 std::vector<Diagnostic> typecheck(const Program& p) {
-  Checker c(p.lang);
+  tc::Checker c(p.lang);
   std::vector<Diagnostic> ds = c.run(p.def);
   std::stable_sort(ds.begin(), ds.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return a.pos.line != b.pos.line ? a.pos.line < b.pos.line : a.pos.col < b.pos.col;

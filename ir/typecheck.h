@@ -19,14 +19,4 @@ namespace funmem {
 /// Checks a program in its language (p.lang). Returns every error found (kind "type").
 std::vector<Diagnostic> typecheck(const Program& p);
 
-/// Converts an integer scalar expression to its normal form, or nullopt if it is not
-/// polynomial (uses casts to other types, comparisons, select, ...). May throw
-/// SymbolicOverflow.
-std::optional<Poly> to_poly(const SExp& e);
-
-/// The scalar expression of a normal form: the tree parse_sexp(p.to_string()) gives,
-/// built without printing and parsing; nullopt where that text does not parse (a
-/// name that is not one of the syntax, a term -9223372036854775808 after the first).
-std::optional<SExpP> to_sexp(const Poly& p);
-
 } // namespace funmem

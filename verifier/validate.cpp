@@ -2,7 +2,7 @@
 #include "verifier/validate.h"
 
 #include "analysis/formula.h"
-#include "ir/typecheck.h"
+#include "ir/convert.h"
 
 #include <algorithm>
 #include <functional>

@@ -14,7 +14,7 @@
 #include "analysis/ast_util.h"
 #include "analysis/short_circuit.h"
 #include "analysis/solver.h"
-#include "analysis/syntax_util.h"
+#include "ir/convert.h"
 #include "ir/overloaded.h"
 #include "ir/printer.h"
 

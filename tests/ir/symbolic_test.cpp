@@ -1,9 +1,9 @@
 // Property tests of the polynomial normal form (ir/symbolic.h): normalisation agrees
 // with direct evaluation at random points, is idempotent, and decides equality of
 // rearranged expressions.
+#include "ir/convert.h"
 #include "ir/parser.h"
 #include "ir/symbolic.h"
-#include "ir/typecheck.h"
 
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>

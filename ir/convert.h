@@ -1,17 +1,30 @@
-// Small helpers shared by the passes: between symbolic polynomials / LMADs and the
-// syntax of FUNMEM (SExp, LmadSyn, Type).
+// Conversion between the syntax of scalar expressions and LMADs (SExp, LmadSyn) and
+// their symbolic forms (Poly, SymLmad). The one place where syntax becomes algebra:
+// the type checker, the interpreters, the passes and the prover's facts use it.
+//   to_poly / to_sexp       nullopt when the expression (polynomial) has no counterpart
+//   poly / sexp / sym_lmad  the same for the passes, throwing Untranslatable
 #pragma once
 
 #include "ir/ast.h"
 #include "ir/lmad.h"
-#include "ir/parser.h"
-#include "ir/typecheck.h"
+#include "ir/symbolic.h"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace funmem {
+
+/// Converts an integer scalar expression to its normal form, or nullopt if it is not
+/// polynomial (uses casts to other types, comparisons, select, ...). May throw
+/// SymbolicOverflow.
+std::optional<Poly> to_poly(const SExp& e);
+
+/// The scalar expression of a normal form: the tree parse_sexp(p.to_string()) gives,
+/// built without printing and parsing; nullopt where that text does not parse (a
+/// name that is not one of the syntax, a term -9223372036854775808 after the first).
+std::optional<SExpP> to_sexp(const Poly& p);
 
 /// A construct a pass cannot handle; the pass reports the message.
 struct Untranslatable : std::runtime_error {
@@ -51,12 +64,6 @@ inline LmadSyn row_syn(const std::vector<SExpP>& dims) {
   s.form = LmadSyn::Form::Row;
   s.args = dims;
   return s;
-}
-
-inline Type mem_type() {
-  Type t;
-  t.kind = Type::Kind::Mem;
-  return t;
 }
 
 /// The LMAD of an annotation as a SymLmad.

@@ -1,0 +1,125 @@
+// Syntax <-> symbolic conversion (see convert.h).
+#include "ir/convert.h"
+
+#include "ir/overloaded.h"
+#include "ir/parser.h"
+
+#include <algorithm>
+
+namespace funmem {
+
+std::optional<Poly> to_poly(const SExp& e) {
+  return std::visit(
+      Overloaded{[](const Lit& l) -> std::optional<Poly> {
+                   if (l.type != ScalarType::I64) return std::nullopt;
+                   return Poly(l.i);
+                 },
+                 [](const SVar& v) -> std::optional<Poly> { return Poly::var(v.name); },
+                 [](const SUnary& u) -> std::optional<Poly> {
+                   if (u.op != UnOp::Neg) return std::nullopt;
+                   auto a = to_poly(*u.a);
+                   if (!a) return a;
+                   return -*a;
+                 },
+                 [](const SBinary& b) -> std::optional<Poly> {
+                   auto x = to_poly(*b.a), y = to_poly(*b.b);
+                   if (!x || !y) return std::nullopt;
+                   switch (b.op) {
+                   case BinOp::Add:
+                     return *x + *y;
+                   case BinOp::Sub:
+                     return *x - *y;
+                   case BinOp::Mul:
+                     return *x * *y;
+                   case BinOp::Div:
+                     return Poly::div(*x, *y);
+                   case BinOp::Mod:
+                     return Poly::mod(*x, *y);
+                   default:
+                     return std::nullopt;
+                   }
+                 },
+                 [](const SCall& c) -> std::optional<Poly> {
+                   std::vector<Poly> a;
+                   for (const SExpP& x : c.args) {
+                     auto p = to_poly(*x);
+                     if (!p) return std::nullopt;
+                     a.push_back(*p);
+                   }
+                   switch (c.fn) {
+                   case Fn::Min:
+                     return Poly::min(a[0], a[1]);
+                   case Fn::Max:
+                     return Poly::max(a[0], a[1]);
+                   case Fn::Abs:
+                     return Poly::abs(a[0]);
+                   default:
+                     return std::nullopt;
+                   }
+                 }},
+      e.node);
+}
+
+std::optional<SExpP> to_sexp(const Poly& p) {
+  // Mirrors Poly::to_string and the grammar: terms joined left to right by + and -, a
+  // term's factors by *, a leading '-' binding to the first factor (to the coefficient
+  // as a negative literal), / and % atoms in parentheses, min/max/abs as calls.
+  const auto order = p.print_order();
+  if (order.empty()) return mk_int(0);
+  auto atom = [](const Atom& a) -> std::optional<SExpP> {
+    if (a.kind == AtomKind::Var) {
+      if (!is_name(a.name)) return std::nullopt;
+      return mk_var(a.name);
+    }
+    std::vector<SExpP> args;
+    for (const Poly& q : a.args) {
+      auto e = to_sexp(q);
+      if (!e) return std::nullopt;
+      args.push_back(*e);
+    }
+    switch (a.kind) {
+    case AtomKind::Div:
+      return mk_bin(BinOp::Div, args[0], args[1]);
+    case AtomKind::Mod:
+      return mk_bin(BinOp::Mod, args[0], args[1]);
+    case AtomKind::Min:
+      return SExpP(SExp{SCall{Fn::Min, args}, Pos{}});
+    case AtomKind::Max:
+      return SExpP(SExp{SCall{Fn::Max, args}, Pos{}});
+    case AtomKind::Abs:
+      return SExpP(SExp{SCall{Fn::Abs, args}, Pos{}});
+    case AtomKind::Var:
+      break;
+    }
+    return std::nullopt;
+  };
+  std::optional<SExpP> sum;
+  for (const auto& [m, c] : order) {
+    const bool first = !sum, neg = c < 0;
+    const bool need_coef = m->empty() || (c != 1 && c != -1);
+    std::optional<SExpP> term;
+    if (need_coef) {
+      if (first && neg) {
+        term = mk_int(c);
+      } else {
+        if (c == INT64_MIN) return std::nullopt; // its magnitude is out of range
+        term = mk_int(neg ? -c : c);
+      }
+    }
+    for (const auto& [a, e] : *m) {
+      auto f = atom(*a);
+      if (!f) return std::nullopt;
+      for (int i = 0; i < e; ++i) {
+        if (term) {
+          term = mk_bin(BinOp::Mul, *term, *f);
+        } else {
+          term = first && neg ? SExpP(SExp{SUnary{UnOp::Neg, *f}, Pos{}}) : *f;
+        }
+      }
+    }
+    sum = first ? *term : mk_bin(neg ? BinOp::Sub : BinOp::Add, *sum, *term);
+  }
+  return sum;
+}
+
+} // namespace funmem
