@@ -260,49 +260,52 @@ std::optional<ScalarType> Checker::sexp(const SExp& e) {
             }
             return std::nullopt;
           },
-          [&](const SCall& c) -> std::optional<ScalarType> {
-            std::vector<std::optional<ScalarType>> ts;
-            for (const SExpP& a : c.args)
-              ts.push_back(sexp(*a));
-            for (auto& t : ts)
-              if (!t) return std::nullopt;
-            std::string f = fn_name(c.fn);
-            switch (c.fn) {
-            case Fn::Min:
-            case Fn::Max:
-              if (*ts[0] != *ts[1] || *ts[0] == ScalarType::Bool) {
-                error(e.pos, f + " needs two numeric arguments of the same type");
-                return std::nullopt;
-              }
-              return ts[0];
-            case Fn::Abs:
-              if (*ts[0] == ScalarType::Bool) {
-                error(e.pos, "abs needs a numeric argument");
-                return std::nullopt;
-              }
-              return ts[0];
-            case Fn::Select:
-              if (*ts[0] != ScalarType::Bool) {
-                error(e.pos, "the condition of select must be bool");
-                return std::nullopt;
-              }
-              if (*ts[1] != *ts[2]) {
-                error(e.pos, "the branches of select have different types");
-                return std::nullopt;
-              }
-              return ts[1];
-            case Fn::ToI64:
-              return ScalarType::I64;
-            case Fn::ToI32:
-              return ScalarType::I32;
-            case Fn::ToF32:
-              return ScalarType::F32;
-            case Fn::ToF64:
-              return ScalarType::F64;
-            }
-            return std::nullopt;
-          }},
+          [&](const SCall& c) { return call(c, e.pos); }},
       e.node);
+}
+
+/// The type of a call of a built-in function.
+std::optional<ScalarType> Checker::call(const SCall& c, Pos pos) {
+  std::vector<std::optional<ScalarType>> ts;
+  for (const SExpP& a : c.args)
+    ts.push_back(sexp(*a));
+  for (auto& t : ts)
+    if (!t) return std::nullopt;
+  std::string f = fn_name(c.fn);
+  switch (c.fn) {
+  case Fn::Min:
+  case Fn::Max:
+    if (*ts[0] != *ts[1] || *ts[0] == ScalarType::Bool) {
+      error(pos, f + " needs two numeric arguments of the same type");
+      return std::nullopt;
+    }
+    return ts[0];
+  case Fn::Abs:
+    if (*ts[0] == ScalarType::Bool) {
+      error(pos, "abs needs a numeric argument");
+      return std::nullopt;
+    }
+    return ts[0];
+  case Fn::Select:
+    if (*ts[0] != ScalarType::Bool) {
+      error(pos, "the condition of select must be bool");
+      return std::nullopt;
+    }
+    if (*ts[1] != *ts[2]) {
+      error(pos, "the branches of select have different types");
+      return std::nullopt;
+    }
+    return ts[1];
+  case Fn::ToI64:
+    return ScalarType::I64;
+  case Fn::ToI32:
+    return ScalarType::I32;
+  case Fn::ToF32:
+    return ScalarType::F32;
+  case Fn::ToF64:
+    return ScalarType::F64;
+  }
+  return std::nullopt;
 }
 
 /// Checks that e is an i64 expression and returns its normal form (with `extra`

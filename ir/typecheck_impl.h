@@ -84,6 +84,7 @@ private:
   // ------------------------------------------------------------ scalars
 
   std::optional<ScalarType> sexp(const SExp& e);
+  std::optional<ScalarType> call(const SCall& c, Pos pos);
 
   /// Checks that e is an i64 expression and returns its normal form (with `extra`
   /// names allowed as free integer variables, for existential sizes).
@@ -129,6 +130,22 @@ private:
   Info array_info(ScalarType elem, std::vector<Poly> dims);
 
   void let(const SLet& l, Pos at);
+  /// The let of one expression form.
+  void let_exp(const SLet& l, Pos at, const EScalar& x);
+  void let_exp(const SLet& l, Pos at, const EIndex& x);
+  void let_exp(const SLet& l, Pos at, const ELmadSlice& x);
+  void let_exp(const SLet& l, Pos at, const ETranspose& x);
+  void let_exp(const SLet& l, Pos at, const EIf& x);
+  void let_exp(const SLet& l, Pos at, const EKernel& x);
+  void let_exp(const SLet& l, Pos at, const ELoop& x);
+  void let_exp(const SLet& l, Pos at, const EUpdate& x);
+  void let_exp(const SLet& l, Pos at, const EUpdateLmad& x);
+  void let_exp(const SLet& l, Pos at, const EConcat& x);
+  void let_exp(const SLet& l, Pos at, const EIota& x);
+  void let_exp(const SLet& l, Pos at, const EReplicate& x);
+  void let_exp(const SLet& l, Pos at, const ECopy& x);
+  void let_exp(const SLet& l, Pos at, const EScratch&);
+  void let_exp(const SLet& l, Pos at, const EAlloc& x);
 
   std::optional<Info> atom(const AtomArg& a);
 

@@ -5,240 +5,261 @@
 namespace funmem::tc {
 
 void Checker::let(const SLet& l, Pos at) {
+  std::visit([&](const auto& x) { let_exp(l, at, x); }, l.exp.node);
+}
+
+void Checker::let_exp(const SLet& l, Pos at, const EScalar& x) {
+  auto t = sexp(*x.e);
+  std::optional<Info> got;
+  if (t) got = scalar_info(*t);
+  bind_one(l, at, std::move(got), false, "the expression");
+}
+
+void Checker::let_exp(const SLet& l, Pos at, const EIndex& x) {
   const Exp& e = l.exp;
-  std::visit(
-      Overloaded{
-          [&](const EScalar& x) {
-            auto t = sexp(*x.e);
-            std::optional<Info> got;
-            if (t) got = scalar_info(*t);
-            bind_one(l, at, std::move(got), false, "the expression");
-          },
-          [&](const EIndex& x) {
-            const Info* src = use_array(x.arr);
-            std::optional<Info> got;
-            if (src) {
-              std::vector<Poly> dims;
-              bool scalar = false;
-              auto se = entries(*src, x.entries, e.pos, dims, scalar);
-              if (se) {
-                if (scalar) {
-                  got = scalar_info(src->elem);
-                } else {
-                  got = array_info(src->elem, std::move(dims));
-                  got->roots = src->roots;
-                  if (src->lmad) {
-                    got->mem = src->mem;
-                    got->lmad = lmad_index(*src->lmad, *se);
-                  }
-                }
-              }
-            }
-            bind_one(l, at, std::move(got), true, "the index");
-          },
-          [&](const ELmadSlice& x) {
-            const Info* src = use_array(x.arr);
-            std::optional<Info> got;
-            auto inner = lmad(x.lmad, {});
-            if (src && inner) {
-              if (src->dims.size() != 1) {
-                error(e.pos, "an LMAD slice needs a one-dimensional array, '" + x.arr.s +
-                                 "' has rank " + std::to_string(src->dims.size()));
-              } else {
-                std::vector<Poly> dims;
-                for (const auto& d : inner->dims)
-                  dims.push_back(d.first);
-                got = array_info(src->elem, std::move(dims));
-                got->roots = src->roots;
-                if (src->lmad) {
-                  got->mem = src->mem;
-                  got->lmad = lmad_compose(*src->lmad, *inner);
-                }
-              }
-            }
-            bind_one(l, at, std::move(got), true, "the LMAD slice");
-          },
-          [&](const ETranspose& x) {
-            const Info* src = use_array(x.arr);
-            std::optional<Info> got;
-            if (src) {
-              if (src->dims.size() < 2) {
-                error(e.pos, "transpose needs an array of rank 2 or more");
-              } else {
-                got = *src;
-                std::swap(got->dims[0], got->dims[1]);
-                if (got->lmad) got->lmad = lmad_transpose(*got->lmad);
-              }
-            }
-            bind_one(l, at, std::move(got), true, "the transpose");
-          },
-          [&](const EIf& x) {
-            auto t = sexp(*x.cond);
-            if (t && *t != ScalarType::Bool)
-              error(x.cond->pos,
-                    std::string("the condition must be bool, not ") + scalar_type_name(*t));
-            std::vector<Info> want = pattern_types(l.pats, true);
-            for (size_t k = 0; k < l.pats.size(); ++k)
-              if (!l.pats[k].type) error(l.pats[k].name.pos, "the results of 'if' need types");
-            // Each branch starts from the consumptions before the if; after it, what
-            // either branch consumed is consumed.
-            const std::map<int, Pos> before = consumed_;
-            std::map<int, Pos> after;
-            for (const Body* b : {&x.then_body, &x.else_body}) {
-              consumed_ = before;
-              push();
-              auto vals = body(*b);
-              match_pattern(l.pats, want, b->results, vals, b->pos, "the branch", true);
-              pop();
-              after.insert(consumed_.begin(), consumed_.end());
-            }
-            consumed_ = after;
-            bind_pattern(l.pats, want);
-          },
-          [&](const EKernel& x) {
-            auto bound = size(*x.bound, {}, "a kernel bound");
-            std::optional<Info> elem;
-            push();
-            local_roots_.emplace_back();
-            bind(x.iter, scalar_info(ScalarType::I64));
-            auto vals = body(x.body);
-            local_roots_.pop_back();
-            if (vals.size() != 1) {
-              error(x.body.pos,
-                    "a kernel body returns exactly one value, not " + std::to_string(vals.size()));
-            } else if (vals[0] && vals[0]->kind != Info::Kind::Poisoned) {
-              const Info& v = *vals[0];
-              if (v.kind == Info::Kind::Mem) {
-                error(x.body.results[0].pos, "a kernel cannot return a memory block");
-              } else {
-                elem = v;
-              }
-            }
-            // Sizes of the result may not depend on names local to the body.
-            std::set<std::string> locals;
-            for (const auto& [n, i] : scopes_.back())
-              locals.insert(n);
-            pop();
-            std::optional<Info> got;
-            if (elem && bound) {
-              std::vector<Poly> dims{*bound};
-              for (const Poly& d : elem->dims) {
-                for (const std::string& fv : d.free_vars())
-                  if (locals.count(fv))
-                    error(x.body.results[0].pos, "the size " + d.to_string() +
-                                                     " of the kernel's result depends on '" + fv +
-                                                     "', which is local to the kernel body");
-                dims.push_back(d);
-              }
-              got = array_info(elem->elem, dims);
-            }
-            bind_one(l, at, std::move(got), false, "the kernel");
-          },
-          [&](const ELoop& x) { loop(l, x, at); },
-          [&](const EUpdate& x) {
-            const Info* src = use_array(x.arr);
-            std::optional<Info> got;
-            if (src) {
-              std::vector<Poly> dims;
-              bool scalar = false;
-              auto se = entries(*src, x.entries, e.pos, dims, scalar);
-              std::optional<Info> val = atom(x.value);
-              if (se && val && val->kind != Info::Kind::Poisoned) {
-                Info want = scalar ? scalar_info(src->elem) : array_info(src->elem, dims);
-                check_update_value(x.arr, *src, *val, want, x.value.pos,
-                                   scalar ? "the updated element" : "the updated slice");
-              }
-              got = *src;
-              consume(x.arr, *src, e.pos);
-            }
-            bind_update(l, at, std::move(got));
-          },
-          [&](const EUpdateLmad& x) {
-            const Info* src = use_array(x.arr);
-            const Info* val = use_array(x.value);
-            auto inner = lmad(x.lmad, {});
-            std::optional<Info> got;
-            if (src) {
-              if (src->dims.size() != 1) {
-                error(e.pos, "an LMAD update needs a one-dimensional array, '" + x.arr.s +
-                                 "' has rank " + std::to_string(src->dims.size()));
-              } else if (inner && val) {
-                std::vector<Poly> dims;
-                for (const auto& d : inner->dims)
-                  dims.push_back(d.first);
-                Info want = array_info(src->elem, dims);
-                check_update_value(x.arr, *src, *val, want, x.value.pos, "the LMAD slice");
-              }
-              got = *src;
-              consume(x.arr, *src, e.pos);
-            }
-            bind_update(l, at, std::move(got));
-          },
-          [&](const EConcat& x) {
-            const Info* a = use_array(x.a);
-            const Info* b = use_array(x.b);
-            std::optional<Info> got;
-            if (a && b) {
-              if (a->elem != b->elem || a->dims.size() != b->dims.size() ||
-                  !std::equal(a->dims.begin() + 1, a->dims.end(), b->dims.begin() + 1)) {
-                error(e.pos, "concat needs arrays that differ only in the outer size, not " +
-                                 info_text(*a) + " and " + info_text(*b));
-              } else {
-                std::vector<Poly> dims = a->dims;
-                try {
-                  dims[0] = a->dims[0] + b->dims[0];
-                  got = array_info(a->elem, dims);
-                } catch (const SymbolicOverflow&) {
-                  error(e.pos, "the size of the concatenation overflows i64");
-                }
-              }
-            }
-            bind_one(l, at, std::move(got), false, "the concatenation");
-          },
-          [&](const EIota& x) {
-            auto n = size(*x.n, {}, "the size of iota");
-            std::optional<Info> got;
-            if (n) got = array_info(ScalarType::I64, {*n});
-            bind_one(l, at, std::move(got), false, "iota");
-          },
-          [&](const EReplicate& x) {
-            auto n = size(*x.n, {}, "the size of replicate");
-            auto v = atom(x.value);
-            std::optional<Info> got;
-            if (n && v && v->kind != Info::Kind::Poisoned) {
-              std::vector<Poly> dims{*n};
-              dims.insert(dims.end(), v->dims.begin(), v->dims.end());
-              got = array_info(v->elem, std::move(dims));
-            }
-            bind_one(l, at, std::move(got), false, "replicate");
-          },
-          [&](const ECopy& x) {
-            const Info* src = use_array(x.arr);
-            std::optional<Info> got;
-            if (src) got = array_info(src->elem, src->dims);
-            bind_one(l, at, std::move(got), false, "the copy");
-          },
-          [&](const EScratch&) {
-            std::optional<Info> got;
-            if (l.pats.size() == 1 && l.pats[0].type && l.pats[0].type->kind == Type::Kind::Array) {
-              Type plain = *l.pats[0].type;
-              plain.ann.reset();
-              got = type_info(plain, {}, false);
-            } else {
-              error(e.pos, "scratch needs a binding of array type");
-            }
-            bind_one(l, at, std::move(got), false, "scratch");
-          },
-          [&](const EAlloc& x) {
-            std::optional<Info> got;
-            if (lang_ == Lang::Fun) {
-              error(e.pos, "alloc exists only in FUNMEM; this is a FUN program");
-            } else if (size(*x.size, {}, "the size of an allocation")) {
-              got = mem_info();
-            }
-            bind_one(l, at, std::move(got), false, "alloc");
-          }},
-      e.node);
+  const Info* src = use_array(x.arr);
+  std::optional<Info> got;
+  if (src) {
+    std::vector<Poly> dims;
+    bool scalar = false;
+    auto se = entries(*src, x.entries, e.pos, dims, scalar);
+    if (se) {
+      if (scalar) {
+        got = scalar_info(src->elem);
+      } else {
+        got = array_info(src->elem, std::move(dims));
+        got->roots = src->roots;
+        if (src->lmad) {
+          got->mem = src->mem;
+          got->lmad = lmad_index(*src->lmad, *se);
+        }
+      }
+    }
+  }
+  bind_one(l, at, std::move(got), true, "the index");
+}
+
+void Checker::let_exp(const SLet& l, Pos at, const ELmadSlice& x) {
+  const Exp& e = l.exp;
+  const Info* src = use_array(x.arr);
+  std::optional<Info> got;
+  auto inner = lmad(x.lmad, {});
+  if (src && inner) {
+    if (src->dims.size() != 1) {
+      error(e.pos, "an LMAD slice needs a one-dimensional array, '" + x.arr.s + "' has rank " +
+                       std::to_string(src->dims.size()));
+    } else {
+      std::vector<Poly> dims;
+      for (const auto& d : inner->dims)
+        dims.push_back(d.first);
+      got = array_info(src->elem, std::move(dims));
+      got->roots = src->roots;
+      if (src->lmad) {
+        got->mem = src->mem;
+        got->lmad = lmad_compose(*src->lmad, *inner);
+      }
+    }
+  }
+  bind_one(l, at, std::move(got), true, "the LMAD slice");
+}
+
+void Checker::let_exp(const SLet& l, Pos at, const ETranspose& x) {
+  const Exp& e = l.exp;
+  const Info* src = use_array(x.arr);
+  std::optional<Info> got;
+  if (src) {
+    if (src->dims.size() < 2) {
+      error(e.pos, "transpose needs an array of rank 2 or more");
+    } else {
+      got = *src;
+      std::swap(got->dims[0], got->dims[1]);
+      if (got->lmad) got->lmad = lmad_transpose(*got->lmad);
+    }
+  }
+  bind_one(l, at, std::move(got), true, "the transpose");
+}
+
+void Checker::let_exp(const SLet& l, Pos, const EIf& x) {
+  auto t = sexp(*x.cond);
+  if (t && *t != ScalarType::Bool)
+    error(x.cond->pos, std::string("the condition must be bool, not ") + scalar_type_name(*t));
+  std::vector<Info> want = pattern_types(l.pats, true);
+  for (size_t k = 0; k < l.pats.size(); ++k)
+    if (!l.pats[k].type) error(l.pats[k].name.pos, "the results of 'if' need types");
+  // Each branch starts from the consumptions before the if; after it, what
+  // either branch consumed is consumed.
+  const std::map<int, Pos> before = consumed_;
+  std::map<int, Pos> after;
+  for (const Body* b : {&x.then_body, &x.else_body}) {
+    consumed_ = before;
+    push();
+    auto vals = body(*b);
+    match_pattern(l.pats, want, b->results, vals, b->pos, "the branch", true);
+    pop();
+    after.insert(consumed_.begin(), consumed_.end());
+  }
+  consumed_ = after;
+  bind_pattern(l.pats, want);
+}
+
+void Checker::let_exp(const SLet& l, Pos at, const EKernel& x) {
+  auto bound = size(*x.bound, {}, "a kernel bound");
+  std::optional<Info> elem;
+  push();
+  local_roots_.emplace_back();
+  bind(x.iter, scalar_info(ScalarType::I64));
+  auto vals = body(x.body);
+  local_roots_.pop_back();
+  if (vals.size() != 1) {
+    error(x.body.pos,
+          "a kernel body returns exactly one value, not " + std::to_string(vals.size()));
+  } else if (vals[0] && vals[0]->kind != Info::Kind::Poisoned) {
+    const Info& v = *vals[0];
+    if (v.kind == Info::Kind::Mem) {
+      error(x.body.results[0].pos, "a kernel cannot return a memory block");
+    } else {
+      elem = v;
+    }
+  }
+  // Sizes of the result may not depend on names local to the body.
+  std::set<std::string> locals;
+  for (const auto& [n, i] : scopes_.back())
+    locals.insert(n);
+  pop();
+  std::optional<Info> got;
+  if (elem && bound) {
+    std::vector<Poly> dims{*bound};
+    for (const Poly& d : elem->dims) {
+      for (const std::string& fv : d.free_vars())
+        if (locals.count(fv))
+          error(x.body.results[0].pos, "the size " + d.to_string() +
+                                           " of the kernel's result depends on '" + fv +
+                                           "', which is local to the kernel body");
+      dims.push_back(d);
+    }
+    got = array_info(elem->elem, dims);
+  }
+  bind_one(l, at, std::move(got), false, "the kernel");
+}
+
+void Checker::let_exp(const SLet& l, Pos at, const ELoop& x) {
+  loop(l, x, at);
+}
+
+void Checker::let_exp(const SLet& l, Pos at, const EUpdate& x) {
+  const Exp& e = l.exp;
+  const Info* src = use_array(x.arr);
+  std::optional<Info> got;
+  if (src) {
+    std::vector<Poly> dims;
+    bool scalar = false;
+    auto se = entries(*src, x.entries, e.pos, dims, scalar);
+    std::optional<Info> val = atom(x.value);
+    if (se && val && val->kind != Info::Kind::Poisoned) {
+      Info want = scalar ? scalar_info(src->elem) : array_info(src->elem, dims);
+      check_update_value(x.arr, *src, *val, want, x.value.pos,
+                         scalar ? "the updated element" : "the updated slice");
+    }
+    got = *src;
+    consume(x.arr, *src, e.pos);
+  }
+  bind_update(l, at, std::move(got));
+}
+
+void Checker::let_exp(const SLet& l, Pos at, const EUpdateLmad& x) {
+  const Exp& e = l.exp;
+  const Info* src = use_array(x.arr);
+  const Info* val = use_array(x.value);
+  auto inner = lmad(x.lmad, {});
+  std::optional<Info> got;
+  if (src) {
+    if (src->dims.size() != 1) {
+      error(e.pos, "an LMAD update needs a one-dimensional array, '" + x.arr.s + "' has rank " +
+                       std::to_string(src->dims.size()));
+    } else if (inner && val) {
+      std::vector<Poly> dims;
+      for (const auto& d : inner->dims)
+        dims.push_back(d.first);
+      Info want = array_info(src->elem, dims);
+      check_update_value(x.arr, *src, *val, want, x.value.pos, "the LMAD slice");
+    }
+    got = *src;
+    consume(x.arr, *src, e.pos);
+  }
+  bind_update(l, at, std::move(got));
+}
+
+void Checker::let_exp(const SLet& l, Pos at, const EConcat& x) {
+  const Exp& e = l.exp;
+  const Info* a = use_array(x.a);
+  const Info* b = use_array(x.b);
+  std::optional<Info> got;
+  if (a && b) {
+    if (a->elem != b->elem || a->dims.size() != b->dims.size() ||
+        !std::equal(a->dims.begin() + 1, a->dims.end(), b->dims.begin() + 1)) {
+      error(e.pos, "concat needs arrays that differ only in the outer size, not " + info_text(*a) +
+                       " and " + info_text(*b));
+    } else {
+      std::vector<Poly> dims = a->dims;
+      try {
+        dims[0] = a->dims[0] + b->dims[0];
+        got = array_info(a->elem, dims);
+      } catch (const SymbolicOverflow&) {
+        error(e.pos, "the size of the concatenation overflows i64");
+      }
+    }
+  }
+  bind_one(l, at, std::move(got), false, "the concatenation");
+}
+
+void Checker::let_exp(const SLet& l, Pos at, const EIota& x) {
+  auto n = size(*x.n, {}, "the size of iota");
+  std::optional<Info> got;
+  if (n) got = array_info(ScalarType::I64, {*n});
+  bind_one(l, at, std::move(got), false, "iota");
+}
+
+void Checker::let_exp(const SLet& l, Pos at, const EReplicate& x) {
+  auto n = size(*x.n, {}, "the size of replicate");
+  auto v = atom(x.value);
+  std::optional<Info> got;
+  if (n && v && v->kind != Info::Kind::Poisoned) {
+    std::vector<Poly> dims{*n};
+    dims.insert(dims.end(), v->dims.begin(), v->dims.end());
+    got = array_info(v->elem, std::move(dims));
+  }
+  bind_one(l, at, std::move(got), false, "replicate");
+}
+
+void Checker::let_exp(const SLet& l, Pos at, const ECopy& x) {
+  const Info* src = use_array(x.arr);
+  std::optional<Info> got;
+  if (src) got = array_info(src->elem, src->dims);
+  bind_one(l, at, std::move(got), false, "the copy");
+}
+
+void Checker::let_exp(const SLet& l, Pos at, const EScratch&) {
+  const Exp& e = l.exp;
+  std::optional<Info> got;
+  if (l.pats.size() == 1 && l.pats[0].type && l.pats[0].type->kind == Type::Kind::Array) {
+    Type plain = *l.pats[0].type;
+    plain.ann.reset();
+    got = type_info(plain, {}, false);
+  } else {
+    error(e.pos, "scratch needs a binding of array type");
+  }
+  bind_one(l, at, std::move(got), false, "scratch");
+}
+
+void Checker::let_exp(const SLet& l, Pos at, const EAlloc& x) {
+  const Exp& e = l.exp;
+  std::optional<Info> got;
+  if (lang_ == Lang::Fun) {
+    error(e.pos, "alloc exists only in FUNMEM; this is a FUN program");
+  } else if (size(*x.size, {}, "the size of an allocation")) {
+    got = mem_info();
+  }
+  bind_one(l, at, std::move(got), false, "alloc");
 }
 
 std::optional<Info> Checker::atom(const AtomArg& a) {

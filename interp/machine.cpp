@@ -1,0 +1,207 @@
+// The machine: blocks, copies, layouts and destinations (see machine.h).
+#include "interp/machine.h"
+
+namespace funmem::machine {
+
+void Machine::push_tracker(Pos pos) {
+  Tracker t;
+  t.pos = pos;
+  t.epoch = next_epoch++;
+  trackers.push_back(t);
+  if (shadows.size() < trackers.size()) shadows.resize(trackers.size());
+}
+
+void Machine::forget_block(int64_t id) {
+  for (auto& s : shadows)
+    s.erase(id);
+  for (Tracker& t : trackers)
+    if (t.cached_block == id) {
+      t.cached_block = -1;
+      t.cached = nullptr;
+    }
+}
+
+// Blocks tell the machine when they die (forget_block): release them while the
+// machine's tables still exist.
+Machine::~Machine() {
+  env.clear();
+  races.clear();
+}
+
+// -------------------------------------------------------------- heap
+
+BlockP Machine::new_block(const std::string& name, int64_t size, Pos pos) {
+  if (size < 0)
+    throw RunError("size", pos, "allocation of a negative size " + std::to_string(size));
+  if (size > (lim.max_memory_bytes - live_bytes) / 16)
+    throw RunError("resource", pos,
+                   "allocating " + std::to_string(size) + " elements for '" + name +
+                       "' exceeds --max-memory (" + std::to_string(lim.max_memory_bytes) +
+                       " bytes, 16 per element; " + std::to_string(live_bytes) + " in use)");
+  ++stats.allocs;
+  return std::make_shared<Block>(this, next_id++, name, size);
+}
+
+/// memcpy (fig. 4.10): all source elements are read (from the old heap) before the
+/// destination is written. A copy onto the same place is elided.
+void Machine::copy(const ArrV& src, const BlockP& dst, const ConcreteLmad& dlay, Pos pos) {
+  std::vector<int64_t> ss = src.shape(), ds;
+  for (auto& d : dlay.dims)
+    ds.push_back(d.first);
+  if (ss != ds)
+    throw RunError("size", pos,
+                   "copying an array of shape " + index_text(ss) + " into a place of shape " +
+                       index_text(ds));
+  if (src.block == dst && src.lay.offset == dlay.offset && src.lay.dims == dlay.dims) {
+    ++stats.elided;
+    stats.elided_elems += dlay.domain_size().value_or(0);
+    return;
+  }
+  ++stats.copies;
+  std::vector<Scalar> buf;
+  each(src.lay, [&](int64_t, int64_t off) { buf.push_back(read(*src.block, off, src.elem, pos)); });
+  step(pos, static_cast<int64_t>(buf.size()));
+  stats.copied_elems += static_cast<int64_t>(buf.size());
+  each(dlay, [&](int64_t t, int64_t off) { write(*dst, off, buf[static_cast<size_t>(t)], pos); });
+}
+
+/// A fresh row-major array (value semantics, and the heap's hidden temporaries).
+ArrV Machine::fresh(const std::string& name, ScalarType elem, const std::vector<int64_t>& shape,
+                    Pos pos) {
+  ArrV a;
+  a.elem = elem;
+  a.block = new_block(name, product(shape, pos), pos);
+  std::vector<Poly> ps(shape.begin(), shape.end());
+  a.lay = *lmad_eval(row_major(ps), {});
+  return a;
+}
+
+std::vector<int64_t> Machine::eval_dims(const Type& t) {
+  std::vector<int64_t> out;
+  for (const SExpP& d : t.dims)
+    out.push_back(eval_int(*d, "a size"));
+  return out;
+}
+
+ConcreteLmad Machine::eval_lmad(const LmadSyn& l) {
+  ConcreteLmad c;
+  auto get = [&](const SExpP& e) { return eval_int(*e, "an LMAD component"); };
+  if (l.form == LmadSyn::Form::Explicit) {
+    c.offset = get(l.offset);
+    for (const auto& [n, s] : l.dims)
+      c.dims.emplace_back(get(n), get(s));
+    return c;
+  }
+  std::vector<int64_t> shape;
+  for (const SExpP& a : l.args)
+    shape.push_back(get(a));
+  std::vector<Poly> ps(shape.begin(), shape.end());
+  return *lmad_eval(l.form == LmadSyn::Form::Row ? row_major(ps) : col_major(ps), {});
+}
+
+/// The destination of an array-creating expression: fresh (value semantics) or the
+/// memory and LMAD of the binding's annotation (heap semantics).
+ArrV Machine::destination(const Binding& b, const std::vector<int64_t>& shape, ScalarType elem,
+                          Pos pos) {
+  if (sem == Semantics::Value || !b.type || !b.type->ann) return fresh(b.name.s, elem, shape, pos);
+  ArrV a;
+  a.elem = elem;
+  a.block = mem(b.type->ann->mem);
+  a.lay = eval_lmad(b.type->ann->lmad);
+  std::vector<int64_t> ls;
+  for (auto& d : a.lay.dims)
+    ls.push_back(d.first);
+  if (ls != shape)
+    throw RunError("size", pos,
+                   "the layout of '" + b.name.s + "' has shape " + index_text(ls) +
+                       " but the value has shape " + index_text(shape));
+  return a;
+}
+
+// -------------------------------------------------------------- views
+
+/// Applies index and slice entries; `full` tells whether every dimension was indexed.
+ConcreteLmad Machine::apply_entries(const ArrV& a, const std::vector<Entry>& es, const Name& arr,
+                                    bool& full) {
+  const ConcreteLmad& l = a.lay;
+  if (es.size() > l.dims.size())
+    throw RunError("size", arr.pos,
+                   std::to_string(es.size()) + " indices for '" + arr.s + "' of rank " +
+                       std::to_string(l.dims.size()));
+  ConcreteLmad r;
+  r.offset = l.offset;
+  full = es.size() == l.dims.size();
+  for (size_t k = 0; k < l.dims.size(); ++k) {
+    // Plain variables, not a structured binding: the lambda below captures `n`,
+    // which clang 14 (the sanitised build's compiler) does not allow of a binding.
+    const int64_t n = l.dims[k].first, s = l.dims[k].second;
+    if (k >= es.size()) {
+      r.dims.emplace_back(n, s);
+      continue;
+    }
+    const Entry& e = es[k];
+    int64_t start = eval_int(*e.start, "an index");
+    auto oob = [&](const std::string& what) {
+      return RunError("bounds", e.start->pos,
+                      what + " out of bounds for dimension " + std::to_string(k) + " of '" + arr.s +
+                          "' (size " + std::to_string(n) + ")");
+    };
+    if (e.is_index()) {
+      if (start < 0 || start >= n) throw oob("index " + std::to_string(start));
+      r.offset += start * s;
+      continue;
+    }
+    full = false;
+    int64_t count = eval_int(*e.count, "a slice count");
+    int64_t stride = e.stride ? eval_int(*e.stride, "a slice stride") : 1;
+    if (count < 0)
+      throw RunError("size", e.count->pos, "negative slice count " + std::to_string(count));
+    if (count > 0) {
+      int64_t last = start + (count - 1) * stride;
+      if (start < 0 || start >= n || last < 0 || last >= n)
+        throw oob("slice " + std::to_string(start) + ":" + std::to_string(count) + ":" +
+                  std::to_string(stride));
+    }
+    r.offset += start * s;
+    r.dims.emplace_back(count, stride * s);
+  }
+  return r;
+}
+
+ConcreteLmad Machine::apply_lmad(const ArrV& a, const LmadSyn& ls, const Name& arr) {
+  if (a.lay.dims.size() != 1)
+    throw RunError("size", arr.pos, "an LMAD slice of '" + arr.s + "', which is not 1-d");
+  ConcreteLmad in = eval_lmad(ls);
+  auto [n, s] = a.lay.dims[0];
+  int64_t lo = in.offset, hi = in.offset;
+  bool empty = false;
+  for (auto& [c, st] : in.dims) {
+    if (c <= 0)
+      empty = true;
+    else
+      (st < 0 ? lo : hi) += (c - 1) * st;
+  }
+  if (!empty && (lo < 0 || hi >= n))
+    throw RunError("bounds", ls.pos,
+                   "the LMAD slice reaches elements " + std::to_string(lo) + ".." +
+                       std::to_string(hi) + " of '" + arr.s + "' (size " + std::to_string(n) + ")");
+  ConcreteLmad r;
+  r.offset = a.lay.offset + in.offset * s;
+  for (auto& [c, st] : in.dims)
+    r.dims.emplace_back(c, st * s);
+  return r;
+}
+
+Block::Block(Machine* mm, int64_t i, std::string n, int64_t size)
+    : m(mm), id(i), name(std::move(n)), cells(static_cast<size_t>(size)),
+      set(static_cast<size_t>(size), 0) {
+  m->live_bytes += size * 16;
+  m->stats.peak_bytes = std::max(m->stats.peak_bytes, m->live_bytes);
+}
+
+Block::~Block() {
+  m->forget_block(id);
+  m->live_bytes -= static_cast<int64_t>(cells.size()) * 16;
+}
+
+} // namespace funmem::machine

@@ -1,0 +1,353 @@
+// Internals of the interpreters (see interp.h): the values, blocks and race records of
+// the machine that runs FUN (value semantics) and FUNMEM (heap semantics) programs,
+// shared by machine.cpp (blocks, copies, layouts), eval.cpp (statements and
+// expressions), imp_run.cpp (IMP programs), data.cpp (inputs and results) and
+// interp.cpp (the entry points). The hot accessors (read, write, record, step, lookups)
+// are defined in the class so that every file inlines them.
+#pragma once
+
+#include "interp/interp.h"
+
+#include "ir/convert.h"
+#include "ir/lmad.h"
+#include "ir/overloaded.h"
+#include "ir/printer.h"
+
+#include <boost/container/small_vector.hpp>
+
+#include <algorithm>
+#include <cassert>
+#include <chrono>
+#include <memory>
+#include <random>
+#include <unordered_map>
+
+namespace funmem::machine {
+
+std::string index_text(const std::vector<int64_t>& idx);
+/// Row-major multi-index of flat position t in `shape`.
+std::vector<int64_t> unflatten(const std::vector<int64_t>& shape, int64_t t);
+int64_t product(const std::vector<int64_t>& shape, Pos pos);
+
+struct Machine;
+
+struct Block {
+  Machine* m;
+  int64_t id;
+  std::string name;
+  std::vector<Scalar> cells;
+  std::vector<uint8_t> set; // 0: never written (reads as zero of any type)
+  Block(Machine* mm, int64_t i, std::string n, int64_t size);
+  ~Block();
+  Block(const Block&) = delete;
+  Block& operator=(const Block&) = delete;
+};
+using BlockP = std::shared_ptr<Block>;
+
+struct ArrV {
+  BlockP block;
+  ConcreteLmad lay;
+  ScalarType elem = ScalarType::I64;
+  std::vector<int64_t> shape() const {
+    std::vector<int64_t> s;
+    for (auto& d : lay.dims)
+      s.push_back(d.first);
+    return s;
+  }
+};
+struct MemV {
+  BlockP block;
+};
+using Val = std::variant<Scalar, ArrV, MemV>;
+/// The values of one statement or body: almost always one or two.
+using Vals = boost::container::small_vector<Val, 2>;
+
+/// Per-cell access record of one kernel execution (fig. 4.9).
+struct CellAcc {
+  int32_t writer = -1, r1 = -1, r2 = -1; // kernel bounds are checked to fit in int32
+};
+
+/// The access record of one cell for the kernel execution stamped `epoch`; a cell with
+/// an older stamp has not been touched by the running kernel execution.
+struct ShadowCell {
+  uint32_t epoch = 0;
+  CellAcc acc;
+};
+
+struct Tracker {
+  Pos pos;
+  int64_t iter = 0;
+  uint32_t epoch = 0;        // this kernel execution's stamp
+  int64_t cached_block = -1; // the block whose shadow `cached` points to
+  ShadowCell* cached = nullptr;
+  std::optional<Race> race;
+};
+
+struct Machine {
+  Semantics sem;
+
+  Limits lim;
+
+  RunStats stats;
+
+  int64_t live_bytes = 0;
+
+  int64_t next_id = 0;
+
+  std::vector<std::pair<const std::string*, Val>> env;
+
+  std::vector<Tracker> trackers;
+
+  std::vector<Race> races;
+
+  // Race tracking (fig. 4.9): per kernel nesting depth, a shadow cell for every cell of
+  // every block the kernels at that depth touch, stamped with the kernel execution that
+  // last touched it; reused by later executions, dropped with the block.
+  std::vector<std::unordered_map<int64_t, std::vector<ShadowCell>>> shadows;
+
+  uint32_t next_epoch = 1;
+
+  void push_tracker(Pos pos);
+
+  void forget_block(int64_t id);
+
+  Machine(Semantics s, Limits l) : sem(s), lim(l) {}
+
+  // Blocks tell the machine when they die (forget_block): release them while the
+  // machine's tables still exist.
+  ~Machine();
+
+  Machine(const Machine&) = delete;
+
+  Machine& operator=(const Machine&) = delete;
+
+  // -------------------------------------------------------------- environment
+
+  void bind(const std::string& n, Val v) { env.emplace_back(&n, std::move(v)); }
+
+  static bool same(const std::string& a, const std::string& b) {
+    // Cheap tests first: most names in scope differ in length or first letter.
+    if (a.size() != b.size()) return false;
+    for (size_t k = 0; k < a.size(); ++k) // names are short: no call to memcmp
+      if (a[k] != b[k]) return false;
+    return true;
+  }
+
+  /// The slot of the innermost binding of `n` (names are never shadowed: the only one).
+  size_t slot_of(const std::string& n, Pos pos) const {
+    for (size_t k = env.size(); k-- > 0;)
+      if (same(*env[k].first, n)) return k;
+    throw RunError("size", pos, "'" + n + "' is not bound");
+  }
+
+  const Val& lookup(const std::string& n, Pos pos) const { return env[slot_of(n, pos)].second; }
+
+  /// lookup through the occurrence's slot hint: the slot where the binding was found
+  /// last time, which holds it again whenever the same scopes are live (names are never
+  /// shadowed, so a slot with the same spelling is the binding). Falls back to the scan.
+  const Val& lookup(const std::string& n, Pos pos, const SlotHint& hint) const {
+    auto h = static_cast<size_t>(hint.get()); // -1 becomes too large
+    if (h < env.size() && same(*env[h].first, n)) {
+      assert(h == slot_of(n, pos));
+      return env[h].second;
+    }
+    h = slot_of(n, pos);
+    hint.set(static_cast<int32_t>(h));
+    return env[h].second;
+  }
+
+  const Val& lookup(const Name& n) const { return lookup(n.s, n.pos, n.hint); }
+
+  Scalar scalar(const SVar& sv, Pos pos) const {
+    const std::string& n = sv.name;
+    const Val& v = lookup(n, pos, sv.hint);
+    if (const auto* s = std::get_if<Scalar>(&v)) return *s;
+    if (std::holds_alternative<MemV>(v)) return Scalar::of_int(ScalarType::I64, 0);
+    throw RunError("elemtype", pos, "'" + n + "' is an array where a scalar is expected");
+  }
+
+  /// The array bound to `n`; the reference is valid until the environment changes.
+  const ArrV& array_ref(const Name& n) const {
+    const Val& v = lookup(n);
+    if (const auto* a = std::get_if<ArrV>(&v)) return *a;
+    throw RunError("elemtype", n.pos, "'" + n.s + "' is not an array");
+  }
+
+  ArrV array(const Name& n) const { return array_ref(n); }
+
+  BlockP mem(const Name& n) const {
+    const Val& v = lookup(n);
+    if (const auto* a = std::get_if<MemV>(&v)) return a->block;
+    throw RunError("elemtype", n.pos, "'" + n.s + "' is not a memory block");
+  }
+
+  Scalar eval(const SExp& e) {
+    auto look = [this](const SVar& v, Pos p) { return scalar(v, p); };
+    return eval_sexp_with(e, look);
+  }
+
+  int64_t eval_int(const SExp& e, const char* what) { return as_int(eval(e), e.pos, what); }
+
+  void step(Pos pos, int64_t n = 1) {
+    stats.steps += n;
+    if (stats.steps > lim.max_steps)
+      throw RunError("resource", pos,
+                     "the run exceeds --max-steps " + std::to_string(lim.max_steps));
+  }
+
+  // -------------------------------------------------------------- heap
+
+  BlockP new_block(const std::string& name, int64_t size, Pos pos);
+
+  void record(const Block& b, int64_t off, bool write) {
+    for (size_t depth = 0; depth < trackers.size(); ++depth) {
+      Tracker& t = trackers[depth];
+      ++stats.checked;
+      if (t.cached_block != b.id) {
+        std::vector<ShadowCell>& sh = shadows[depth][b.id];
+        if (sh.size() < b.cells.size()) sh.resize(b.cells.size());
+        t.cached_block = b.id;
+        t.cached = sh.data();
+      }
+      ShadowCell& cell = t.cached[off];
+      if (cell.epoch != t.epoch) cell = ShadowCell{t.epoch, CellAcc{}};
+      CellAcc& c = cell.acc;
+      auto me = static_cast<int32_t>(t.iter);
+      std::optional<std::pair<int32_t, bool>> clash; // (other iteration, other writes)
+      if (write) {
+        if (c.writer >= 0 && c.writer != me)
+          clash = {{c.writer, true}};
+        else if (c.r1 >= 0 && c.r1 != me)
+          clash = {{c.r1, false}};
+        else if (c.r2 >= 0 && c.r2 != me)
+          clash = {{c.r2, false}};
+        c.writer = me;
+      } else {
+        if (c.writer >= 0 && c.writer != me) clash = {{c.writer, true}};
+        if (c.r1 < 0)
+          c.r1 = me;
+        else if (c.r1 != me && c.r2 < 0)
+          c.r2 = me;
+      }
+      if (clash && !t.race) {
+        Race r;
+        r.kernel = t.pos;
+        r.block = b.name;
+        r.offset = off;
+        if (write) {
+          r.writer = me;
+          r.other = clash->first;
+          r.other_writes = clash->second;
+        } else {
+          r.writer = clash->first;
+          r.other = me;
+        }
+        t.race = r;
+      }
+    }
+  }
+
+  Scalar read(const Block& b, int64_t off, ScalarType t, Pos pos) {
+    if (off < 0 || off >= static_cast<int64_t>(b.cells.size()))
+      throw RunError("bounds", pos,
+                     "read of " + b.name + "[" + std::to_string(off) + "] outside the block of " +
+                         std::to_string(b.cells.size()) + " elements");
+    ++stats.reads;
+    if (!trackers.empty()) record(b, off, false);
+    if (!b.set[off]) return Scalar::zero(t);
+    const Scalar& c = b.cells[off];
+    if (c.t != t)
+      throw RunError("elemtype", pos,
+                     "reading " + b.name + "[" + std::to_string(off) + "], written as " +
+                         scalar_type_name(c.t) + ", as " + scalar_type_name(t));
+    return c;
+  }
+
+  void write(Block& b, int64_t off, const Scalar& v, Pos pos) {
+    if (off < 0 || off >= static_cast<int64_t>(b.cells.size()))
+      throw RunError("bounds", pos,
+                     "write of " + b.name + "[" + std::to_string(off) + "] outside the block of " +
+                         std::to_string(b.cells.size()) + " elements");
+    ++stats.writes;
+    if (!trackers.empty()) record(b, off, true);
+    b.cells[off] = v;
+    b.set[off] = 1;
+  }
+
+  /// Calls f(flat position, offset) for every element of the layout, row-major.
+  template <class F> void each(const ConcreteLmad& lay, F f) {
+    int64_t n = 1;
+    for (auto& d : lay.dims)
+      n *= std::max<int64_t>(d.first, 0);
+    std::vector<int64_t> idx(lay.dims.size(), 0);
+    int64_t off = lay.offset;
+    for (int64_t t = 0; t < n; ++t) {
+      f(t, off);
+      for (size_t k = lay.dims.size(); k-- > 0;) {
+        off += lay.dims[k].second;
+        if (++idx[k] < lay.dims[k].first) break;
+        off -= lay.dims[k].second * lay.dims[k].first;
+        idx[k] = 0;
+      }
+    }
+  }
+
+  /// memcpy (fig. 4.10): all source elements are read (from the old heap) before the
+  /// destination is written. A copy onto the same place is elided.
+  void copy(const ArrV& src, const BlockP& dst, const ConcreteLmad& dlay, Pos pos);
+
+  /// A fresh row-major array (value semantics, and the heap's hidden temporaries).
+  ArrV fresh(const std::string& name, ScalarType elem, const std::vector<int64_t>& shape, Pos pos);
+
+  std::vector<int64_t> eval_dims(const Type& t);
+
+  ConcreteLmad eval_lmad(const LmadSyn& l);
+
+  /// The destination of an array-creating expression: fresh (value semantics) or the
+  /// memory and LMAD of the binding's annotation (heap semantics).
+  ArrV destination(const Binding& b, const std::vector<int64_t>& shape, ScalarType elem, Pos pos);
+
+  // -------------------------------------------------------------- views
+
+  /// Applies index and slice entries; `full` tells whether every dimension was indexed.
+  ConcreteLmad apply_entries(const ArrV& a, const std::vector<Entry>& es, const Name& arr,
+                             bool& full);
+
+  ConcreteLmad apply_lmad(const ArrV& a, const LmadSyn& ls, const Name& arr);
+
+  // -------------------------------------------------------------- statements
+
+  Vals run_body(const Body& b);
+
+  static bool is_element(const EIndex& x, const ArrV& a);
+
+  /// The hot path of indexing: an element read, without building a layout.
+  Scalar element(const EIndex& x, const ArrV& a, Pos pos);
+
+  void exec(const Stmt& s);
+
+  Val from_atom(const AtomArg& a);
+
+  /// Copy-on-update for value semantics: the updated array is a fresh copy.
+  ArrV updatable(const ArrV& src, const Name& arr, Pos pos);
+
+  /// Writes a scalar or an array value into the place `lay` of `dst`.
+  void store(const Val& v, const BlockP& dst, const ConcreteLmad& lay, ScalarType elem, Pos pos);
+
+  static bool all_indices(const std::vector<Entry>& es);
+
+  static ConcreteLmad fix(const ConcreteLmad& l, int64_t i);
+
+  ScalarType binding_elem(const Binding& b, ScalarType dflt);
+
+  Vals run_loop(const ELoop& x, Pos pos);
+  Vals concat(const std::vector<Binding>& pats, const EConcat& x, Pos pos);
+  Vals replicate(const std::vector<Binding>& pats, const EReplicate& x, Pos pos);
+  Vals eval_exp(const std::vector<Binding>& pats, const Exp& e);
+
+  Vals kernel(const std::vector<Binding>& pats, const EKernel& k, Pos pos);
+
+  Data result(const Val& v, Pos pos);
+};
+
+} // namespace funmem::machine
