@@ -89,24 +89,10 @@ private:
     std::set<ScalarType> elems;
   };
 
-  void merge_here(Body& b, const std::set<std::string>& escaping,
-                  const std::set<std::string>& outer) {
-    std::map<std::string, Cand> cands;
-    std::vector<std::string> order;
-    for (size_t k = 0; k < b.stmts.size(); ++k) {
-      const auto* l = std::get_if<SLet>(&b.stmts[k].node);
-      if (!l) continue;
-      const auto* a = std::get_if<EAlloc>(&l->exp.node);
-      if (!a || l->pats.size() != 1 || escaping.count(l->pats[0].name.s)) continue;
-      Cand c;
-      c.name = l->pats[0].name.s;
-      c.alloc_at = k;
-      c.size = a->size;
-      cands[c.name] = c;
-      order.push_back(c.name);
-    }
-    if (order.size() < 2) return;
-    // Arrays placed in each candidate block, and their element types.
+  /// The element types of the arrays placed in each candidate block, and the block's live
+  /// range: the first and last statement mentioning it or an array in it (the body's
+  /// results count as a use at its end).
+  static void live_ranges(const Body& b, std::map<std::string, Cand>& cands) {
     std::map<std::string, std::string> array_mem;
     auto note_types = [&](const std::vector<Binding>& pats) {
       for (const Binding& p : pats)
@@ -138,6 +124,26 @@ private:
     }
     for (const Name& r : b.results)
       if (auto it = array_mem.find(r.s); it != array_mem.end()) mention(it->second, b.stmts.size());
+  }
+
+  void merge_here(Body& b, const std::set<std::string>& escaping,
+                  const std::set<std::string>& outer) {
+    std::map<std::string, Cand> cands;
+    std::vector<std::string> order;
+    for (size_t k = 0; k < b.stmts.size(); ++k) {
+      const auto* l = std::get_if<SLet>(&b.stmts[k].node);
+      if (!l) continue;
+      const auto* a = std::get_if<EAlloc>(&l->exp.node);
+      if (!a || l->pats.size() != 1 || escaping.count(l->pats[0].name.s)) continue;
+      Cand c;
+      c.name = l->pats[0].name.s;
+      c.alloc_at = k;
+      c.size = a->size;
+      cands[c.name] = c;
+      order.push_back(c.name);
+    }
+    if (order.size() < 2) return;
+    live_ranges(b, cands);
     // Names defined before each statement (for the merged allocation's size).
     auto defined_before = [&](size_t k) {
       std::set<std::string> d;

@@ -251,6 +251,44 @@ private:
     }
   }
 
+  /// A sequential loop: its scalar and memory parameters become variables, assigned their
+  /// next values at the end of the body through temporaries (the results may mention
+  /// the parameters).
+  void loop(const SLet& let, const ELoop& x, Scope& sc, Block& out, Pos pos) {
+    const std::vector<Binding>& pats = let.pats;
+    std::vector<Binding> params;
+    for (size_t k = 0; k < x.params.size(); ++k) {
+      const Binding& prm = x.params[k];
+      if (prm.type && prm.type->kind == Type::Kind::Array) {
+        sc.arrays[prm.name.s] = array_info(*prm.type);
+        continue;
+      }
+      declare({prm}, sc, out, pos);
+      out.push_back(st(imp::Assign{prm.name, mk_var(x.inits.at(k).s, pos)}, pos));
+    }
+    Scope inner = sc;
+    inner.scalars[x.iter.s] = ScalarType::I64;
+    Block b = body(x.body, inner);
+    std::vector<std::pair<Name, std::string>> temps;
+    for (size_t k = 0; k < x.params.size(); ++k) {
+      const Binding& prm = x.params[k];
+      if (prm.type && prm.type->kind == Type::Kind::Array) continue;
+      std::string t = fresh(prm.name.s + "_next");
+      bool mem = prm.type && prm.type->kind == Type::Kind::Mem;
+      b.push_back(st(imp::Decl{Name{t, pos}, mem, mem ? ScalarType::I64 : prm.type->elem}, pos));
+      b.push_back(st(imp::Assign{Name{t, pos}, mk_var(x.body.results.at(k).s, pos)}, pos));
+      temps.emplace_back(prm.name, t);
+    }
+    for (auto& [prm, t] : temps)
+      b.push_back(st(imp::Assign{prm, mk_var(t, pos)}, pos));
+    out.push_back(st(imp::Loop{false, x.iter, x.bound, b}, pos));
+    declare(pats, sc, out, pos);
+    std::vector<Name> params_as_results;
+    for (const Binding& prm : x.params)
+      params_as_results.push_back(prm.name);
+    assign_results(pats, params_as_results, pos, out);
+  }
+
   void stmt(const Stmt& s, Scope& sc, Block& out) {
     const Pos pos = s.pos;
     const auto* l = std::get_if<SLet>(&s.node);
@@ -305,43 +343,7 @@ private:
               assign_results(l->pats, x.else_body.results, pos, fb);
               out.push_back(st(imp::If{x.cond, tb, fb}, pos));
             },
-            [&](const ELoop& x) {
-              // Loop parameters are variables; the body assigns their next values through
-              // temporaries (the results may mention the parameters).
-              std::vector<Binding> params;
-              for (size_t k = 0; k < x.params.size(); ++k) {
-                const Binding& prm = x.params[k];
-                if (prm.type && prm.type->kind == Type::Kind::Array) {
-                  sc.arrays[prm.name.s] = array_info(*prm.type);
-                  continue;
-                }
-                declare({prm}, sc, out, pos);
-                out.push_back(st(imp::Assign{prm.name, mk_var(x.inits.at(k).s, pos)}, pos));
-              }
-              Scope inner = sc;
-              inner.scalars[x.iter.s] = ScalarType::I64;
-              Block b = body(x.body, inner);
-              std::vector<std::pair<Name, std::string>> temps;
-              for (size_t k = 0; k < x.params.size(); ++k) {
-                const Binding& prm = x.params[k];
-                if (prm.type && prm.type->kind == Type::Kind::Array) continue;
-                std::string t = fresh(prm.name.s + "_next");
-                bool mem = prm.type && prm.type->kind == Type::Kind::Mem;
-                b.push_back(
-                    st(imp::Decl{Name{t, pos}, mem, mem ? ScalarType::I64 : prm.type->elem}, pos));
-                b.push_back(
-                    st(imp::Assign{Name{t, pos}, mk_var(x.body.results.at(k).s, pos)}, pos));
-                temps.emplace_back(prm.name, t);
-              }
-              for (auto& [prm, t] : temps)
-                b.push_back(st(imp::Assign{prm, mk_var(t, pos)}, pos));
-              out.push_back(st(imp::Loop{false, x.iter, x.bound, b}, pos));
-              declare(l->pats, sc, out, pos);
-              std::vector<Name> params_as_results;
-              for (const Binding& prm : x.params)
-                params_as_results.push_back(prm.name);
-              assign_results(l->pats, params_as_results, pos, out);
-            },
+            [&](const ELoop& x) { loop(*l, x, sc, out, pos); },
             [&](const EKernel& x) {
               ArrInfo dst = array_info(*p0.type);
               Scope inner = sc;
