@@ -342,6 +342,65 @@ std::vector<std::vector<std::string>> keep_one_branch(const std::vector<std::str
   return out;
 }
 
+namespace {
+
+/// The statements that may replace line `i` (with its nested body) of a generated
+/// program: an array by `replicate` of a literal (through a row for a matrix), a scalar
+/// expression by a literal or one of its operands, an assumption by an operand.
+std::vector<std::vector<std::string>> constant_replacements(const std::vector<std::string>& ls,
+                                                            size_t i) {
+  static const std::regex arr_re(
+      R"(^(\s*)let \((\w+) : \[([^\]]+)\](?:\[([^\]]+)\])?(\w+)\) = (.*)$)");
+  static const std::regex sca_re(R"(^(\s*)let (\w+) = (.*)$)");
+  static const std::regex assume_re(R"(^(\s*)assume (.*)$)");
+  auto literal = [](const std::string& elem) -> std::string {
+    if (elem == "i32") return "0i32";
+    if (elem == "f64") return "0.5";
+    if (elem == "f32") return "0.5f32";
+    if (elem == "bool") return "false";
+    return "0";
+  };
+  std::smatch mt;
+  std::vector<std::vector<std::string>> replacements;
+  if (std::regex_match(ls[i], mt, arr_re)) {
+    const std::string ind = mt[1], name = mt[2], d0 = mt[3], d1 = mt[4], elem = mt[5], rhs = mt[6];
+    if (rhs.rfind("replicate", 0) == 0 && extent(ls, i) == i + 1) return replacements;
+    if (d1.empty()) {
+      replacements.push_back({ind + "let (" + name + " : [" + d0 + "]" + elem + ") = replicate " +
+                              (d0.find(' ') != std::string::npos ? "(" + d0 + ")" : d0) + " " +
+                              literal(elem)});
+    } else {
+      const std::string row = name + "_r";
+      replacements.push_back(
+          {ind + "let (" + row + " : [" + d1 + "]" + elem + ") = replicate " +
+               (d1.find(' ') != std::string::npos ? "(" + d1 + ")" : d1) + " " + literal(elem),
+           ind + "let (" + name + " : [" + d0 + "][" + d1 + "]" + elem + ") = replicate " +
+               (d0.find(' ') != std::string::npos ? "(" + d0 + ")" : d0) + " " + row});
+    }
+  } else if (std::regex_match(ls[i], mt, sca_re)) {
+    const std::string ind = mt[1], name = mt[2], rhs = mt[3];
+    // Only an expression becomes a literal: a literal replaced by another literal
+    // could go back and forth for ever (`let s = 0` used only as `s == s`).
+    bool is_literal = false;
+    for (const char* e : {"i64", "f64", "i32", "f32", "bool"})
+      is_literal = is_literal || rhs == literal(e);
+    if (!is_literal)
+      for (const char* e : {"i64", "f64", "i32", "f32", "bool"})
+        replacements.push_back({ind + "let " + name + " = " + literal(e)});
+    // Then an operand of the expression in its place (a smaller expression, so this
+    // ends too); one of another type fails to type-check and is not kept.
+    for (const std::string& o : expression_operands(rhs))
+      replacements.push_back({ind + "let " + name + " = " + o});
+  } else if (std::regex_match(ls[i], mt, assume_re)) {
+    const std::string ind = mt[1], cond = mt[2];
+    for (const std::string& o : expression_operands(cond))
+      replacements.push_back({ind + "assume " + o});
+  }
+  return replacements;
+}
+
+} // namespace
+
 constexpr int kMaxShrinkRounds = 50;
 
 std::string shrink(const std::string& text, const FuzzOutcome& failure, int* steps,
@@ -389,56 +448,9 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
     // Replace a statement (with its nested body) by a constant of its type: an array by
     // `replicate` of a literal (through a row for a matrix), a scalar by a literal. The
     // statements it read can then be dropped in the next round.
-    static const std::regex arr_re(
-        R"(^(\s*)let \((\w+) : \[([^\]]+)\](?:\[([^\]]+)\])?(\w+)\) = (.*)$)");
-    static const std::regex sca_re(R"(^(\s*)let (\w+) = (.*)$)");
-    static const std::regex assume_re(R"(^(\s*)assume (.*)$)");
-    auto literal = [](const std::string& elem) -> std::string {
-      if (elem == "i32") return "0i32";
-      if (elem == "f64") return "0.5";
-      if (elem == "f32") return "0.5f32";
-      if (elem == "bool") return "false";
-      return "0";
-    };
     for (size_t i = ls.size(); i-- > 0;) {
       if (i >= ls.size()) continue;
-      std::smatch mt;
-      std::vector<std::vector<std::string>> replacements;
-      if (std::regex_match(ls[i], mt, arr_re)) {
-        const std::string ind = mt[1], name = mt[2], d0 = mt[3], d1 = mt[4], elem = mt[5],
-                          rhs = mt[6];
-        if (rhs.rfind("replicate", 0) == 0 && extent(ls, i) == i + 1) continue;
-        if (d1.empty()) {
-          replacements.push_back(
-              {ind + "let (" + name + " : [" + d0 + "]" + elem + ") = replicate " +
-               (d0.find(' ') != std::string::npos ? "(" + d0 + ")" : d0) + " " + literal(elem)});
-        } else {
-          const std::string row = name + "_r";
-          replacements.push_back(
-              {ind + "let (" + row + " : [" + d1 + "]" + elem + ") = replicate " +
-                   (d1.find(' ') != std::string::npos ? "(" + d1 + ")" : d1) + " " + literal(elem),
-               ind + "let (" + name + " : [" + d0 + "][" + d1 + "]" + elem + ") = replicate " +
-                   (d0.find(' ') != std::string::npos ? "(" + d0 + ")" : d0) + " " + row});
-        }
-      } else if (std::regex_match(ls[i], mt, sca_re)) {
-        const std::string ind = mt[1], name = mt[2], rhs = mt[3];
-        // Only an expression becomes a literal: a literal replaced by another literal
-        // could go back and forth for ever (`let s = 0` used only as `s == s`).
-        bool is_literal = false;
-        for (const char* e : {"i64", "f64", "i32", "f32", "bool"})
-          is_literal = is_literal || rhs == literal(e);
-        if (!is_literal)
-          for (const char* e : {"i64", "f64", "i32", "f32", "bool"})
-            replacements.push_back({ind + "let " + name + " = " + literal(e)});
-        // Then an operand of the expression in its place (a smaller expression, so this
-        // ends too); one of another type fails to type-check and is not kept.
-        for (const std::string& o : expression_operands(rhs))
-          replacements.push_back({ind + "let " + name + " = " + o});
-      } else if (std::regex_match(ls[i], mt, assume_re)) {
-        const std::string ind = mt[1], cond = mt[2];
-        for (const std::string& o : expression_operands(cond))
-          replacements.push_back({ind + "assume " + o});
-      }
+      const std::vector<std::vector<std::string>> replacements = constant_replacements(ls, i);
       for (const std::vector<std::string>& rep : replacements) {
         std::vector<std::string> cand(ls.begin(), ls.begin() + static_cast<std::ptrdiff_t>(i));
         cand.insert(cand.end(), rep.begin(), rep.end());

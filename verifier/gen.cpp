@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <vector>
@@ -318,6 +319,185 @@ private:
     bind(out, indent, t, "concat " + a.name + " " + b.name);
   }
 
+  /// The forms 11 to 15 of produce(): scratch, LMAD views and updates, partial and
+  /// strided slices; nullopt when the form does not apply.
+  std::optional<Var> produce_view(std::vector<std::string>& out, int indent, int depth, const Ty& t,
+                                  int form) {
+    switch (form) {
+    case 11: { // scratch, then every element written by a whole-array slice update
+      if (!chance(25)) break;
+      Var src = find_or_produce(out, indent, depth, t);
+      Var v = bind(out, indent, t, "copy " + src.name);
+      Var sc = bind(out, indent, t, "scratch");
+      const size_t mark = vars_.size() - 2; // neither the scratch nor the copy is read
+      std::string upd = sc.name + " with [0 : " + t.dims[0] + "] = " + v.name;
+      vars_.resize(mark);
+      return bind(out, indent, t, upd);
+    }
+    case 12: { // an LMAD view of a flat n * m array: a row, a column, the whole, transposed
+      if (t.elem != "i64" || t.dims.size() > 2 || !chance(50)) break;
+      Var flat = bind(out, indent, Ty{"i64", {"n * m"}}, "iota n * m");
+      std::string lmad;
+      if (t.dims.size() == 1)
+        lmad = t.dims[0] == "n" ? (chance(50) ? "0 + {(n : m)}" : "m - 1 + {(n : m)}")
+                                : (chance(50) ? "0 + {(m : 1)}" : "(n - 1) * m + {(m : 1)}");
+      else if (t.dims[0] == "n" && t.dims[1] == "m")
+        lmad = "0 + {(n : m), (m : 1)}";
+      else if (t.dims[0] == "m" && t.dims[1] == "n")
+        lmad = "0 + {(m : 1), (n : m)}";
+      else
+        break;
+      return bind(out, indent, t, flat.name + "[" + lmad + "]");
+    }
+    case 15: { // an LMAD update of a flat n * m array (a row or a column), then its view
+      if (t.elem != "i64" || t.dims.size() != 1 || (t.dims[0] != "n" && t.dims[0] != "m") ||
+          !chance(50))
+        break;
+      const std::string lmad = t.dims[0] == "n"
+                                   ? (chance(50) ? "0 + {(n : m)}" : "m - 1 + {(n : m)}")
+                                   : (chance(50) ? "0 + {(m : 1)}" : "(n - 1) * m + {(m : 1)}");
+      Var flat = bind(out, indent, Ty{"i64", {"n * m"}}, "iota n * m");
+      vars_.pop_back(); // consumed by the update
+      Var v = produce(out, indent, depth, t);
+      v = bind(out, indent, t, "copy " + v.name);
+      Var upd =
+          bind(out, indent, Ty{"i64", {"n * m"}}, flat.name + " with [" + lmad + "] = " + v.name);
+      return bind(out, indent, t, upd.name + "[" + lmad + "]");
+    }
+    case 14: { // partial slices: the array split at 1 or at a counter, joined again
+      const std::string& d = t.dims[0];
+      if (d.find(' ') != std::string::npos || !chance(40)) break;
+      const std::string k = split_for(d);
+      const Var src = find_or_produce(out, indent, depth, t);
+      Ty head = t, rest = t;
+      head.dims[0] = k;
+      rest.dims[0] = d + " - " + k;
+      Var h = bind(out, indent, head, src.name + "[0 : " + k + "]");
+      Var r = bind(out, indent, rest, src.name + "[" + k + " : " + d + " - " + k + "]");
+      // A part that may be empty (index 0 out of bounds) is not read again.
+      vars_.resize(vars_.size() - (k == "1" ? 1 : 2));
+      return bind(out, indent, t, "concat " + h.name + " " + r.name);
+    }
+    case 13: { // every other row (stride 2) of an array twice as long
+      const std::string& d = t.dims[0];
+      if (d.find(' ') != std::string::npos || !chance(25)) break;
+      Ty big = t;
+      big.dims[0] = "2 * " + d;
+      const Var x = find_or_produce(out, indent, depth, t);
+      const Var y = find_or_produce(out, indent, depth, t);
+      Var b = bind(out, indent, big, "concat " + x.name + " " + y.name);
+      return bind(out, indent, t, b.name + "[" + (chance(50) ? "0" : "1") + " : " + d + " : 2]");
+    }
+    }
+    return std::nullopt;
+  }
+
+  /// The forms 0 to 10 of produce(): kernels, loops and ifs (when `nest`), replicate,
+  /// iota, copy, updates, transposes, rows, slices and columns; nullopt when the form does
+  /// not apply.
+  std::optional<Var> produce_form(std::vector<std::string>& out, int indent, int depth, const Ty& t,
+                                  int form, bool nest) {
+    switch (form) {
+    case 0: { // a kernel over the outer dimension
+      if (!nest) break;
+      std::string i = fresh("ix");
+      return bind(out, indent, t,
+                  "kernel " + i + " < " + t.dims[0] + " do" +
+                      body(indent + 1, depth + 1, t.row(), {}, {{i, t.dims[0]}}));
+    }
+    case 1: { // a loop carrying the array, updating one row or element per iteration
+      if (!nest) break;
+      Var init = produce(out, indent, depth, t);
+      Var fresh_init = bind(out, indent, t, "copy " + init.name);
+      vars_.pop_back(); // consumed by the loop
+      std::string acc = fresh("acc"), j = fresh("j"), bound = random_size();
+      auto update = [&](std::vector<std::string>& lines) {
+        Var v = produce(lines, indent + 2, depth + 1, t.row());
+        if (!v.ty.dims.empty()) v = bind(lines, indent + 2, v.ty, "copy " + v.name);
+        return bind(lines, indent + 2, t, acc + " with [" + index_for(t.dims[0]) + "] = " + v.name);
+      };
+      return bind(out, indent, t,
+                  "loop (" + acc + " : " + t.text() + ") = (" + fresh_init.name + ") for " + j +
+                      " < " + bound + " do" +
+                      body(indent + 1, depth + 1, t, {{acc, t}}, {{j, bound}}, update));
+    }
+    case 2: { // an if returning the type from both branches
+      if (!nest) break;
+      std::string cond = sexp("bool", 0);
+      std::string a = body(indent + 1, depth + 1, t, {}, {});
+      std::string b = body(indent + 1, depth + 1, t, {}, {});
+      return bind(out, indent, t, "if " + cond + " then" + a + "\n" + pad(indent + 1) + "else" + b);
+    }
+    case 3: // replicate
+      if (t.dims.size() == 1) {
+        auto vs = vars_of(t.row());
+        std::string atom = !vs.empty() && chance(60) ? pick(vs)->name : literal(t.elem);
+        return bind(out, indent, t, "replicate " + t.dims[0] + " " + atom);
+      } else {
+        Var r = find_or_produce(out, indent, depth, t.row());
+        return bind(out, indent, t, "replicate " + t.dims[0] + " " + r.name);
+      }
+    case 4: // iota
+      if (t.elem != "i64" || t.dims.size() != 1) break;
+      return bind(out, indent, t, "iota " + t.dims[0]);
+    case 5: { // copy
+      auto vs = vars_of(t);
+      if (vs.empty()) break;
+      return bind(out, indent, t, "copy " + pick(vs)->name);
+    }
+    case 6: { // an in-place update of a fresh copy
+      Var src = find_or_produce(out, indent, depth, t);
+      Var cp = bind(out, indent, t, "copy " + src.name);
+      const size_t mark = vars_.size() - 1;
+      // The value may read the copy (even through views of it): a short-circuit of it
+      // into the copy must then prove non-overlap (6.4.3).
+      Var v = produce(out, indent, depth, t.row());
+      if (!v.ty.dims.empty()) v = bind(out, indent, v.ty, "copy " + v.name);
+      std::string upd = cp.name + " with [" + index_for(t.dims[0]) + "] = " + v.name;
+      vars_.resize(mark); // the copy is consumed: neither it nor its views are read again
+      return bind(out, indent, t, upd);
+    }
+    case 7: { // transpose
+      if (t.dims.size() != 2) break;
+      Ty s{t.elem, {t.dims[1], t.dims[0]}};
+      auto vs = vars_of(s);
+      if (vs.empty()) break;
+      return bind(out, indent, t, "transpose " + pick(vs)->name);
+    }
+    case 8: { // a row (or an element row) of a bigger array
+      for (const Var& v : vars_)
+        if (v.ty.elem == t.elem && v.ty.dims.size() == t.dims.size() + 1 &&
+            std::equal(t.dims.begin(), t.dims.end(), v.ty.dims.begin() + 1) && chance(50)) {
+          const Var src = v;
+          return bind(out, indent, t, src.name + "[" + index_for(src.ty.dims[0]) + "]");
+        }
+      break;
+    }
+    case 9: { // a reversed or strided slice of the whole outer dimension
+      if (t.dims[0].find(' ') != std::string::npos) break;
+      auto vs = vars_of(t);
+      if (vs.empty()) break;
+      const std::string src = pick(vs)->name;
+      const std::string& d = t.dims[0];
+      return bind(out, indent, t,
+                  chance(50) ? src + "[" + d + " - 1 : " + d + " : -1]"
+                             : src + "[0 : " + d + " : 1]");
+    }
+    default: { // a column of a matrix
+      if (t.dims.size() != 1) break;
+      for (const Var& v : vars_)
+        if (v.ty.elem == t.elem && v.ty.dims.size() == 2 && v.ty.dims[0] == t.dims[0] &&
+            chance(50)) {
+          const Var src = v;
+          return bind(out, indent, t,
+                      src.name + "[0 : " + t.dims[0] + ", " + index_for(src.ty.dims[1]) + "]");
+        }
+      break;
+    }
+    }
+    return std::nullopt;
+  }
+
   /// Emits statements binding a new variable of type `t`.
   Var produce(std::vector<std::string>& out, int indent, int depth, const Ty& t) {
     if (t.dims.empty()) {
@@ -333,170 +513,10 @@ private:
     }
     const bool nest = depth < opt_.max_depth;
     for (int attempt = 0; attempt < 8; ++attempt) {
-      switch (rnd(16)) {
-      case 11: { // scratch, then every element written by a whole-array slice update
-        if (!chance(25)) break;
-        Var src = find_or_produce(out, indent, depth, t);
-        Var v = bind(out, indent, t, "copy " + src.name);
-        Var sc = bind(out, indent, t, "scratch");
-        const size_t mark = vars_.size() - 2; // neither the scratch nor the copy is read
-        std::string upd = sc.name + " with [0 : " + t.dims[0] + "] = " + v.name;
-        vars_.resize(mark);
-        return bind(out, indent, t, upd);
-      }
-      case 12: { // an LMAD view of a flat n * m array: a row, a column, the whole, transposed
-        if (t.elem != "i64" || t.dims.size() > 2 || !chance(50)) break;
-        Var flat = bind(out, indent, Ty{"i64", {"n * m"}}, "iota n * m");
-        std::string lmad;
-        if (t.dims.size() == 1)
-          lmad = t.dims[0] == "n" ? (chance(50) ? "0 + {(n : m)}" : "m - 1 + {(n : m)}")
-                                  : (chance(50) ? "0 + {(m : 1)}" : "(n - 1) * m + {(m : 1)}");
-        else if (t.dims[0] == "n" && t.dims[1] == "m")
-          lmad = "0 + {(n : m), (m : 1)}";
-        else if (t.dims[0] == "m" && t.dims[1] == "n")
-          lmad = "0 + {(m : 1), (n : m)}";
-        else
-          break;
-        return bind(out, indent, t, flat.name + "[" + lmad + "]");
-      }
-      case 15: { // an LMAD update of a flat n * m array (a row or a column), then its view
-        if (t.elem != "i64" || t.dims.size() != 1 || (t.dims[0] != "n" && t.dims[0] != "m") ||
-            !chance(50))
-          break;
-        const std::string lmad = t.dims[0] == "n"
-                                     ? (chance(50) ? "0 + {(n : m)}" : "m - 1 + {(n : m)}")
-                                     : (chance(50) ? "0 + {(m : 1)}" : "(n - 1) * m + {(m : 1)}");
-        Var flat = bind(out, indent, Ty{"i64", {"n * m"}}, "iota n * m");
-        vars_.pop_back(); // consumed by the update
-        Var v = produce(out, indent, depth, t);
-        v = bind(out, indent, t, "copy " + v.name);
-        Var upd =
-            bind(out, indent, Ty{"i64", {"n * m"}}, flat.name + " with [" + lmad + "] = " + v.name);
-        return bind(out, indent, t, upd.name + "[" + lmad + "]");
-      }
-      case 14: { // partial slices: the array split at 1 or at a counter, joined again
-        const std::string& d = t.dims[0];
-        if (d.find(' ') != std::string::npos || !chance(40)) break;
-        const std::string k = split_for(d);
-        const Var src = find_or_produce(out, indent, depth, t);
-        Ty head = t, rest = t;
-        head.dims[0] = k;
-        rest.dims[0] = d + " - " + k;
-        Var h = bind(out, indent, head, src.name + "[0 : " + k + "]");
-        Var r = bind(out, indent, rest, src.name + "[" + k + " : " + d + " - " + k + "]");
-        // A part that may be empty (index 0 out of bounds) is not read again.
-        vars_.resize(vars_.size() - (k == "1" ? 1 : 2));
-        return bind(out, indent, t, "concat " + h.name + " " + r.name);
-      }
-      case 13: { // every other row (stride 2) of an array twice as long
-        const std::string& d = t.dims[0];
-        if (d.find(' ') != std::string::npos || !chance(25)) break;
-        Ty big = t;
-        big.dims[0] = "2 * " + d;
-        const Var x = find_or_produce(out, indent, depth, t);
-        const Var y = find_or_produce(out, indent, depth, t);
-        Var b = bind(out, indent, big, "concat " + x.name + " " + y.name);
-        return bind(out, indent, t, b.name + "[" + (chance(50) ? "0" : "1") + " : " + d + " : 2]");
-      }
-      case 0: { // a kernel over the outer dimension
-        if (!nest) break;
-        std::string i = fresh("ix");
-        return bind(out, indent, t,
-                    "kernel " + i + " < " + t.dims[0] + " do" +
-                        body(indent + 1, depth + 1, t.row(), {}, {{i, t.dims[0]}}));
-      }
-      case 1: { // a loop carrying the array, updating one row or element per iteration
-        if (!nest) break;
-        Var init = produce(out, indent, depth, t);
-        Var fresh_init = bind(out, indent, t, "copy " + init.name);
-        vars_.pop_back(); // consumed by the loop
-        std::string acc = fresh("acc"), j = fresh("j"), bound = random_size();
-        auto update = [&](std::vector<std::string>& lines) {
-          Var v = produce(lines, indent + 2, depth + 1, t.row());
-          if (!v.ty.dims.empty()) v = bind(lines, indent + 2, v.ty, "copy " + v.name);
-          return bind(lines, indent + 2, t,
-                      acc + " with [" + index_for(t.dims[0]) + "] = " + v.name);
-        };
-        return bind(out, indent, t,
-                    "loop (" + acc + " : " + t.text() + ") = (" + fresh_init.name + ") for " + j +
-                        " < " + bound + " do" +
-                        body(indent + 1, depth + 1, t, {{acc, t}}, {{j, bound}}, update));
-      }
-      case 2: { // an if returning the type from both branches
-        if (!nest) break;
-        std::string cond = sexp("bool", 0);
-        std::string a = body(indent + 1, depth + 1, t, {}, {});
-        std::string b = body(indent + 1, depth + 1, t, {}, {});
-        return bind(out, indent, t,
-                    "if " + cond + " then" + a + "\n" + pad(indent + 1) + "else" + b);
-      }
-      case 3: // replicate
-        if (t.dims.size() == 1) {
-          auto vs = vars_of(t.row());
-          std::string atom = !vs.empty() && chance(60) ? pick(vs)->name : literal(t.elem);
-          return bind(out, indent, t, "replicate " + t.dims[0] + " " + atom);
-        } else {
-          Var r = find_or_produce(out, indent, depth, t.row());
-          return bind(out, indent, t, "replicate " + t.dims[0] + " " + r.name);
-        }
-      case 4: // iota
-        if (t.elem != "i64" || t.dims.size() != 1) break;
-        return bind(out, indent, t, "iota " + t.dims[0]);
-      case 5: { // copy
-        auto vs = vars_of(t);
-        if (vs.empty()) break;
-        return bind(out, indent, t, "copy " + pick(vs)->name);
-      }
-      case 6: { // an in-place update of a fresh copy
-        Var src = find_or_produce(out, indent, depth, t);
-        Var cp = bind(out, indent, t, "copy " + src.name);
-        const size_t mark = vars_.size() - 1;
-        // The value may read the copy (even through views of it): a short-circuit of it
-        // into the copy must then prove non-overlap (6.4.3).
-        Var v = produce(out, indent, depth, t.row());
-        if (!v.ty.dims.empty()) v = bind(out, indent, v.ty, "copy " + v.name);
-        std::string upd = cp.name + " with [" + index_for(t.dims[0]) + "] = " + v.name;
-        vars_.resize(mark); // the copy is consumed: neither it nor its views are read again
-        return bind(out, indent, t, upd);
-      }
-      case 7: { // transpose
-        if (t.dims.size() != 2) break;
-        Ty s{t.elem, {t.dims[1], t.dims[0]}};
-        auto vs = vars_of(s);
-        if (vs.empty()) break;
-        return bind(out, indent, t, "transpose " + pick(vs)->name);
-      }
-      case 8: { // a row (or an element row) of a bigger array
-        for (const Var& v : vars_)
-          if (v.ty.elem == t.elem && v.ty.dims.size() == t.dims.size() + 1 &&
-              std::equal(t.dims.begin(), t.dims.end(), v.ty.dims.begin() + 1) && chance(50)) {
-            const Var src = v;
-            return bind(out, indent, t, src.name + "[" + index_for(src.ty.dims[0]) + "]");
-          }
-        break;
-      }
-      case 9: { // a reversed or strided slice of the whole outer dimension
-        if (t.dims[0].find(' ') != std::string::npos) break;
-        auto vs = vars_of(t);
-        if (vs.empty()) break;
-        const std::string src = pick(vs)->name;
-        const std::string& d = t.dims[0];
-        return bind(out, indent, t,
-                    chance(50) ? src + "[" + d + " - 1 : " + d + " : -1]"
-                               : src + "[0 : " + d + " : 1]");
-      }
-      default: { // a column of a matrix
-        if (t.dims.size() != 1) break;
-        for (const Var& v : vars_)
-          if (v.ty.elem == t.elem && v.ty.dims.size() == 2 && v.ty.dims[0] == t.dims[0] &&
-              chance(50)) {
-            const Var src = v;
-            return bind(out, indent, t,
-                        src.name + "[0 : " + t.dims[0] + ", " + index_for(src.ty.dims[1]) + "]");
-          }
-        break;
-      }
-      }
+      const int form = rnd(16);
+      std::optional<Var> v = form >= 11 ? produce_view(out, indent, depth, t, form)
+                                        : produce_form(out, indent, depth, t, form, nest);
+      if (v) return *v;
     }
     // Fallback that always works: replicate.
     if (t.dims.size() == 1)
