@@ -263,6 +263,92 @@ std::string device_part(const std::string& cu_text) {
   return out;
 }
 
+/// One generated store against the index function codegen recorded as its origin: the
+/// index equal to the origin's (in the kernel's own names), and with virtual threads the
+/// write set over the whole iteration space equal to the index function's.
+StoreCheck check_store(const Access& a, size_t s,
+                       const std::vector<std::pair<std::string, SExpP>>& store_loops, int o_ix,
+                       const std::string& version, const ToImpReport& report,
+                       const KernelSummary& k, const std::vector<const Access*>& virtual_writes,
+                       const Subst& launch, bool virtual_threads, const Poly& n, const Poly& m,
+                       std::vector<std::string>& problems) {
+  StoreCheck sc;
+  sc.pos = a.pos;
+  sc.text = a.text;
+  sc.extracted = display_names(a.index.to_string());
+  if (o_ix < 0 || o_ix >= static_cast<int>(report.origins.size())) {
+    sc.why = "codegen recorded no origin for this store";
+    problems.push_back(where(a.pos) + ": " + sc.why);
+    return sc;
+  }
+  const WriteOrigin& origin = report.origins[static_cast<size_t>(o_ix)];
+  sc.block = origin.mem;
+  std::vector<Poly> idx;
+  std::string at;
+  for (const std::string& i : origin.idx) {
+    idx.push_back(Poly::var(i));
+    at += (at.empty() ? "" : ", ") + i;
+  }
+  sc.index_fun =
+      (origin.lmad.dims.empty() ? origin.lmad.offset.to_string() : origin.lmad.to_string()) +
+      (at.empty() ? "" : " at [" + at + "]");
+  Poly expected = lmad_apply(origin.lmad, idx);
+  // IMP names -> the values their C names have at the store.
+  Subst names;
+  for (const std::string& n : expected.free_vars()) {
+    auto sv = a.scope.find(cuda_name(n));
+    if (sv != a.scope.end())
+      names[n] = sv->second;
+    else
+      sc.why = "'" + n + "' (" + cuda_name(n) + ") has no value the extractor follows";
+  }
+  Poly mapped = normalise(normalise(expected, names), launch);
+  sc.expected = display_names(mapped.to_string());
+  if (a.array != "p_" + cuda_name(origin.mem))
+    sc.why = "stores into '" + a.array + "', the write is into '" + origin.mem + "'";
+  else if (sc.why.empty() && !(mapped == a.index))
+    sc.why = "the index " + sc.extracted + " differs from the index function's " + sc.expected;
+  sc.equal = sc.why.empty();
+  if (!sc.equal) problems.push_back(where(a.pos) + ": " + sc.why);
+  // The write sets over the whole iteration space.
+  if (sc.equal && virtual_threads && s < virtual_writes.size()) {
+    std::optional<SymLmad> want = SymLmad{expected, {}};
+    const auto& loops = store_loops;
+    for (size_t li = loops.size(); li-- > 0 && want;) {
+      auto bound = loops[li].second ? to_poly(*loops[li].second) : std::nullopt;
+      if (!bound)
+        want.reset();
+      else
+        want = lmad_expand(loops[li].first, 0, *bound, *want);
+    }
+    if (want) {
+      Subst rest;
+      for (const std::string& n : lmad_free_vars(*want)) {
+        auto sv = a.scope.find(cuda_name(n));
+        rest[n] = sv != a.scope.end() ? sv->second : host_names({n}, k).at(n);
+      }
+      *want = lmad_substitute(lmad_substitute(*want, rest), launch);
+    }
+    const Access& va = *virtual_writes[s];
+    std::optional<SymLmad> got = expand_over(SymLmad{va.index, {}}, va.loops);
+    const Poly nn = normalise(n, launch), mm = normalise(m, launch);
+    if (got && version != "") got = lmad_expand("threadIdx_x", 0, mm, *got);
+    if (got) got = lmad_expand(version == "" ? "threadIdx_x" : "blockIdx_x", 0, nn, *got);
+    if (got && want) {
+      SymLmad cg = canonical(*got), cw = canonical(*want);
+      sc.extracted_lmad = display_names(cg.to_string());
+      sc.expected_lmad = display_names(cw.to_string());
+      sc.lmad_equal = cg == cw;
+    }
+    if (!sc.lmad_equal)
+      problems.push_back(where(a.pos) + ": the write set " +
+                         (sc.extracted_lmad.empty() ? "(not one LMAD)" : sc.extracted_lmad) +
+                         " is not shown equal to the index function's " +
+                         (sc.expected_lmad.empty() ? "(not one LMAD)" : sc.expected_lmad));
+  }
+  return sc;
+}
+
 Validation validate_cuda(const CudaCode& code, const ToImpReport& report,
                          const std::string& cu_file, const RaceOptions& opt) {
   Validation v;
@@ -344,88 +430,12 @@ Validation validate_cuda(const CudaCode& code, const ToImpReport& report,
         fv.problems.push_back("the extractor found " + std::to_string(writes.size()) +
                               " store(s), codegen generated " + std::to_string(fn.stores.size()));
       for (size_t s = 0; s < writes.size() && s < fn.stores.size(); ++s) {
-        const Access& a = *writes[s];
-        StoreCheck sc;
-        sc.pos = a.pos;
-        sc.text = a.text;
-        sc.extracted = display_names(a.index.to_string());
-        int o_ix = fn.stores[s];
-        if (o_ix < 0 || o_ix >= static_cast<int>(report.origins.size())) {
-          sc.why = "codegen recorded no origin for this store";
-          fv.stores.push_back(sc);
-          fv.problems.push_back(where(a.pos) + ": " + sc.why);
-          continue;
-        }
-        const WriteOrigin& origin = report.origins[static_cast<size_t>(o_ix)];
-        sc.block = origin.mem;
-        std::vector<Poly> idx;
-        std::string at;
-        for (const std::string& i : origin.idx) {
-          idx.push_back(Poly::var(i));
-          at += (at.empty() ? "" : ", ") + i;
-        }
-        sc.index_fun =
-            (origin.lmad.dims.empty() ? origin.lmad.offset.to_string() : origin.lmad.to_string()) +
-            (at.empty() ? "" : " at [" + at + "]");
-        Poly expected = lmad_apply(origin.lmad, idx);
-        // IMP names -> the values their C names have at the store.
-        Subst names;
-        for (const std::string& n : expected.free_vars()) {
-          auto sv = a.scope.find(cuda_name(n));
-          if (sv != a.scope.end())
-            names[n] = sv->second;
-          else
-            sc.why = "'" + n + "' (" + cuda_name(n) + ") has no value the extractor follows";
-        }
-        Poly mapped = normalise(normalise(expected, names), launch);
-        sc.expected = display_names(mapped.to_string());
-        if (a.array != "p_" + cuda_name(origin.mem))
-          sc.why = "stores into '" + a.array + "', the write is into '" + origin.mem + "'";
-        else if (sc.why.empty() && !(mapped == a.index))
-          sc.why =
-              "the index " + sc.extracted + " differs from the index function's " + sc.expected;
-        sc.equal = sc.why.empty();
-        if (!sc.equal) fv.problems.push_back(where(a.pos) + ": " + sc.why);
-        // The write sets over the whole iteration space.
-        if (sc.equal && virtual_threads && s < virtual_writes.size()) {
-          std::optional<SymLmad> want = SymLmad{expected, {}};
-          const auto& loops = s < fn.store_loops.size()
-                                  ? fn.store_loops[s]
-                                  : std::vector<std::pair<std::string, SExpP>>{};
-          for (size_t li = loops.size(); li-- > 0 && want;) {
-            auto bound = loops[li].second ? to_poly(*loops[li].second) : std::nullopt;
-            if (!bound)
-              want.reset();
-            else
-              want = lmad_expand(loops[li].first, 0, *bound, *want);
-          }
-          if (want) {
-            Subst rest;
-            for (const std::string& n : lmad_free_vars(*want)) {
-              auto sv = a.scope.find(cuda_name(n));
-              rest[n] = sv != a.scope.end() ? sv->second : host_names({n}, k).at(n);
-            }
-            *want = lmad_substitute(lmad_substitute(*want, rest), launch);
-          }
-          const Access& va = *virtual_writes[s];
-          std::optional<SymLmad> got = expand_over(SymLmad{va.index, {}}, va.loops);
-          const Poly nn = normalise(n, launch), mm = normalise(m, launch);
-          if (got && fn.version != "") got = lmad_expand("threadIdx_x", 0, mm, *got);
-          if (got) got = lmad_expand(fn.version == "" ? "threadIdx_x" : "blockIdx_x", 0, nn, *got);
-          if (got && want) {
-            SymLmad cg = canonical(*got), cw = canonical(*want);
-            sc.extracted_lmad = display_names(cg.to_string());
-            sc.expected_lmad = display_names(cw.to_string());
-            sc.lmad_equal = cg == cw;
-          }
-          if (!sc.lmad_equal)
-            fv.problems.push_back(
-                where(a.pos) + ": the write set " +
-                (sc.extracted_lmad.empty() ? "(not one LMAD)" : sc.extracted_lmad) +
-                " is not shown equal to the index function's " +
-                (sc.expected_lmad.empty() ? "(not one LMAD)" : sc.expected_lmad));
-        }
-        fv.stores.push_back(sc);
+        fv.stores.push_back(check_store(*writes[s], s,
+                                        fn.store_loops.size() > s
+                                            ? fn.store_loops[s]
+                                            : std::vector<std::pair<std::string, SExpP>>{},
+                                        fn.stores[s], fn.version, report, k, virtual_writes, launch,
+                                        virtual_threads, n, m, fv.problems));
       }
       fv.ok = fv.problems.empty();
       v.functions.push_back(std::move(fv));
