@@ -1,6 +1,7 @@
 // IMP to CUDA C++ (see cuda.h and docs/cuda.md).
 #include "codegen/cuda.h"
 
+#include "codegen/free_names.h"
 #include "ir/overloaded.h"
 #include "ir/printer.h"
 
@@ -14,6 +15,8 @@
 namespace funmem {
 
 namespace {
+
+using codegen::FreeNames;
 
 struct Unsupported : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -60,87 +63,6 @@ std::string int_literal(int64_t v) {
   if (v == INT64_MIN) return "(-INT64_C(9223372036854775807) - 1)";
   return "INT64_C(" + std::to_string(v) + ")";
 }
-
-/// The names a block uses but does not declare (its free names), in order of first use.
-class FreeNames {
-public:
-  std::vector<std::string> order;
-
-  void block(const imp::Block& b) {
-    frames_.emplace_back();
-    for (const imp::Stmt& s : b)
-      stmt(s);
-    frames_.pop_back();
-  }
-  /// The free names of a loop's body (its iterator is bound).
-  void loop_body(const imp::Loop& l) {
-    frames_.emplace_back();
-    frames_.back().insert(l.iter.s);
-    block(l.body);
-    frames_.pop_back();
-  }
-
-private:
-  std::vector<std::set<std::string>> frames_;
-  std::set<std::string> seen_;
-
-public:
-  /// The names of an expression (none bound here).
-  void names(const SExp& e) { exp(e); }
-
-private:
-  void use(const std::string& n) {
-    for (const auto& f : frames_)
-      if (f.count(n)) return;
-    if (seen_.insert(n).second) order.push_back(n);
-  }
-  void exp(const SExp& e) {
-    std::visit(Overloaded{[](const Lit&) {}, [&](const SVar& v) { use(v.name); },
-                          [&](const SUnary& u) { exp(*u.a); },
-                          [&](const SBinary& b) {
-                            exp(*b.a);
-                            exp(*b.b);
-                          },
-                          [&](const SCall& c) {
-                            for (const SExpP& a : c.args)
-                              exp(*a);
-                          }},
-               e.node);
-  }
-  void stmt(const imp::Stmt& s) {
-    std::visit(Overloaded{[](const imp::Skip&) {},
-                          [&](const imp::Decl& d) { frames_.back().insert(d.name.s); },
-                          [&](const imp::Assign& a) {
-                            exp(*a.value);
-                            use(a.name.s);
-                          },
-                          [&](const imp::Alloc& a) {
-                            exp(*a.size);
-                            use(a.mem.s);
-                          },
-                          [&](const imp::Read& r) {
-                            exp(*r.index);
-                            use(r.mem.s);
-                            use(r.dst.s);
-                          },
-                          [&](const imp::Write& w) {
-                            exp(*w.index);
-                            exp(*w.value);
-                            use(w.mem.s);
-                          },
-                          [&](const imp::If& i) {
-                            exp(*i.cond);
-                            block(i.then_block);
-                            block(i.else_block);
-                          },
-                          [&](const imp::Loop& l) {
-                            exp(*l.bound);
-                            loop_body(l);
-                          },
-                          [&](const imp::Assert& a) { exp(*a.cond); }},
-               s.node);
-  }
-};
 
 class Gen {
 public:
@@ -534,33 +456,36 @@ private:
               assigned_in(i.else_block, changed);
               if (!device_) forget(changed);
             },
-            [&](const imp::Loop& l) {
-              if (l.parallel && !device_) {
-                launch(l, s.pos, out, indent);
-                return;
-              }
-              Code n = exp(*l.bound);
-              std::string t = "fm_n" + std::to_string(temps_++);
-              out += p + "for (int64_t " + cname(l.iter.s) + " = 0, " + t + " = fm_bound(" +
-                     n.first + ", " +
-                     site("resource", l.bound->pos, "a loop of more than 2^31 - 1 iterations") +
-                     "); " + cname(l.iter.s) + " < " + t + "; ++" + cname(l.iter.s) + ") {\n";
-              frames_.emplace_back();
-              declare(l.iter.s, VarInfo{false, ScalarType::I64});
-              // Names the body changes differ from the second iteration on.
-              std::set<std::string> changed = {l.iter.s};
-              assigned_in(l.body, changed);
-              if (!device_) forget(changed);
-              std::vector<HostFact> saved = facts_;
-              if (!device_) facts_.push_back(fact(HostFact::Kind::Below, l.bound, l.iter.s));
-              if (device_) imp_loops_.emplace_back(l.iter.s, l.bound);
-              block(l.body, out, indent + 1);
-              if (device_) imp_loops_.pop_back();
-              facts_ = saved;
-              frames_.pop_back();
-              out += p + "}\n";
-            }},
+            [&](const imp::Loop& l) { loop(l, s.pos, out, indent); }},
         s.node);
+  }
+
+  /// A sequential loop, or on the host a parallel one (a kernel launch).
+  void loop(const imp::Loop& l, Pos pos, std::string& out, int indent) {
+    const std::string p = pad(indent);
+    if (l.parallel && !device_) {
+      launch(l, pos, out, indent);
+      return;
+    }
+    Code n = exp(*l.bound);
+    std::string t = "fm_n" + std::to_string(temps_++);
+    out += p + "for (int64_t " + cname(l.iter.s) + " = 0, " + t + " = fm_bound(" + n.first + ", " +
+           site("resource", l.bound->pos, "a loop of more than 2^31 - 1 iterations") + "); " +
+           cname(l.iter.s) + " < " + t + "; ++" + cname(l.iter.s) + ") {\n";
+    frames_.emplace_back();
+    declare(l.iter.s, VarInfo{false, ScalarType::I64});
+    // Names the body changes differ from the second iteration on.
+    std::set<std::string> changed = {l.iter.s};
+    assigned_in(l.body, changed);
+    if (!device_) forget(changed);
+    std::vector<HostFact> saved = facts_;
+    if (!device_) facts_.push_back(fact(HostFact::Kind::Below, l.bound, l.iter.s));
+    if (device_) imp_loops_.emplace_back(l.iter.s, l.bound);
+    block(l.body, out, indent + 1);
+    if (device_) imp_loops_.pop_back();
+    facts_ = saved;
+    frames_.pop_back();
+    out += p + "}\n";
   }
 
   void mem(const Name& n, Pos pos) {
