@@ -99,6 +99,66 @@ std::vector<int64_t> copied_elements(const Lowered& l) {
   return out;
 }
 
+/// --compare-opt: the program built and run with and without short-circuiting; both
+/// times and the bytes copied per data set.
+int compare_sc(const std::string& file, const std::string& text, const LowerOptions& lo,
+               const std::string& out, const std::string& arch, bool nvcc,
+               const std::vector<InputSet>& inputs) {
+  int status = 0;
+  struct Variant {
+    const char* name;
+    bool sc;
+    std::string cu;
+    Lowered l;
+    Built b;
+    std::vector<CudaRun> runs;
+    std::vector<int64_t> copied;
+  };
+  std::string base =
+      out.size() > 3 && out.substr(out.size() - 3) == ".cu" ? out.substr(0, out.size() - 3) : out;
+  std::vector<Variant> vs = {{"with sc", true, base + ".cu", {}, {}, {}, {}},
+                             {"without sc", false, base + ".nosc.cu", {}, {}, {}, {}}};
+  const char* on = "emulation";
+  for (Variant& v : vs) {
+    LowerOptions o = lo;
+    o.short_circuit = v.sc;
+    if (!lower_and_build(file, text, o, v.cu, true, arch, nvcc, v.l, v.b, status)) return status;
+    if (!inputs.empty()) v.l.source.inputs = inputs;
+    v.runs = run(v.l, v.b, true, &on);
+    v.copied = copied_elements(v.l);
+  }
+  // Bytes copied: the elements the heap semantics copies (memcpy of kernel results,
+  // updates, concat), 8 bytes each in the generated code's cells.
+  std::printf("\n%-22s %12s %12s %14s %14s\n", "data set", "time sc", "time no-sc", "bytes copied",
+              "bytes copied");
+  std::printf("%-22s %12s %12s %14s %14s\n", "", "(program)", "(program)", "with sc", "without sc");
+  for (size_t k = 0; k < vs[0].runs.size(); ++k) {
+    const CudaRun &a = vs[0].runs[k], &b = vs[1].runs[k];
+    std::printf("%-22s %10.2fms %10.2fms %14lld %14lld   (%s; %s)\n", a.name.c_str(), a.program_ms,
+                b.program_ms, static_cast<long long>(8 * vs[0].copied[k]),
+                static_cast<long long>(8 * vs[1].copied[k]), on,
+                a.ok && b.ok ? "both agree with the interpreter" : "DISAGREEMENT");
+    if (!a.ok || !b.ok) status = 1;
+    std::printf("%s", a.time_report.c_str());
+    std::printf("%s", b.time_report.c_str());
+  }
+  return status;
+}
+
+/// --tuning-tree: the thresholds of the generated code, as a forest.
+void print_tuning_tree(const CudaCode& code, const std::string& file) {
+  if (code.thresholds.empty()) std::printf("tuning forest: empty (no multi-versioned nest)\n");
+  for (const CudaThreshold& t : code.thresholds) {
+    std::printf("threshold %s (default %lld) at %s:%d:%d\n", t.name.c_str(),
+                static_cast<long long>(t.default_value), file.c_str(), t.pos.line, t.pos.col);
+    std::printf("  %s if %s >= %s\n", t.version.c_str(), t.exploits.c_str(), t.name.c_str());
+    if (t.parent >= 0)
+      std::printf("  reached when %s fails\n",
+                  code.thresholds[static_cast<size_t>(t.parent)].name.c_str());
+    if (!t.otherwise.empty()) std::printf("  otherwise %s\n", t.otherwise.c_str());
+  }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -171,48 +231,7 @@ int main(int argc, char** argv) {
     if (!inputs.empty()) l.source.inputs = inputs;
   };
 
-  if (compare_opt) {
-    struct Variant {
-      const char* name;
-      bool sc;
-      std::string cu;
-      Lowered l;
-      Built b;
-      std::vector<CudaRun> runs;
-      std::vector<int64_t> copied;
-    };
-    std::string base =
-        out.size() > 3 && out.substr(out.size() - 3) == ".cu" ? out.substr(0, out.size() - 3) : out;
-    std::vector<Variant> vs = {{"with sc", true, base + ".cu", {}, {}, {}, {}},
-                               {"without sc", false, base + ".nosc.cu", {}, {}, {}, {}}};
-    const char* on = "emulation";
-    for (Variant& v : vs) {
-      LowerOptions o = lo;
-      o.short_circuit = v.sc;
-      if (!lower_and_build(file, text, o, v.cu, true, arch, !no_nvcc, v.l, v.b, status))
-        return status;
-      use_inputs(v.l);
-      v.runs = run(v.l, v.b, true, &on);
-      v.copied = copied_elements(v.l);
-    }
-    // Bytes copied: the elements the heap semantics copies (memcpy of kernel results,
-    // updates, concat), 8 bytes each in the generated code's cells.
-    std::printf("\n%-22s %12s %12s %14s %14s\n", "data set", "time sc", "time no-sc",
-                "bytes copied", "bytes copied");
-    std::printf("%-22s %12s %12s %14s %14s\n", "", "(program)", "(program)", "with sc",
-                "without sc");
-    for (size_t k = 0; k < vs[0].runs.size(); ++k) {
-      const CudaRun &a = vs[0].runs[k], &b = vs[1].runs[k];
-      std::printf("%-22s %10.2fms %10.2fms %14lld %14lld   (%s; %s)\n", a.name.c_str(),
-                  a.program_ms, b.program_ms, static_cast<long long>(8 * vs[0].copied[k]),
-                  static_cast<long long>(8 * vs[1].copied[k]), on,
-                  a.ok && b.ok ? "both agree with the interpreter" : "DISAGREEMENT");
-      if (!a.ok || !b.ok) status = 1;
-      std::printf("%s", a.time_report.c_str());
-      std::printf("%s", b.time_report.c_str());
-    }
-    return status;
-  }
+  if (compare_opt) return compare_sc(file, text, lo, out, arch, !no_nvcc, inputs);
 
   Lowered l;
   Built b;
@@ -221,7 +240,7 @@ int main(int argc, char** argv) {
   if (validate) {
 #ifdef FUNMEM_HAVE_FRONTEND
     // Translation validation: every generated kernel race-free, every store where its
-    // FUNMEM index function says (frontend/validate.h).
+    // FUNMEM index function says (verifier/validate.h).
     frontend::Validation v = frontend::validate_cuda(l.code, l.imp_stats, out);
     std::printf("translation validation: %s\n%s", v.ok() ? "passed" : "FAILED",
                 frontend::validation_report(v, verbose).c_str());
@@ -234,18 +253,7 @@ int main(int argc, char** argv) {
     }
 #endif
   }
-  if (tuning_tree) {
-    if (l.code.thresholds.empty()) std::printf("tuning forest: empty (no multi-versioned nest)\n");
-    for (const CudaThreshold& t : l.code.thresholds) {
-      std::printf("threshold %s (default %lld) at %s:%d:%d\n", t.name.c_str(),
-                  static_cast<long long>(t.default_value), file.c_str(), t.pos.line, t.pos.col);
-      std::printf("  %s if %s >= %s\n", t.version.c_str(), t.exploits.c_str(), t.name.c_str());
-      if (t.parent >= 0)
-        std::printf("  reached when %s fails\n",
-                    l.code.thresholds[static_cast<size_t>(t.parent)].name.c_str());
-      if (!t.otherwise.empty()) std::printf("  otherwise %s\n", t.otherwise.c_str());
-    }
-  }
+  if (tuning_tree) print_tuning_tree(l.code, file);
   if (!do_run) return status;
   const char* on = "emulation";
   use_inputs(l);

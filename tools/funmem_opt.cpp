@@ -17,6 +17,24 @@
 #include <iostream>
 #include <sstream>
 
+namespace {
+
+/// Peak memory of the heap semantics of `q` on the first data set of `src` (for
+/// --report); empty when it does not run.
+std::string peak_bytes(const funmem::Program& q, const funmem::Program& src) {
+  if (q.lang != funmem::Lang::FunMem || src.inputs.empty()) return "";
+  try {
+    funmem::Inputs in = funmem::make_inputs(src.def, &src.inputs[0], 0);
+    funmem::RunResult h = funmem::run_program(q, funmem::Semantics::Heap, in);
+    if (h.error) return "";
+    return std::to_string(h.stats.peak_bytes);
+  } catch (const funmem::RunError&) {
+    return "";
+  }
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"funmem-opt: print (and later transform) FUN / FUNMEM programs"};
   std::string file;
@@ -57,18 +75,7 @@ int main(int argc, char** argv) {
     if (!errs.empty()) return 1;
   }
   funmem::Program p = *r.program;
-  // Peak memory of the heap semantics on the file's first data set (for --report).
-  auto peak = [&](const funmem::Program& q) -> std::string {
-    if (q.lang != funmem::Lang::FunMem || r.program->inputs.empty()) return "";
-    try {
-      funmem::Inputs in = funmem::make_inputs(r.program->def, &r.program->inputs[0], 0);
-      funmem::RunResult h = funmem::run_program(q, funmem::Semantics::Heap, in);
-      if (h.error) return "";
-      return std::to_string(h.stats.peak_bytes);
-    } catch (const funmem::RunError&) {
-      return "";
-    }
-  };
+  auto peak = [&](const funmem::Program& q) { return peak_bytes(q, *r.program); };
   funmem::PipelineOptions popt;
   popt.input_typed = !no_verify;
   for (const std::string& pass : passes) {

@@ -61,6 +61,83 @@ std::string ms_text(double ms) {
   return b;
 }
 
+/// The program's tuning forest, as `EXE --tuning-tree` prints it (written to WORK).
+bool tuning_tree_of(const std::string& exe, const std::string& work, std::string& text) {
+  fs::path out = fs::path(work) / "tuning-tree.txt";
+  int rc =
+      std::system((shell_quote(exe) + " --tuning-tree > " + shell_quote(out.string())).c_str());
+  bool read_ok = false;
+  text = read_file(out.string(), &read_ok);
+  return rc == 0 && read_ok;
+}
+
+/// --compare: the tuned program against every version forced, on each data set.
+void compare_versions(const CudaCode& code, ProgramRunner& runner,
+                      const std::vector<ProgramDataset>& sets, const std::string& output,
+                      int repeats) {
+  std::vector<ForcedVersion> forced = forced_versions(code);
+  std::printf("\n%-24s %-28s", "data set", "tuned (kernels launched)");
+  for (const ForcedVersion& v : forced)
+    std::printf(" %12s", v.name.c_str());
+  std::printf("  verdict\n");
+  for (size_t d = 0; d < sets.size(); ++d) {
+    std::string kernels;
+    double tuned = best_time(runner, d, "--tuning " + shell_quote(output), repeats, &kernels);
+    std::printf("%-24s %-28s", sets[d].name.c_str(),
+                (ms_text(tuned) + " (" + kernels + ")").c_str());
+    double best = std::numeric_limits<double>::infinity();
+    std::string best_name;
+    for (const ForcedVersion& v : forced) {
+      double t = best_time(runner, d, v.args, repeats, nullptr);
+      std::printf(" %12s", ms_text(t).c_str());
+      if (t < best) {
+        best = t;
+        best_name = v.name;
+      }
+    }
+    bool picks = tuned <= best * 1.1;
+    std::printf("  %s\n", picks ? ("as fast as the fastest version (" + best_name + ")").c_str()
+                                : ("SLOWER than the " + best_name + " version").c_str());
+  }
+}
+
+/// Writes the generated code under WORK and builds it with nvcc (on a GPU machine) or
+/// as the CPU emulation; `exe` receives the binary. Returns an error, or "".
+std::string build_program(const CudaCode& code, const std::string& file, const std::string& work,
+                          std::string& exe) {
+  std::string cu = (fs::path(work) / (fs::path(file).filename().string() + ".cu")).string();
+  if (std::string e = write_cuda(cu, code); !e.empty()) return e;
+  const bool gpu = gpu_present() && !nvcc_path().empty();
+  exe = cu + (gpu ? ".gpu" : ".emu");
+  std::string e = gpu ? build_nvcc(cu, exe) : build_emulation(cu, exe);
+  if (!e.empty()) return e;
+  std::fprintf(stderr, "funmem-tune: built %s (%s)\n", exe.c_str(),
+               gpu ? "nvcc, GPU" : "g++, CPU emulation");
+  return "";
+}
+
+/// The data sets: files as they are, sizes written under WORK as harness inputs.
+bool dataset_files(const Lowered& lowered, const std::vector<std::string>& specs,
+                   const std::string& work, std::vector<ProgramDataset>& sets) {
+  for (size_t k = 0; k < specs.size(); ++k) {
+    const std::string& s = specs[k];
+    if (fs::is_regular_file(s)) {
+      sets.push_back({fs::path(s).filename().string(), s});
+      continue;
+    }
+    std::string error;
+    auto input = harness_random_input(lowered, s, &error);
+    if (!input) {
+      std::cerr << "--datasets '" << s << "': error: " << error << "\n";
+      return false;
+    }
+    std::string path = (fs::path(work) / ("dataset-" + std::to_string(k) + ".in")).string();
+    std::ofstream(path) << *input;
+    sets.push_back({s, path});
+  }
+  return true;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -116,52 +193,20 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (exe.empty()) {
-    std::string cu = (fs::path(work) / (fs::path(file).filename().string() + ".cu")).string();
-    if (std::string e = write_cuda(cu, lowered->code); !e.empty()) {
+    if (std::string e = build_program(lowered->code, file, work, exe); !e.empty()) {
       std::cerr << "funmem-tune: error: " << e << "\n";
       return 1;
     }
-    const bool gpu = gpu_present() && !nvcc_path().empty();
-    exe = cu + (gpu ? ".gpu" : ".emu");
-    std::string e = gpu ? build_nvcc(cu, exe) : build_emulation(cu, exe);
-    if (!e.empty()) {
-      std::cerr << "funmem-tune: error: " << e << "\n";
-      return 1;
-    }
-    std::fprintf(stderr, "funmem-tune: built %s (%s)\n", exe.c_str(),
-                 gpu ? "nvcc, GPU" : "g++, CPU emulation");
   }
 
-  // The data sets: files as they are, sizes written as harness inputs.
   std::vector<ProgramDataset> sets;
-  for (size_t k = 0; k < dataset_specs.size(); ++k) {
-    const std::string& s = dataset_specs[k];
-    if (fs::is_regular_file(s)) {
-      sets.push_back({fs::path(s).filename().string(), s});
-      continue;
-    }
-    auto input = harness_random_input(*lowered, s, &error);
-    if (!input) {
-      std::cerr << "--datasets '" << s << "': error: " << error << "\n";
-      return 2;
-    }
-    std::string path = (fs::path(work) / ("dataset-" + std::to_string(k) + ".in")).string();
-    std::ofstream(path) << *input;
-    sets.push_back({s, path});
-  }
+  if (!dataset_files(*lowered, dataset_specs, work, sets)) return 2;
 
   // The tuning forest, as the program reports it.
   std::string tree_text;
-  {
-    fs::path out = fs::path(work) / "tuning-tree.txt";
-    int rc =
-        std::system((shell_quote(exe) + " --tuning-tree > " + shell_quote(out.string())).c_str());
-    bool read_ok = false;
-    tree_text = read_file(out.string(), &read_ok);
-    if (rc != 0 || !read_ok) {
-      std::cerr << "funmem-tune: error: " << exe << " --tuning-tree failed\n";
-      return 1;
-    }
+  if (!tuning_tree_of(exe, work, tree_text)) {
+    std::cerr << "funmem-tune: error: " << exe << " --tuning-tree failed\n";
+    return 1;
   }
   Forest forest = parse_tuning_tree(tree_text, &error);
   if (!error.empty()) {
@@ -204,33 +249,6 @@ int main(int argc, char** argv) {
     std::cerr << "funmem-tune: error: every run failed\n";
     status = 1;
   }
-  if (compare) {
-    // The tuned program against every version forced, on each data set.
-    std::vector<ForcedVersion> forced = forced_versions(lowered->code);
-    std::printf("\n%-24s %-28s", "data set", "tuned (kernels launched)");
-    for (const ForcedVersion& v : forced)
-      std::printf(" %12s", v.name.c_str());
-    std::printf("  verdict\n");
-    for (size_t d = 0; d < sets.size(); ++d) {
-      std::string kernels;
-      double tuned =
-          best_time(*runner, d, "--tuning " + shell_quote(output), opt.repeats, &kernels);
-      std::printf("%-24s %-28s", sets[d].name.c_str(),
-                  (ms_text(tuned) + " (" + kernels + ")").c_str());
-      double best = std::numeric_limits<double>::infinity();
-      std::string best_name;
-      for (const ForcedVersion& v : forced) {
-        double t = best_time(*runner, d, v.args, opt.repeats, nullptr);
-        std::printf(" %12s", ms_text(t).c_str());
-        if (t < best) {
-          best = t;
-          best_name = v.name;
-        }
-      }
-      bool picks = tuned <= best * 1.1;
-      std::printf("  %s\n", picks ? ("as fast as the fastest version (" + best_name + ")").c_str()
-                                  : ("SLOWER than the " + best_name + " version").c_str());
-    }
-  }
+  if (compare) compare_versions(lowered->code, *runner, sets, output, opt.repeats);
   return status;
 }

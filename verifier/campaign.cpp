@@ -1,0 +1,148 @@
+// A fuzzing campaign (see campaign.h).
+#include "verifier/campaign.h"
+
+#include "verifier/fuzz.h"
+#include "verifier/prover_check.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace funmem {
+
+namespace {
+
+size_t lines(const std::string& s) {
+  return split_lines(s).size();
+}
+
+} // namespace
+
+CampaignResult run_campaign(const CampaignOptions& opt, std::FILE* out, std::FILE* progress_out) {
+  std::string broken_text = broken_variants_text(opt.passes);
+  if (!broken_text.empty()) broken_text = " " + broken_text;
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - start).count(); };
+  std::atomic<int64_t> next{0}, done{0}, checks{0}, failures{0};
+  std::mutex mu;
+  bool reported = false;
+  std::string found_text; // the (shrunk) failing program with its header
+  int64_t found_index = -1;
+  auto worker = [&] {
+    for (;;) {
+      int64_t k = next.fetch_add(1);
+      if (opt.count >= 0 ? k >= opt.count : elapsed() >= opt.seconds) return;
+      if (failures.load() > 0) return;
+      uint64_t s = program_seed(opt.seed, static_cast<uint64_t>(k));
+      if (opt.lmads) {
+        LmadQuestion q = lmad_fuzz_question(s);
+        LmadFuzzOutcome o = fuzz_lmad(q, opt.passes.sc.prover);
+        checks += o.checks;
+        ++done;
+        if (o.ok) continue;
+        ++failures;
+        std::lock_guard<std::mutex> lock(mu);
+        if (reported) return;
+        reported = true;
+        std::fprintf(out, "\nFAILURE in question %lld (seed %llu):\n%s", static_cast<long long>(k),
+                     static_cast<unsigned long long>(s), o.detail.c_str());
+        if (opt.shrink) {
+          int steps = 0;
+          q = shrink_lmad(q, &steps, opt.passes.sc.prover);
+          std::fprintf(out, "\nshrunk in %d steps to:\n%s", steps,
+                       fuzz_lmad(q, opt.passes.sc.prover).detail.c_str());
+        }
+        found_text = "# found by funmem-fuzz --mode lmads --seed " + std::to_string(opt.seed) +
+                     " (question " + std::to_string(k) + ")" + broken_text + "\n" +
+                     prove_corpus_entry(q);
+        found_index = k;
+        return;
+      }
+      std::string text = generate_fun(s, opt.gen);
+      FuzzOutcome o = fuzz_program(text, opt.passes);
+      checks += o.checks;
+      ++done;
+      if (!o.ok) {
+        ++failures;
+        std::lock_guard<std::mutex> lock(mu);
+        if (reported) return;
+        reported = true;
+        std::fprintf(out, "\nFAILURE in program %lld (program seed %llu): check '%s'\n%s\n%s",
+                     static_cast<long long>(k), static_cast<unsigned long long>(s), o.check.c_str(),
+                     o.detail.c_str(), text.c_str());
+        std::string small = text;
+        if (opt.shrink) {
+          int steps = 0;
+          small = shrink(text, o, &steps, opt.passes);
+          FuzzOutcome again = fuzz_program(small, opt.passes);
+          std::fprintf(out,
+                       "\nshrunk in %d steps from %zu to %zu lines; it fails check '%s':\n%s\n%s",
+                       steps, lines(text), lines(small), again.check.c_str(), again.detail.c_str(),
+                       small.c_str());
+          o = again;
+        }
+        std::string header = "-- found by funmem-fuzz --seed " + std::to_string(opt.seed) +
+                             " (program " + std::to_string(k) + ")" + broken_text + ": check '" +
+                             o.check + "' failed:\n";
+        for (const std::string& l : split_lines(o.detail))
+          header += "--   " + l + "\n";
+        found_text = header + small;
+        found_index = k;
+        return;
+      }
+    }
+  };
+  std::vector<std::thread> ts;
+  for (int j = 0; j < opt.jobs; ++j)
+    ts.emplace_back(worker);
+  // The progress line every half second; the workers' end wakes it at once (the
+  // run's time is not rounded up to the next tick).
+  std::mutex progress_mutex;
+  std::condition_variable progress_cv;
+  bool workers_done = false;
+  std::thread progress([&] {
+    std::unique_lock<std::mutex> lock(progress_mutex);
+    for (bool last = false; !last;) {
+      last =
+          progress_cv.wait_for(lock, std::chrono::milliseconds(500), [&] { return workers_done; });
+      if (progress_out)
+        std::fprintf(
+            progress_out, "\r%.1f s: %lld %s (%.0f/s), %lld checks passed, %lld failures",
+            elapsed(), static_cast<long long>(done.load()), opt.lmads ? "questions" : "programs",
+            static_cast<double>(done.load()) / std::max(elapsed(), 1e-9),
+            static_cast<long long>(checks.load()), static_cast<long long>(failures.load()));
+    }
+  });
+  for (std::thread& t : ts)
+    t.join();
+  {
+    std::lock_guard<std::mutex> lock(progress_mutex);
+    workers_done = true;
+  }
+  progress_cv.notify_one();
+  progress.join();
+  CampaignResult r;
+  r.done = done.load();
+  r.checks = checks.load();
+  r.failures = failures.load();
+  r.seconds = elapsed();
+  r.found_index = found_index;
+  r.found_text = std::move(found_text);
+  return r;
+}
+
+std::string regression_entry(const CampaignOptions& opt, const CampaignResult& r) {
+  // The regression test runs the correct passes: name what their sc refuses.
+  std::string text = r.found_text;
+  if (!opt.lmads)
+    for (const std::string& p : sc_refusals(r.found_text))
+      text += "-- refuses: " + p + "\n";
+  return text;
+}
+
+} // namespace funmem

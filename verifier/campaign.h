@@ -1,0 +1,43 @@
+// A fuzzing campaign (funmem-fuzz): generated FUN programs through every check
+// (fuzz.h), or random LMAD questions against enumeration (prover_check.h), on several
+// threads. Deterministic for a seed: program k is generated from program_seed(seed, k),
+// whatever the number of jobs; the campaign stops at the first failure, shrinks it and
+// reports it.
+#pragma once
+
+#include "analysis/pipeline.h"
+#include "verifier/gen.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace funmem {
+
+struct CampaignOptions {
+  double seconds = 10; // stop after this long
+  int64_t count = -1;  // or after this many programs (when >= 0)
+  uint64_t seed = 1;
+  int jobs = 1;
+  bool lmads = false; // LMAD questions instead of programs
+  bool shrink = true; // shrink the failing program or question
+  GenOptions gen;
+  PassOptions passes; // a broken pass variant, to show that the campaign finds it
+};
+
+struct CampaignResult {
+  int64_t done = 0, checks = 0, failures = 0;
+  double seconds = 0;
+  int64_t found_index = -1; // the failing program's number, or -1
+  std::string found_text;   // it (shrunk), with a header saying how it was found
+};
+
+/// Runs the campaign. The failure and its shrinking are reported on `out`; a progress
+/// line every half second on `progress` (none when null).
+CampaignResult run_campaign(const CampaignOptions& opt, std::FILE* out, std::FILE* progress);
+
+/// The regression test of a found failure (for corpus/regress): its text, and for a
+/// program the properties the correct sc refuses (`-- refuses:` lines).
+std::string regression_entry(const CampaignOptions& opt, const CampaignResult& r);
+
+} // namespace funmem
