@@ -25,6 +25,121 @@ const char* space_name(Space s) {
   return s == Space::Shared ? "shared" : "global";
 }
 
+/// One kernel's summary, questions and verdict as JSON (--json).
+json kernel_json(const KernelSummary& k, const KernelVerdict& v) {
+  json jk;
+  jk["name"] = k.name;
+  jk["line"] = k.pos.line;
+  jk["verdict"] = verdict_name(v.verdict);
+  jk["reason"] = display_names(v.reason);
+  jk["ms"] = v.ms;
+  jk["accesses"] = json::array();
+  for (const Access& a : k.accesses) {
+    json ja = {{"array", a.array},
+               {"space", space_name(a.space)},
+               {"kind", a.atomic  ? "atomic"
+                        : a.write ? "write"
+                                  : "read"},
+               {"unit", a.unit},
+               {"index", display_names(a.index.to_string())},
+               {"line", a.pos.line},
+               {"col", a.pos.col},
+               {"phase", a.phase},
+               {"text", a.text}};
+    ja["guards"] = json::array();
+    for (const Formula& g : a.guards)
+      ja["guards"].push_back(display_names(g.to_string()));
+    ja["loops"] = json::array();
+    for (const LoopCtx& l : a.loops)
+      ja["loops"].push_back({{"var", l.var},
+                             {"lower", display_names(l.lower.to_string())},
+                             {"count", display_names(l.count.to_string())},
+                             {"step", display_names(l.step.to_string())},
+                             {"geometric", l.geometric},
+                             {"doubling", l.doubling},
+                             {"barrier", l.barrier}});
+    jk["accesses"].push_back(ja);
+  }
+  jk["census"] = json::array();
+  for (const CensusEntry& c : k.census)
+    jk["census"].push_back(
+        {{"line", c.pos.line}, {"col", c.pos.col}, {"text", c.text}, {"how", c.how}});
+  jk["unsupported"] = json::array();
+  for (const Problem& p : k.unsupported)
+    jk["unsupported"].push_back({{"line", p.pos.line}, {"col", p.pos.col}, {"what", p.what}});
+  jk["questions"] = json::array();
+  for (const QuestionResult& q : v.questions)
+    jk["questions"].push_back({{"question", display_names(q.what)},
+                               {"lmad1", display_names(q.l1)},
+                               {"lmad2", display_names(q.l2)},
+                               {"answer", answer_name(q.result.answer)},
+                               {"summary", display_names(summary(q.result))},
+                               {"ms", q.ms}});
+  jk["assertions"] = json::array();
+  for (const auto& [a, status] : v.assertions)
+    jk["assertions"].push_back({{"line", a.pos.line},
+                                {"col", a.pos.col},
+                                {"kind", a.kind},
+                                {"text", a.text},
+                                {"status", status}});
+  if (v.witness)
+    jk["witness"] = {{"array", v.witness->array},
+                     {"address", v.witness->address},
+                     {"first", v.witness->first},
+                     {"second", v.witness->second},
+                     {"launch", v.witness->launch}};
+  return jk;
+}
+
+/// One kernel's verdict for people, with its accesses (--accesses), problems,
+/// assertions, witness and proofs (--explain).
+void print_kernel(const std::string& file, const KernelSummary& k, const KernelVerdict& v,
+                  bool show_accesses, bool explain_proofs) {
+  std::printf("%s: kernel %s: %s", where(file, k.pos).c_str(), k.name.c_str(),
+              verdict_name(v.verdict));
+  std::printf(" (%s; %.0f ms)\n", display_names(v.reason).c_str(), v.ms);
+  if (show_accesses) {
+    for (size_t i = 0; i < k.accesses.size(); ++i) {
+      const Access& a = k.accesses[i];
+      std::printf("  #%zu %s %s %s[%s] (unit %lld bytes) phase %d", i,
+                  a.atomic  ? "atomic"
+                  : a.write ? "write "
+                            : "read  ",
+                  space_name(a.space), a.array.c_str(), display_names(a.index.to_string()).c_str(),
+                  static_cast<long long>(a.unit), a.phase);
+      for (const LoopCtx& l : a.loops)
+        std::printf(" for %s", l.var.c_str());
+      for (const Formula& g : a.guards)
+        std::printf(" if %s", display_names(g.to_string()).c_str());
+      std::printf("  (%s at %d:%d)\n", a.text.c_str(), a.pos.line, a.pos.col);
+    }
+    std::printf("  census: %zu node(s) that can touch memory\n", k.census.size());
+    for (const CensusEntry& c : k.census)
+      std::printf("    %d:%d %s: %s\n", c.pos.line, c.pos.col, c.text.c_str(),
+                  c.how.empty() ? "UNACCOUNTED" : c.how.c_str());
+  }
+  for (const Problem& p : k.unsupported)
+    std::printf("%s: unsupported: %s\n", where(file, p.pos).c_str(), p.what.c_str());
+  for (const auto& [a, status] : v.assertions)
+    std::printf("%s: %s %s: %s\n", where(file, a.pos).c_str(), a.kind.c_str(), status.c_str(),
+                a.text.c_str());
+  if (v.witness) {
+    std::printf("  race on %s[%lld]:\n    %s\n    %s\n  launch:", v.witness->array.c_str(),
+                static_cast<long long>(v.witness->address), v.witness->first.c_str(),
+                v.witness->second.c_str());
+    for (const auto& [n, x] : v.witness->launch)
+      std::printf(" %s=%lld", display_names(n).c_str(), static_cast<long long>(x));
+    std::printf("\n");
+  }
+  if (explain_proofs)
+    for (const QuestionResult& q : v.questions) {
+      std::printf("  %s\n    %s\n    %s\n    %s (%.0f ms, %.0f ms over every attempt)\n",
+                  display_names(q.what).c_str(), display_names(q.l1).c_str(),
+                  display_names(q.l2).c_str(), display_names(summary(q.result)).c_str(),
+                  q.result.ms, q.ms);
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -119,114 +234,10 @@ int main(int argc, char** argv) {
     const KernelVerdict& v = verdicts[ki];
     all_free = all_free && v.verdict == Verdict::RaceFree;
     if (as_json) {
-      json jk;
-      jk["name"] = k.name;
-      jk["line"] = k.pos.line;
-      jk["verdict"] = verdict_name(v.verdict);
-      jk["reason"] = display_names(v.reason);
-      jk["ms"] = v.ms;
-      jk["accesses"] = json::array();
-      for (const Access& a : k.accesses) {
-        json ja = {{"array", a.array},
-                   {"space", space_name(a.space)},
-                   {"kind", a.atomic  ? "atomic"
-                            : a.write ? "write"
-                                      : "read"},
-                   {"unit", a.unit},
-                   {"index", display_names(a.index.to_string())},
-                   {"line", a.pos.line},
-                   {"col", a.pos.col},
-                   {"phase", a.phase},
-                   {"text", a.text}};
-        ja["guards"] = json::array();
-        for (const Formula& g : a.guards)
-          ja["guards"].push_back(display_names(g.to_string()));
-        ja["loops"] = json::array();
-        for (const LoopCtx& l : a.loops)
-          ja["loops"].push_back({{"var", l.var},
-                                 {"lower", display_names(l.lower.to_string())},
-                                 {"count", display_names(l.count.to_string())},
-                                 {"step", display_names(l.step.to_string())},
-                                 {"geometric", l.geometric},
-                                 {"doubling", l.doubling},
-                                 {"barrier", l.barrier}});
-        jk["accesses"].push_back(ja);
-      }
-      jk["census"] = json::array();
-      for (const CensusEntry& c : k.census)
-        jk["census"].push_back(
-            {{"line", c.pos.line}, {"col", c.pos.col}, {"text", c.text}, {"how", c.how}});
-      jk["unsupported"] = json::array();
-      for (const Problem& p : k.unsupported)
-        jk["unsupported"].push_back({{"line", p.pos.line}, {"col", p.pos.col}, {"what", p.what}});
-      jk["questions"] = json::array();
-      for (const QuestionResult& q : v.questions)
-        jk["questions"].push_back({{"question", display_names(q.what)},
-                                   {"lmad1", display_names(q.l1)},
-                                   {"lmad2", display_names(q.l2)},
-                                   {"answer", answer_name(q.result.answer)},
-                                   {"summary", display_names(summary(q.result))},
-                                   {"ms", q.ms}});
-      jk["assertions"] = json::array();
-      for (const auto& [a, status] : v.assertions)
-        jk["assertions"].push_back({{"line", a.pos.line},
-                                    {"col", a.pos.col},
-                                    {"kind", a.kind},
-                                    {"text", a.text},
-                                    {"status", status}});
-      if (v.witness)
-        jk["witness"] = {{"array", v.witness->array},
-                         {"address", v.witness->address},
-                         {"first", v.witness->first},
-                         {"second", v.witness->second},
-                         {"launch", v.witness->launch}};
-      out["kernels"].push_back(jk);
+      out["kernels"].push_back(kernel_json(k, v));
       continue;
     }
-    std::printf("%s: kernel %s: %s", where(file, k.pos).c_str(), k.name.c_str(),
-                verdict_name(v.verdict));
-    std::printf(" (%s; %.0f ms)\n", display_names(v.reason).c_str(), v.ms);
-    if (show_accesses) {
-      for (size_t i = 0; i < k.accesses.size(); ++i) {
-        const Access& a = k.accesses[i];
-        std::printf("  #%zu %s %s %s[%s] (unit %lld bytes) phase %d", i,
-                    a.atomic  ? "atomic"
-                    : a.write ? "write "
-                              : "read  ",
-                    space_name(a.space), a.array.c_str(),
-                    display_names(a.index.to_string()).c_str(), static_cast<long long>(a.unit),
-                    a.phase);
-        for (const LoopCtx& l : a.loops)
-          std::printf(" for %s", l.var.c_str());
-        for (const Formula& g : a.guards)
-          std::printf(" if %s", display_names(g.to_string()).c_str());
-        std::printf("  (%s at %d:%d)\n", a.text.c_str(), a.pos.line, a.pos.col);
-      }
-      std::printf("  census: %zu node(s) that can touch memory\n", k.census.size());
-      for (const CensusEntry& c : k.census)
-        std::printf("    %d:%d %s: %s\n", c.pos.line, c.pos.col, c.text.c_str(),
-                    c.how.empty() ? "UNACCOUNTED" : c.how.c_str());
-    }
-    for (const Problem& p : k.unsupported)
-      std::printf("%s: unsupported: %s\n", where(file, p.pos).c_str(), p.what.c_str());
-    for (const auto& [a, status] : v.assertions)
-      std::printf("%s: %s %s: %s\n", where(file, a.pos).c_str(), a.kind.c_str(), status.c_str(),
-                  a.text.c_str());
-    if (v.witness) {
-      std::printf("  race on %s[%lld]:\n    %s\n    %s\n  launch:", v.witness->array.c_str(),
-                  static_cast<long long>(v.witness->address), v.witness->first.c_str(),
-                  v.witness->second.c_str());
-      for (const auto& [n, x] : v.witness->launch)
-        std::printf(" %s=%lld", display_names(n).c_str(), static_cast<long long>(x));
-      std::printf("\n");
-    }
-    if (explain_proofs)
-      for (const QuestionResult& q : v.questions) {
-        std::printf("  %s\n    %s\n    %s\n    %s (%.0f ms, %.0f ms over every attempt)\n",
-                    display_names(q.what).c_str(), display_names(q.l1).c_str(),
-                    display_names(q.l2).c_str(), display_names(summary(q.result)).c_str(),
-                    q.result.ms, q.ms);
-      }
+    print_kernel(file, k, v, show_accesses, explain_proofs);
   }
   if (as_json) std::printf("%s\n", out.dump(2).c_str());
   return all_free ? 0 : 1;
