@@ -4,8 +4,9 @@
 // each. On the CPU emulation here; with --gpu, the nvcc builds on a GPU
 // (scripts/bench-cuda-gpu). Prints a Markdown table: time without and with sc, the
 // speed-up, peak device memory, and the IMP copy nests left and elided.
-#include "ir/files.h"
 #include "ir/parser.h"
+#include "support/files.h"
+#include "support/process.h"
 #include "verifier/cuda_check.h"
 
 #include <CLI/CLI.hpp>
@@ -47,11 +48,10 @@ struct Measure {
 Measure run_best(const std::string& exe, const std::string& input, int repeat) {
   Measure best;
   for (int k = 0; k < repeat; ++k) {
-    std::string err_file = input + ".err";
-    std::string cmd = "'" + fs::absolute(exe).string() + "' '" + input +
-                      "' --time --no-output 2> '" + err_file + "'";
-    int rc = std::system(cmd.c_str());
-    std::string err = read_file(err_file);
+    std::string err;
+    int rc = run_command(shell_quote(fs::absolute(exe).string()) + " " + shell_quote(input) +
+                             " --time --no-output",
+                         nullptr, &err);
     if (rc != 0) {
       best.error = err.empty() ? "exit status " + std::to_string(rc) : err;
       return best;

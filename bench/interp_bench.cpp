@@ -7,6 +7,7 @@
 #include "ir/parser.h"
 #include "ir/typecheck.h"
 #include "ir/unmem.h"
+#include "support/files.h"
 
 #include <CLI/CLI.hpp>
 
@@ -53,9 +54,6 @@ int main(int argc, char** argv) {
   app.add_option("--b", b, "block size");
   app.add_option("--map-n", map_n, "elements of the map kernel");
   CLI11_PARSE(app, argc, argv);
-  std::ifstream in(file);
-  std::stringstream ss;
-  ss << in.rdbuf();
 
   std::printf("| run | seconds | in kernels | heap accesses | checked accesses | memcpys | "
               "checked M/s (whole run) | checked M/s (in kernels) | peak MiB |\n"
@@ -76,7 +74,7 @@ int main(int argc, char** argv) {
   RunResult mr = run_program(map, Semantics::Heap, mi);
   report("map kernel, heap semantics", mr, now_s() - t0);
 
-  Program nw = load(ss.str(), Lang::FunMem);
+  Program nw = load(read_file(file), Lang::FunMem);
   InputSet ns;
   ns.values.push_back(
       {Name{"q", {}}, InputValue{InputValue::Kind::Scalar, Lit{ScalarType::I64, q, 0}, {}}});

@@ -9,6 +9,7 @@
 #include "interp/interp.h"
 #include "ir/parser.h"
 #include "ir/typecheck.h"
+#include "support/files.h"
 
 #include <CLI/CLI.hpp>
 
@@ -34,10 +35,7 @@ int main(int argc, char** argv) {
   double total_ms = 0;
   int total_points = 0, total_proved = 0;
   for (const std::string& f : files) {
-    std::ifstream in(f, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    ParseResult r = parse_program(ss.str(), lang_of_path(f));
+    ParseResult r = parse_program(read_file(f), lang_of_path(f));
     if (!r.program || !typecheck(*r.program).empty()) {
       std::cerr << f << ": skipped (does not parse or type-check)\n";
       continue;

@@ -3,7 +3,8 @@
 #include "frontend/race_run.h"
 
 #include "frontend/clang_parse.h"
-#include "ir/files.h"
+#include "support/files.h"
+#include "support/process.h"
 
 #include <clang/Rewrite/Core/Rewriter.h>
 
@@ -266,11 +267,6 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
   return o.str();
 }
 
-std::string slurp(const fs::path& p) {
-  bool ok = false;
-  return read_file(p.string(), &ok);
-}
-
 } // namespace
 
 Instrumented instrument(const std::string& code, const std::string& file,
@@ -303,7 +299,7 @@ RaceDetector::RaceDetector(const std::string& code, const std::string& file,
   if (!errors_.empty()) return;
   fs::create_directories(fs::path(work_dir) / "include");
   auto write = [](const fs::path& p, const std::string& text) {
-    if (fs::exists(p) && slurp(p) == text) return;
+    if (fs::exists(p) && read_file(p.string()) == text) return;
     std::ofstream(p) << text;
   };
   write(fs::path(work_dir) / "include" / "cuda.h", "#pragma once\n");
@@ -312,7 +308,6 @@ RaceDetector::RaceDetector(const std::string& code, const std::string& file,
   fs::path src = fs::path(work_dir) / "instrumented.cpp";
   write(src, "#line 1 \"" + file + "\"\n" + ins.source);
   binary_ = (fs::path(work_dir) / "detector").string();
-  fs::path log = fs::path(work_dir) / "compile.log";
   // The macros of the file's GPUVerify header are still in the instrumented source.
   std::string defines;
   for (const std::string& a : gpuverify_clang_args(code))
@@ -320,12 +315,12 @@ RaceDetector::RaceDetector(const std::string& code, const std::string& file,
   std::string cmd = "g++ -std=c++20 -O1 -w -pthread" + defines + " -I'" +
                     (fs::path(work_dir) / "include").string() + "' -include '" +
                     (fs::path(work_dir) / "funmem_race_rt.h").string() + "' -x c++ '" +
-                    src.string() + "' -o '" + binary_ + "' > '" + log.string() + "' 2>&1";
+                    src.string() + "' -o '" + binary_ + "' 2>&1";
   auto t0 = std::chrono::steady_clock::now();
-  int rc = std::system(cmd.c_str());
+  std::string text;
+  int rc = run_command(cmd, &text);
   compile_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (rc != 0) {
-    std::string text = slurp(log);
     std::istringstream in(text);
     for (std::string line; std::getline(in, line) && errors_.size() < 10;)
       if (line.find("error") != std::string::npos) errors_.push_back(line);
@@ -339,7 +334,7 @@ std::vector<std::vector<JobResult>> RaceDetector::run(const std::vector<RaceJob>
   std::vector<std::vector<JobResult>> out(jobs.size());
   size_t next = 0;
   while (next < jobs.size()) {
-    fs::path in = fs::path(work_dir_) / "jobs.txt", res = fs::path(work_dir_) / "out.txt";
+    fs::path in = fs::path(work_dir_) / "jobs.txt";
     {
       std::ofstream f(in);
       for (size_t j = next; j < jobs.size(); ++j) {
@@ -353,10 +348,11 @@ std::vector<std::vector<JobResult>> RaceDetector::run(const std::vector<RaceJob>
         f << '\n';
       }
     }
-    std::string cmd = "'" + binary_ + "' --jobs " + std::to_string(seconds) + " < '" + in.string() +
-                      "' > '" + res.string() + "' 2>&1";
-    int rc = std::system(cmd.c_str());
-    std::istringstream text(slurp(res));
+    std::string output;
+    int rc = run_command("'" + binary_ + "' --jobs " + std::to_string(seconds) + " < '" +
+                             in.string() + "' 2>&1",
+                         &output);
+    std::istringstream text(output);
     JobResult cur;
     bool open = false;
     for (std::string line; std::getline(text, line) && next < jobs.size();) {

@@ -2,6 +2,7 @@
 // interpreters and compare with the file's `-- expect:` lines.
 // Exit 0 when every expectation holds, 1 when one fails, 2 on usage errors.
 #include "ir/parser.h"
+#include "support/files.h"
 #include "verifier/check.h"
 #include "verifier/sc_json.h"
 
@@ -175,14 +176,12 @@ int main(int argc, char** argv) {
   bool all_ok = true;
   std::vector<std::pair<CheckReport, std::string>> reports;
   for (const std::string& f : files) {
-    std::ifstream in(f, std::ios::binary);
-    if (!in) {
+    bool readable = false;
+    const std::string text = read_file(f, &readable);
+    if (!readable) {
       std::cerr << f << ": error: cannot read the file\n";
       return 2;
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
     CheckReport r = check_source(f, text, opt);
     all_ok = all_ok && r.ok();
     if (as_sarif) {

@@ -4,7 +4,7 @@
 // Exit: 0 when everything asked for worked and agreed, 1 on a disagreement or a failed
 // build, 2 on usage, parse, type or lowering errors.
 #include "interp/interp.h"
-#include "ir/files.h"
+#include "support/files.h"
 #include "ir/parser.h"
 #include "verifier/cuda_check.h"
 #ifdef FUNMEM_HAVE_FRONTEND

@@ -3,7 +3,7 @@
 #include "frontend/differential.h"
 #include "frontend/extract.h"
 #include "frontend/race.h"
-#include "ir/files.h"
+#include "support/files.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

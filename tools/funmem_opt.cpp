@@ -8,6 +8,7 @@
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "ir/typecheck.h"
+#include "support/files.h"
 #include "verifier/sc_json.h"
 
 #include <CLI/CLI.hpp>
@@ -55,14 +56,12 @@ int main(int argc, char** argv) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
+  bool readable = false;
+  const std::string text = funmem::read_file(file, &readable);
+  if (!readable) {
     std::cerr << file << ": error: cannot read the file\n";
     return 2;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
   funmem::ParseResult r = funmem::parse_program(text, funmem::lang_of_path(file));
   if (r.error) {
     std::cerr << funmem::format_diagnostic(*r.error, file, text);

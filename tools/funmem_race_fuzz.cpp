@@ -5,7 +5,7 @@
 // `race` whose witness launch runs without one, is a failure, shrunk and written to
 // --regress-dir.
 #include "frontend/differential.h"
-#include "ir/files.h"
+#include "support/files.h"
 
 #include <CLI/CLI.hpp>
 

@@ -3,7 +3,7 @@
 // (a real thread per CUDA thread, a real barrier per __syncthreads) for one launch,
 // and reports every race it observed with both threads and the address.
 #include "frontend/race_run.h"
-#include "ir/files.h"
+#include "support/files.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

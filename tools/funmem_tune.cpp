@@ -3,7 +3,8 @@
 // (the CPU emulation here, nvcc when a GPU is present), reads its tuning forest, runs
 // the monotonic autotuner (tune/tuner.h) and writes a `name=value` tuning file and a
 // report. Every run goes to a log; --resume replays it.
-#include "ir/files.h"
+#include "support/files.h"
+#include "support/process.h"
 #include "tune/program_runner.h"
 #include "tune/tuner.h"
 #include "verifier/cuda_check.h"
@@ -61,14 +62,9 @@ std::string ms_text(double ms) {
   return b;
 }
 
-/// The program's tuning forest, as `EXE --tuning-tree` prints it (written to WORK).
-bool tuning_tree_of(const std::string& exe, const std::string& work, std::string& text) {
-  fs::path out = fs::path(work) / "tuning-tree.txt";
-  int rc =
-      std::system((shell_quote(exe) + " --tuning-tree > " + shell_quote(out.string())).c_str());
-  bool read_ok = false;
-  text = read_file(out.string(), &read_ok);
-  return rc == 0 && read_ok;
+/// The program's tuning forest, as `EXE --tuning-tree` prints it.
+bool tuning_tree_of(const std::string& exe, std::string& text) {
+  return run_command(shell_quote(exe) + " --tuning-tree", &text) == 0;
 }
 
 /// --compare: the tuned program against every version forced, on each data set.
@@ -204,7 +200,7 @@ int main(int argc, char** argv) {
 
   // The tuning forest, as the program reports it.
   std::string tree_text;
-  if (!tuning_tree_of(exe, work, tree_text)) {
+  if (!tuning_tree_of(exe, tree_text)) {
     std::cerr << "funmem-tune: error: " << exe << " --tuning-tree failed\n";
     return 1;
   }

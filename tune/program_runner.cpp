@@ -1,6 +1,7 @@
 // Running generated programs for the tuner (see program_runner.h).
 #include "tune/program_runner.h"
-#include "ir/files.h"
+#include "support/files.h"
+#include "support/process.h"
 
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
@@ -117,18 +118,11 @@ ProgramRunner::ProgramRunner(std::string exe, std::vector<ProgramDataset> datase
 }
 
 int ProgramRunner::run_raw(size_t d, const std::string& flags, std::string* err) const {
-  fs::path e = temp(".err");
   std::ostringstream timeout;
   timeout << timeout_s_;
-  std::string cmd = "timeout -s KILL " + timeout.str() + " " + shell_quote(exe_) + " " +
-                    shell_quote(datasets_[d].input_file) + " --no-output " + flags +
-                    " > /dev/null 2> " + shell_quote(e.string());
-  int rc = std::system(cmd.c_str());
-  if (err) *err = read_file(e);
-  std::error_code ec;
-  fs::remove(e, ec);
-  if (rc == -1) return -1;
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
+  return run_command("timeout -s KILL " + timeout.str() + " " + shell_quote(exe_) + " " +
+                         shell_quote(datasets_[d].input_file) + " --no-output " + flags,
+                     nullptr, err);
 }
 
 RunResult ProgramRunner::run(size_t d, const std::vector<int64_t>& t) {

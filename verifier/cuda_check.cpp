@@ -2,10 +2,11 @@
 #include "verifier/cuda_check.h"
 
 #include "analysis/pipeline.h"
-#include "ir/files.h"
 #include "ir/parser.h"
 #include "ir/typecheck.h"
 #include "ir/unmem.h"
+#include "support/files.h"
+#include "support/process.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,23 +25,6 @@ namespace funmem {
 namespace fs = std::filesystem;
 
 namespace {
-
-/// Runs a shell command with stdout and stderr captured; returns the exit status.
-int run_command(const std::string& cmd, std::string* out, std::string* err) {
-  static std::atomic<int> counter{0};
-  fs::path dir = fs::temp_directory_path();
-  std::string tag = std::to_string(::getpid()) + "-" + std::to_string(counter++);
-  fs::path o = dir / ("funmem-cmd-" + tag + ".out"), e = dir / ("funmem-cmd-" + tag + ".err");
-  int rc = std::system(
-      (cmd + " > " + shell_quote(o.string()) + " 2> " + shell_quote(e.string())).c_str());
-  if (out) *out = read_file(o.string());
-  if (err) *err = read_file(e.string());
-  std::error_code ec;
-  fs::remove(o, ec);
-  fs::remove(e, ec);
-  if (rc == -1) return -1;
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
-}
 
 std::string value_text(const Scalar& s) {
   switch (s.t) {
