@@ -127,13 +127,13 @@ struct Solver::Impl {
       bool unit = c == 1 && !m.empty();
       bool set = false;
       for (const auto& [a, e] : m) {
-        z3::expr base = atom(*a);
+        z3::expr factor = atom(*a);
         for (int k = 0; k < e; ++k) {
           if (unit && !set) {
-            t = base;
+            t = factor;
             set = true;
           } else {
-            t = t * base;
+            t = t * factor;
           }
         }
       }

@@ -200,8 +200,8 @@ public:
     if (const FunctionDecl* f = c->getDirectCallee())
       reach(f);
     else
-      for (const FunctionDecl* f : indirect_callees(ctx_, called_type(c), address_taken_))
-        reach(f);
+      for (const FunctionDecl* g : indirect_callees(ctx_, called_type(c), address_taken_))
+        reach(g);
     return add(c);
   }
   // An annotation's arguments never run: the call is the node, nothing under it.
@@ -1998,8 +1998,8 @@ private:
               (changed.count(d->getDecl()) || escaped_.count(d->getDecl())))
             throw NotAffine{"'" + d->getDecl()->getNameAsString() +
                             "', which the loop's condition or step uses, changes in its body"};
-          for (const Stmt* c : x->children())
-            uses(c);
+          for (const Stmt* child : x->children())
+            uses(child);
         };
         uses(cond_expr);
         uses(f->getInc());

@@ -437,9 +437,9 @@ private:
           if (is_builtin_index(v)) zero[v] = Poly(0);
         Poly rise = lower - lower.substitute(zero);
         bool grows = true;
-        for (const auto& [m, c] : rise.terms()) {
+        for (const auto& [m, coef] : rise.terms()) {
           (void)m;
-          grows = grows && c > 0;
+          grows = grows && coef > 0;
         }
         for (const std::string& v : rise.free_vars())
           grows = grows && (is_builtin_index(v) || v.rfind("blockDim_", 0) == 0 ||

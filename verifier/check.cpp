@@ -170,7 +170,7 @@ void judge(ExpectResult& er, const CheckReport& r, Lang lang) {
     return;
   }
   if (e.word == "valid") {
-    const DataSetRun* bad = any([](const DataSetRun& d) { return !d.valid(); });
+    const DataSetRun* bad = any([](const DataSetRun& run) { return !run.valid(); });
     er.status = bad ? ExpectStatus::Fails : ExpectStatus::Holds;
     if (!r.pipeline_error.empty()) {
       er.status = ExpectStatus::Fails;
@@ -187,7 +187,7 @@ void judge(ExpectResult& er, const CheckReport& r, Lang lang) {
     return;
   }
   if (e.word == "invalid") {
-    const DataSetRun* d = any([](const DataSetRun& d) { return d.mismatch.has_value(); });
+    const DataSetRun* d = any([](const DataSetRun& run) { return run.mismatch.has_value(); });
     er.status = d ? ExpectStatus::Holds : ExpectStatus::Fails;
     er.detail = d                   ? d->name + ": results differ at " + *d->mismatch
                 : lang == Lang::Fun ? "a FUN program has only the value semantics"
@@ -195,22 +195,22 @@ void judge(ExpectResult& er, const CheckReport& r, Lang lang) {
     return;
   }
   if (e.word == "race") {
-    const DataSetRun* d = any([](const DataSetRun& d) { return !d.races.empty(); });
+    const DataSetRun* d = any([](const DataSetRun& run) { return !run.races.empty(); });
     er.status = d ? ExpectStatus::Holds : ExpectStatus::Fails;
     er.detail = d ? describe(*d) : "no data race on any data set";
     return;
   }
   // error KIND (run time)
-  const DataSetRun* d = any([&](const DataSetRun& d) {
-    return (d.input_error && d.input_error->kind == e.arg) ||
-           (d.value_error && d.value_error->kind == e.arg) ||
-           (d.heap_error && d.heap_error->kind == e.arg);
+  const DataSetRun* d = any([&](const DataSetRun& run) {
+    return (run.input_error && run.input_error->kind == e.arg) ||
+           (run.value_error && run.value_error->kind == e.arg) ||
+           (run.heap_error && run.heap_error->kind == e.arg);
   });
   er.status = d ? ExpectStatus::Holds : ExpectStatus::Fails;
   if (d) {
     er.detail = describe(*d);
   } else {
-    const DataSetRun* other = any([](const DataSetRun& d) { return !d.valid(); });
+    const DataSetRun* other = any([](const DataSetRun& run) { return !run.valid(); });
     er.detail = other ? describe(*other) : "every data set runs without error";
   }
 }

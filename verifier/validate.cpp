@@ -295,12 +295,12 @@ StoreCheck check_store(const Access& a, size_t s,
   Poly expected = lmad_apply(origin.lmad, idx);
   // IMP names -> the values their C names have at the store.
   Subst names;
-  for (const std::string& n : expected.free_vars()) {
-    auto sv = a.scope.find(cuda_name(n));
+  for (const std::string& v : expected.free_vars()) {
+    auto sv = a.scope.find(cuda_name(v));
     if (sv != a.scope.end())
-      names[n] = sv->second;
+      names[v] = sv->second;
     else
-      sc.why = "'" + n + "' (" + cuda_name(n) + ") has no value the extractor follows";
+      sc.why = "'" + v + "' (" + cuda_name(v) + ") has no value the extractor follows";
   }
   Poly mapped = normalise(normalise(expected, names), launch);
   sc.expected = display_names(mapped.to_string());
@@ -323,9 +323,9 @@ StoreCheck check_store(const Access& a, size_t s,
     }
     if (want) {
       Subst rest;
-      for (const std::string& n : lmad_free_vars(*want)) {
-        auto sv = a.scope.find(cuda_name(n));
-        rest[n] = sv != a.scope.end() ? sv->second : host_names({n}, k).at(n);
+      for (const std::string& v : lmad_free_vars(*want)) {
+        auto sv = a.scope.find(cuda_name(v));
+        rest[v] = sv != a.scope.end() ? sv->second : host_names({v}, k).at(v);
       }
       *want = lmad_substitute(lmad_substitute(*want, rest), launch);
     }

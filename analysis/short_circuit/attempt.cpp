@@ -276,8 +276,8 @@ size_t Pass::plan_branches(const Point& pt, const Trace& t, Plan& plan, ScAttemp
           if (!l) continue;
           std::optional<std::string> of;
           std::visit(Overloaded{[&](const EIndex& x) {
-                                  const auto& t = arr(x.arr.s);
-                                  bool element = t && x.entries.size() == t->dims.size();
+                                  const auto& xt = arr(x.arr.s);
+                                  bool element = xt && x.entries.size() == xt->dims.size();
                                   for (const Entry& e : x.entries)
                                     element = element && !e.count;
                                   if (!element) of = x.arr.s;
@@ -370,10 +370,10 @@ std::vector<Acc> Pass::check_non_overlap(const Point& pt, const Trace& t, Solver
     for (const auto& [dd, w] : t.fam_writes)
       if (dd == d) W.push_back(w);
     check(W, U, solver, Property::NonOverlap, a);
-    for (const Carried& cl : carried_)
-      if (cl.d == d) {
+    for (const Carried& carry : carried_)
+      if (carry.d == d) {
         const ELoop& lp = std::get<ELoop>(std::get<SLet>(B.stmts[d].node).exp.node);
-        for (Acc& w : loop_checks(cl, lp, dmems, fam, U, facts, solver, a))
+        for (Acc& w : loop_checks(carry, lp, dmems, fam, U, facts, solver, a))
           loop_writes.push_back(std::move(w));
       }
     uses(B.stmts[d], dmems, fam, U);

@@ -280,9 +280,9 @@ TEST_CASE("the solver's bounds see through division, remainder, min, max and abs
     Solver s({ge(x, lx), ge(y, ly), le(x, lx + 5), le(y, ly + 5)});
     bool answer = s.proves(goal);
     bool holds_everywhere = true;
-    for (int a = lx; a <= lx + 5; ++a)
+    for (int xa = lx; xa <= lx + 5; ++xa)
       for (int c = ly; c <= ly + 5; ++c)
-        holds_everywhere = holds_everywhere && *goal.eval({{"x", a}, {"y", c}});
+        holds_everywhere = holds_everywhere && *goal.eval({{"x", xa}, {"y", c}});
     INFO(goal.to_string() << " with x >= " << lx << ", y >= " << ly);
     CHECK(answer == holds_everywhere);
     if (s.stats().bounds > 0) CHECK(holds_everywhere);
