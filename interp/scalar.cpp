@@ -4,7 +4,6 @@
 #include "ir/overloaded.h"
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <sstream>
 
@@ -14,7 +13,7 @@ bool operator==(const Scalar& a, const Scalar& b) {
   if (a.t != b.t) return false;
   if (is_float(a.t)) {
     if (std::isnan(a.f) && std::isnan(b.f)) return true;
-    return std::memcmp(&a.f, &b.f, sizeof(double)) == 0 || a.f == b.f;
+    return a.f == b.f;
   }
   return a.i == b.i;
 }

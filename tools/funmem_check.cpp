@@ -3,6 +3,7 @@
 // Exit 0 when every expectation holds, 1 when one fails, 2 on usage errors.
 #include "ir/parser.h"
 #include "support/files.h"
+#include "tools/guarded_main.h"
 #include "verifier/check.h"
 #include "verifier/sc_json.h"
 
@@ -139,7 +140,13 @@ json sarif(const std::vector<std::pair<CheckReport, std::string>>& reports) {
 
 } // namespace
 
+static int tool_main(int argc, char** argv);
+
 int main(int argc, char** argv) {
+  return funmem::guarded_main("funmem-check", [&] { return tool_main(argc, argv); });
+}
+
+static int tool_main(int argc, char** argv) {
   CLI::App app{"funmem-check: check FUN / FUNMEM programs against their -- expect: lines"};
   std::vector<std::string> files, inputs;
   bool as_json = false, as_sarif = false;

@@ -4,8 +4,9 @@
 // Exit: 0 when everything asked for worked and agreed, 1 on a disagreement or a failed
 // build, 2 on usage, parse, type or lowering errors.
 #include "interp/interp.h"
-#include "support/files.h"
 #include "ir/parser.h"
+#include "support/files.h"
+#include "tools/guarded_main.h"
 #include "verifier/cuda_check.h"
 #ifdef FUNMEM_HAVE_FRONTEND
 #include "verifier/validate.h"
@@ -135,8 +136,8 @@ int compare_sc(const std::string& file, const std::string& text, const LowerOpti
   for (size_t k = 0; k < vs[0].runs.size(); ++k) {
     const CudaRun &a = vs[0].runs[k], &b = vs[1].runs[k];
     std::printf("%-22s %10.2fms %10.2fms %14lld %14lld   (%s; %s)\n", a.name.c_str(), a.program_ms,
-                b.program_ms, static_cast<long long>(8 * vs[0].copied[k]),
-                static_cast<long long>(8 * vs[1].copied[k]), on,
+                b.program_ms, 8LL * static_cast<long long>(vs[0].copied[k]),
+                8LL * static_cast<long long>(vs[1].copied[k]), on,
                 a.ok && b.ok ? "both agree with the interpreter" : "DISAGREEMENT");
     if (!a.ok || !b.ok) status = 1;
     std::printf("%s", a.time_report.c_str());
@@ -161,7 +162,13 @@ void print_tuning_tree(const CudaCode& code, const std::string& file) {
 
 } // namespace
 
+static int tool_main(int argc, char** argv);
+
 int main(int argc, char** argv) {
+  return funmem::guarded_main("funmem-cuda", [&] { return tool_main(argc, argv); });
+}
+
+static int tool_main(int argc, char** argv) {
   CLI::App app{"funmem-cuda: lower a verified program to CUDA, build it, run it against the "
                "reference interpreter"};
   std::string file, out, checks = "on", arch = "sm_80";

@@ -4,6 +4,7 @@
 #include "frontend/extract.h"
 #include "frontend/race.h"
 #include "support/files.h"
+#include "tools/guarded_main.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -142,7 +143,13 @@ void print_kernel(const std::string& file, const KernelSummary& k, const KernelV
 
 } // namespace
 
+static int tool_main(int argc, char** argv);
+
 int main(int argc, char** argv) {
+  return funmem::guarded_main("funmem-extract", [&] { return tool_main(argc, argv); });
+}
+
+static int tool_main(int argc, char** argv) {
   CLI::App app{"funmem-extract: prove CUDA kernels race-free (Clang front end + LMAD prover)"};
   std::string file;
   std::vector<std::string> assumes, clang_args;

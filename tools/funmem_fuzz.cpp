@@ -2,6 +2,7 @@
 // (verifier/campaign.h). Deterministic for a seed: program k of a campaign is generated from
 // program_seed(seed, k), whatever the number of jobs. Exit 1 when a check failed.
 #include "analysis/pipeline.h"
+#include "tools/guarded_main.h"
 #include "verifier/campaign.h"
 #include "verifier/fuzz.h"
 
@@ -15,7 +16,13 @@
 
 using namespace funmem;
 
+static int tool_main(int argc, char** argv);
+
 int main(int argc, char** argv) {
+  return funmem::guarded_main("funmem-fuzz", [&] { return tool_main(argc, argv); });
+}
+
+static int tool_main(int argc, char** argv) {
   CLI::App app{"funmem-fuzz: property-based fuzzing of the FUN/FUNMEM toolkit"};
   double seconds = 10;
   uint64_t seed = 1;

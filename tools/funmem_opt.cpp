@@ -9,6 +9,7 @@
 #include "ir/printer.h"
 #include "ir/typecheck.h"
 #include "support/files.h"
+#include "tools/guarded_main.h"
 #include "verifier/sc_json.h"
 
 #include <CLI/CLI.hpp>
@@ -36,7 +37,13 @@ std::string peak_bytes(const funmem::Program& q, const funmem::Program& src) {
 
 } // namespace
 
+static int tool_main(int argc, char** argv);
+
 int main(int argc, char** argv) {
+  return funmem::guarded_main("funmem-opt", [&] { return tool_main(argc, argv); });
+}
+
+static int tool_main(int argc, char** argv) {
   CLI::App app{"funmem-opt: print (and later transform) FUN / FUNMEM programs"};
   std::string file;
   bool no_verify = false, report = false, as_json = false;

@@ -4,6 +4,7 @@
 // Exit: single query 0 disjoint / 1 not proved / 2 usage error; batch 0 unless a line
 // is malformed (2).
 #include "analysis/prover.h"
+#include "tools/guarded_main.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -79,7 +80,13 @@ void print(const ProveResult& r, const ProveQuery& q, bool as_json, bool expl, i
 
 } // namespace
 
+static int tool_main(int argc, char** argv);
+
 int main(int argc, char** argv) {
+  return funmem::guarded_main("funmem-prove", [&] { return tool_main(argc, argv); });
+}
+
+static int tool_main(int argc, char** argv) {
   CLI::App app{"funmem-prove: decide whether two LMADs (as sets of points) overlap"};
   std::vector<std::string> lmads, assumes;
   std::string batch;

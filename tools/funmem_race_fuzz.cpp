@@ -6,6 +6,7 @@
 // --regress-dir.
 #include "frontend/differential.h"
 #include "support/files.h"
+#include "tools/guarded_main.h"
 
 #include <CLI/CLI.hpp>
 
@@ -21,7 +22,13 @@ using namespace funmem;
 using namespace funmem::frontend;
 namespace fs = std::filesystem;
 
+static int tool_main(int argc, char** argv);
+
 int main(int argc, char** argv) {
+  return funmem::guarded_main("funmem-race-fuzz", [&] { return tool_main(argc, argv); });
+}
+
+static int tool_main(int argc, char** argv) {
   CLI::App app{
       "funmem-race-fuzz: mutate CUDA kernels, compare static verdicts with observed races"};
   std::vector<std::string> inputs;

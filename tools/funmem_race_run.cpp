@@ -4,6 +4,7 @@
 // and reports every race it observed with both threads and the address.
 #include "frontend/race_run.h"
 #include "support/files.h"
+#include "tools/guarded_main.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -45,7 +46,13 @@ bool sizes(std::string text, int64_t out[3]) {
 
 } // namespace
 
+static int tool_main(int argc, char** argv);
+
 int main(int argc, char** argv) {
+  return funmem::guarded_main("funmem-race-run", [&] { return tool_main(argc, argv); });
+}
+
+static int tool_main(int argc, char** argv) {
   CLI::App app{"funmem-race-run: run CUDA kernels on a CPU emulation and report observed races"};
   std::string file, block = "4", grid = "2", keep;
   std::vector<std::string> arg_texts, clang_args;

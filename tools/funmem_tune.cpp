@@ -5,6 +5,7 @@
 // report. Every run goes to a log; --resume replays it.
 #include "support/files.h"
 #include "support/process.h"
+#include "tools/guarded_main.h"
 #include "tune/program_runner.h"
 #include "tune/tuner.h"
 #include "verifier/cuda_check.h"
@@ -136,7 +137,13 @@ bool dataset_files(const Lowered& lowered, const std::vector<std::string>& specs
 
 } // namespace
 
+static int tool_main(int argc, char** argv);
+
 int main(int argc, char** argv) {
+  return funmem::guarded_main("funmem-tune", [&] { return tool_main(argc, argv); });
+}
+
+static int tool_main(int argc, char** argv) {
   CLI::App app{"funmem-tune: tune the thresholds of multi-versioned generated code over data "
                "sets (monotonic autotuner)"};
   std::string file, output, log, work, exe;

@@ -3,6 +3,8 @@
 
 #include "analysis/short_circuit/pass.h"
 
+#include <cmath>
+
 namespace funmem {
 
 const char* sc_kind_name(ScKind k) {
@@ -50,7 +52,7 @@ std::string sc_report_text(const ScReport& r) {
     s += sc::at(a.pos) + ": " + sc_kind_name(a.kind) + ": " + what + " (@" + a.dest_mem + " -> " +
          a.projected + "): " + (a.proved ? "proved" : "refused (" + a.property + ")") + "\n";
     if (!a.creation.empty()) s += "    creation: " + a.creation + "\n";
-    s += "    cost: " + std::to_string(static_cast<int>(a.ms + 0.5)) + " ms, " +
+    s += "    cost: " + std::to_string(std::lround(a.ms)) + " ms, " +
          std::to_string(a.queries) + " solver questions, " + std::to_string(a.z3_calls) +
          " sent to Z3\n";
     if (!a.proved) s += "    why: " + a.reason + "\n";
@@ -69,7 +71,7 @@ std::string sc_report_text(const ScReport& r) {
   }
   s += "sc: " + std::to_string(r.proved_points()) + " points short-circuited, " +
        std::to_string(r.scalar_maps()) + " in-place scalar maps, " + std::to_string(r.refused()) +
-       " refused (" + std::to_string(static_cast<int>(r.ms + 0.5)) + " ms)\n";
+       " refused (" + std::to_string(std::lround(r.ms)) + " ms)\n";
   return s;
 }
 
