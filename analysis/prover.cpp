@@ -151,26 +151,26 @@ private:
   /// Steps 1-2: normalise (positive strides; zero strides dropped, a superset) and
   /// turn into a SOSI with intervals [0, count-1].
   std::optional<Sosi> to_sosi(const SymLmad& l, const char* name) {
-    Sosi s;
-    s.offset = l.offset;
     std::vector<std::string> notes;
-    for (const auto& [c, d] : l.dims) {
-      if (c == Poly(1)) continue; // a single index: contributes nothing
-      if (proves(gt(d, Poly(0)))) {
-        s.dims.push_back({d, {Poly(0), c - 1}});
-      } else if (proves(lt(d, Poly(0)))) {
-        s.offset = s.offset + (c - 1) * d;
-        s.dims.push_back({-d, {Poly(0), c - 1}});
-        notes.push_back("stride " + d.to_string() + " < 0 reversed");
-      } else if (proves(eq(d, Poly(0)))) {
-        notes.push_back("stride 0 dropped");
-      } else {
-        reason_ = std::string("the sign of stride ") + d.to_string() + " of " + name +
-                  " is not determined by the facts";
-        res_.reason = reason_;
-        return std::nullopt;
-      }
+    std::string undecided;
+    const SignOracle by_facts = [&](const Poly& d) -> std::optional<int> {
+      if (proves(gt(d, Poly(0)))) return 1;
+      if (proves(lt(d, Poly(0)))) return -1;
+      if (proves(eq(d, Poly(0)))) return 0;
+      undecided = d.to_string();
+      return std::nullopt;
+    };
+    std::optional<SymLmad> positive = lmad_positive_strides(l, by_facts, true, &notes);
+    if (!positive) {
+      reason_ =
+          "the sign of stride " + undecided + " of " + name + " is not determined by the facts";
+      res_.reason = reason_;
+      return std::nullopt;
     }
+    Sosi s;
+    s.offset = positive->offset;
+    for (const auto& [c, d] : positive->dims)
+      s.dims.push_back({d, {Poly(0), c - 1}});
     std::string t = std::string("SOSI ") + name + " = " + s.offset.to_string();
     for (auto& [d, iv] : s.dims)
       t += " + " + interval_text(iv) + "*" + stride_text(d);

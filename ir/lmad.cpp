@@ -200,19 +200,31 @@ SignOracle constant_sign_oracle() {
   };
 }
 
-std::optional<SymLmad> lmad_normalize(const SymLmad& l, const SignOracle& sign) {
+std::optional<SymLmad> lmad_positive_strides(const SymLmad& l, const SignOracle& sign,
+                                             bool drop_trivial, std::vector<std::string>* notes) {
   SymLmad r;
   r.offset = l.offset;
   for (const auto& [c, s] : l.dims) {
+    if (drop_trivial && c == Poly(1)) continue; // a single index contributes nothing
     auto sg = sign(s);
     if (!sg) return std::nullopt;
     if (*sg < 0) {
       r.offset = r.offset + (c - 1) * s;
       r.dims.emplace_back(c, -s);
+      if (notes) notes->push_back("stride " + s.to_string() + " < 0 reversed");
+    } else if (*sg == 0 && drop_trivial) {
+      if (notes) notes->push_back("stride 0 dropped");
     } else {
       r.dims.emplace_back(c, s);
     }
   }
+  return r;
+}
+
+std::optional<SymLmad> lmad_normalize(const SymLmad& l, const SignOracle& sign) {
+  std::optional<SymLmad> positive = lmad_positive_strides(l, sign);
+  if (!positive) return std::nullopt;
+  SymLmad r = std::move(*positive);
   // Stable insertion sort by decreasing stride; every comparison must be decided.
   for (size_t a = 1; a < r.dims.size(); ++a) {
     for (size_t b = a; b > 0; --b) {

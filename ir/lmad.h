@@ -72,6 +72,14 @@ std::optional<SymLmad> lmad_reshape(const SymLmad& l, const std::vector<Poly>& s
 using SignOracle = std::function<std::optional<int>(const Poly&)>;
 /// The oracle that only knows constants.
 SignOracle constant_sign_oracle();
+/// The first half of NORMALIZE: every stride made positive, a negative one reversed
+/// (offset + (count-1)*stride). With `drop_trivial`, dimensions of count 1 and of
+/// stride 0 are dropped first (the points are the same, or a superset when a dropped
+/// count may be <= 0); `notes` (when given) receives one line per reversed or dropped
+/// dimension. nullopt when a sign is unknown.
+std::optional<SymLmad> lmad_positive_strides(const SymLmad& l, const SignOracle& sign,
+                                             bool drop_trivial = false,
+                                             std::vector<std::string>* notes = nullptr);
 /// NORMALIZE (proc. 3.3, with the offset correction (count-1)*stride): positive
 /// strides, dimensions sorted by decreasing stride. nullopt when a sign is unknown.
 std::optional<SymLmad> lmad_normalize(const SymLmad& l, const SignOracle& sign);

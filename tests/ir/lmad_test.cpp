@@ -288,6 +288,19 @@ TEST_CASE("image-preserving operations keep the set of points", "[lmad]") {
       if (k) RC_ASSERT(ev(n->dims[k - 1].second, {}) >= ev(n->dims[k].second, {}));
     }
   });
+  rc::prop("positive strides (the prover's SOSI step): same points, no count-1 or zero-stride "
+           "dimension left",
+           [] {
+             SymLmad l = gen_lmad(0, 3, 1); // counts >= 1: the same points
+             std::vector<std::string> notes;
+             auto p = lmad_positive_strides(l, constant_sign_oracle(), true, &notes);
+             RC_ASSERT(p.has_value());
+             RC_ASSERT(points(*p) == points(l));
+             for (const auto& [c, st] : p->dims) {
+               RC_ASSERT(ev(st, {}) > 0);
+               RC_ASSERT(ev(c, {}) != 1);
+             }
+           });
   // The thesis example: 16 + {(4:-1), (8:4)} normalises to 13 + {(8:4), (4:1)}.
   auto n = lmad_normalize(SymLmad{16, {{4, -1}, {8, 4}}}, constant_sign_oracle());
   REQUIRE(n.has_value());
