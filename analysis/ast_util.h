@@ -49,7 +49,7 @@ template <class F> void each_body(Stmt& s, F f) {
   }
 }
 
-/// Index / slice entries as symbolic entries (throws Untranslatable, see syntax_util.h,
+/// Index / slice entries as symbolic entries (throws Untranslatable, see ir/convert.h,
 /// when an entry is not an integer polynomial).
 std::vector<SymEntry> sym_entries(const std::vector<Entry>& es);
 
