@@ -73,8 +73,16 @@ static int tool_main(int argc, char** argv) {
   copt.shrink = !no_shrink;
   copt.gen = gen;
   copt.passes = passes;
+  const char* what = mode == "lmads" ? "questions" : "programs";
+  copt.progress = [what](const CampaignProgress& p) {
+    std::fprintf(stderr, "\r%.1f s: %lld %s (%.0f/s), %lld checks passed, %lld failures", p.seconds,
+                 static_cast<long long>(p.done), what,
+                 static_cast<double>(p.done) / std::max(p.seconds, 1e-9),
+                 static_cast<long long>(p.checks), static_cast<long long>(p.failures));
+  };
 
-  CampaignResult r = run_campaign(copt, stdout, stderr);
+  CampaignResult r = run_campaign(copt);
+  std::fputs(r.report.c_str(), stdout);
   if (r.found_index >= 0) {
     if (!save.empty()) std::ofstream(save) << r.found_text;
     if (!regress_dir.empty()) {

@@ -4,7 +4,6 @@
 #include "verifier/fuzz.h"
 #include "verifier/prover_check.h"
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -22,7 +21,7 @@ size_t lines(const std::string& s) {
 
 } // namespace
 
-CampaignResult run_campaign(const CampaignOptions& opt, std::FILE* out, std::FILE* progress_out) {
+CampaignResult run_campaign(const CampaignOptions& opt) {
   std::string broken_text = broken_variants_text(opt.passes);
   if (!broken_text.empty()) broken_text = " " + broken_text;
   using clock = std::chrono::steady_clock;
@@ -32,6 +31,7 @@ CampaignResult run_campaign(const CampaignOptions& opt, std::FILE* out, std::FIL
   std::mutex mu;
   bool reported = false;
   std::string found_text; // the (shrunk) failing program with its header
+  std::string report;     // the failure and its shrinking, for people
   int64_t found_index = -1;
   auto worker = [&] {
     for (;;) {
@@ -49,13 +49,13 @@ CampaignResult run_campaign(const CampaignOptions& opt, std::FILE* out, std::FIL
         std::lock_guard<std::mutex> lock(mu);
         if (reported) return;
         reported = true;
-        std::fprintf(out, "\nFAILURE in question %lld (seed %llu):\n%s", static_cast<long long>(k),
-                     static_cast<unsigned long long>(s), o.detail.c_str());
+        report = "\nFAILURE in question " + std::to_string(k) + " (seed " + std::to_string(s) +
+                 "):\n" + o.detail;
         if (opt.shrink) {
           int steps = 0;
           q = shrink_lmad(q, &steps, opt.passes.sc.prover);
-          std::fprintf(out, "\nshrunk in %d steps to:\n%s", steps,
-                       fuzz_lmad(q, opt.passes.sc.prover).detail.c_str());
+          report += "\nshrunk in " + std::to_string(steps) + " steps to:\n" +
+                    fuzz_lmad(q, opt.passes.sc.prover).detail;
         }
         found_text = "# found by funmem-fuzz --mode lmads --seed " + std::to_string(opt.seed) +
                      " (question " + std::to_string(k) + ")" + broken_text + "\n" +
@@ -72,18 +72,16 @@ CampaignResult run_campaign(const CampaignOptions& opt, std::FILE* out, std::FIL
         std::lock_guard<std::mutex> lock(mu);
         if (reported) return;
         reported = true;
-        std::fprintf(out, "\nFAILURE in program %lld (program seed %llu): check '%s'\n%s\n%s",
-                     static_cast<long long>(k), static_cast<unsigned long long>(s), o.check.c_str(),
-                     o.detail.c_str(), text.c_str());
+        report = "\nFAILURE in program " + std::to_string(k) + " (program seed " +
+                 std::to_string(s) + "): check '" + o.check + "'\n" + o.detail + "\n" + text;
         std::string small = text;
         if (opt.shrink) {
           int steps = 0;
           small = shrink(text, o, &steps, opt.passes);
           FuzzOutcome again = fuzz_program(small, opt.passes);
-          std::fprintf(out,
-                       "\nshrunk in %d steps from %zu to %zu lines; it fails check '%s':\n%s\n%s",
-                       steps, lines(text), lines(small), again.check.c_str(), again.detail.c_str(),
-                       small.c_str());
+          report += "\nshrunk in " + std::to_string(steps) + " steps from " +
+                    std::to_string(lines(text)) + " to " + std::to_string(lines(small)) +
+                    " lines; it fails check '" + again.check + "':\n" + again.detail + "\n" + small;
           o = again;
         }
         std::string header = "-- found by funmem-fuzz --seed " + std::to_string(opt.seed) +
@@ -100,8 +98,8 @@ CampaignResult run_campaign(const CampaignOptions& opt, std::FILE* out, std::FIL
   std::vector<std::thread> ts;
   for (int j = 0; j < opt.jobs; ++j)
     ts.emplace_back(worker);
-  // The progress line every half second; the workers' end wakes it at once (the
-  // run's time is not rounded up to the next tick).
+  // Progress every half second; the workers' end wakes it at once (the run's time is not
+  // rounded up to the next tick).
   std::mutex progress_mutex;
   std::condition_variable progress_cv;
   bool workers_done = false;
@@ -110,12 +108,7 @@ CampaignResult run_campaign(const CampaignOptions& opt, std::FILE* out, std::FIL
     for (bool last = false; !last;) {
       last =
           progress_cv.wait_for(lock, std::chrono::milliseconds(500), [&] { return workers_done; });
-      if (progress_out)
-        std::fprintf(
-            progress_out, "\r%.1f s: %lld %s (%.0f/s), %lld checks passed, %lld failures",
-            elapsed(), static_cast<long long>(done.load()), opt.lmads ? "questions" : "programs",
-            static_cast<double>(done.load()) / std::max(elapsed(), 1e-9),
-            static_cast<long long>(checks.load()), static_cast<long long>(failures.load()));
+      if (opt.progress) opt.progress({elapsed(), done.load(), checks.load(), failures.load()});
     }
   });
   for (std::thread& t : ts)
@@ -133,6 +126,7 @@ CampaignResult run_campaign(const CampaignOptions& opt, std::FILE* out, std::FIL
   r.seconds = elapsed();
   r.found_index = found_index;
   r.found_text = std::move(found_text);
+  r.report = std::move(report);
   return r;
 }
 

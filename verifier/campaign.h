@@ -9,10 +9,16 @@
 #include "verifier/gen.h"
 
 #include <cstdint>
-#include <cstdio>
+#include <functional>
 #include <string>
 
 namespace funmem {
+
+/// Where a running campaign stands.
+struct CampaignProgress {
+  double seconds = 0;
+  int64_t done = 0, checks = 0, failures = 0;
+};
 
 struct CampaignOptions {
   double seconds = 10; // stop after this long
@@ -23,6 +29,8 @@ struct CampaignOptions {
   bool shrink = true; // shrink the failing program or question
   GenOptions gen;
   PassOptions passes; // a broken pass variant, to show that the campaign finds it
+  /// Called every half second and once at the end (from another thread); may be empty.
+  std::function<void(const CampaignProgress&)> progress;
 };
 
 struct CampaignResult {
@@ -30,11 +38,11 @@ struct CampaignResult {
   double seconds = 0;
   int64_t found_index = -1; // the failing program's number, or -1
   std::string found_text;   // it (shrunk), with a header saying how it was found
+  std::string report;       // the failure and its shrinking, for people (empty: none)
 };
 
-/// Runs the campaign. The failure and its shrinking are reported on `out`; a progress
-/// line every half second on `progress` (none when null).
-CampaignResult run_campaign(const CampaignOptions& opt, std::FILE* out, std::FILE* progress);
+/// Runs the campaign; it prints nothing (the tool prints the progress and the report).
+CampaignResult run_campaign(const CampaignOptions& opt);
 
 /// The regression test of a found failure (for corpus/regress): its text, and for a
 /// program the properties the correct sc refuses (`-- refuses:` lines).
