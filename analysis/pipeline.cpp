@@ -43,32 +43,47 @@ std::string stage_names_text() {
   return all;
 }
 
+namespace {
+
+/// The deliberately broken variants: a name and the option that switches it on.
+struct BrokenVariant {
+  const char* name;
+  bool& (*flag)(PassOptions&);
+};
+const BrokenVariant kBrokenVariants[] = {
+    {"sc-no-overlap", [](PassOptions& o) -> bool& { return o.sc.broken_no_overlap; }},
+    {"merge-no-interference",
+     [](PassOptions& o) -> bool& { return o.merge.broken_no_interference; }},
+    {"sosi-no-cross", [](PassOptions& o) -> bool& { return o.sc.prover.broken_no_cross; }},
+    {"sc-late-facts", [](PassOptions& o) -> bool& { return o.sc.broken_late_facts; }},
+};
+
+} // namespace
+
 const std::vector<std::string>& broken_variant_names() {
-  static const std::vector<std::string> names = {"sc-no-overlap", "merge-no-interference",
-                                                 "sosi-no-cross", "sc-late-facts"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const BrokenVariant& v : kBrokenVariants)
+      n.push_back(v.name);
+    return n;
+  }();
   return names;
 }
 
 bool set_broken_variant(PassOptions& opt, const std::string& name) {
-  if (name == "sc-no-overlap")
-    opt.sc.broken_no_overlap = true;
-  else if (name == "merge-no-interference")
-    opt.merge.broken_no_interference = true;
-  else if (name == "sosi-no-cross")
-    opt.sc.prover.broken_no_cross = true;
-  else if (name == "sc-late-facts")
-    opt.sc.broken_late_facts = true;
-  else
-    return false;
-  return true;
+  for (const BrokenVariant& v : kBrokenVariants)
+    if (name == v.name) {
+      v.flag(opt) = true;
+      return true;
+    }
+  return false;
 }
 
 std::string broken_variants_text(const PassOptions& opt) {
-  const bool on[] = {opt.sc.broken_no_overlap, opt.merge.broken_no_interference,
-                     opt.sc.prover.broken_no_cross, opt.sc.broken_late_facts};
+  PassOptions copy = opt;
   std::string text;
-  for (size_t k = 0; k < broken_variant_names().size(); ++k)
-    if (on[k]) text += (text.empty() ? "" : " ") + ("--broken " + broken_variant_names()[k]);
+  for (const BrokenVariant& v : kBrokenVariants)
+    if (v.flag(copy)) text += (text.empty() ? "" : " ") + std::string("--broken ") + v.name;
   return text;
 }
 
@@ -152,10 +167,10 @@ std::optional<Program> run_program_pass(Stage s, const Program& p, const PassOpt
   return std::nullopt;
 }
 
-} // namespace
-
+/// One stage on `p` (`input_typed`: p has been type-checked): its result, or nullopt
+/// with `error` (without the `stage NAME:` prefix). Exceptions pass through.
 std::optional<StageResult> run_stage(Stage s, const Program& p, const PipelineOptions& opt,
-                                     std::string* error) {
+                                     bool input_typed, std::string* error) {
   const StageInfo& info = stage_info(s);
   if (p.lang != info.input) {
     *error = std::string(info.name) + " needs a " + (info.input == Lang::Fun ? "FUN" : "FUNMEM") +
@@ -175,7 +190,7 @@ std::optional<StageResult> run_stage(Stage s, const Program& p, const PipelineOp
   r.program = run_program_pass(s, p, opt.pass, r, error);
   if (!r.program) return std::nullopt;
   r.unchanged = r.program->def == p.def;
-  if (!opt.verify || (r.unchanged && opt.input_typed)) return r;
+  if (!opt.verify || (r.unchanged && input_typed)) return r;
   auto errs = typecheck(*r.program);
   if (!errs.empty()) {
     *error = std::string(info.name) + " produced an ill-typed program: " +
@@ -185,6 +200,8 @@ std::optional<StageResult> run_stage(Stage s, const Program& p, const PipelineOp
   }
   return r;
 }
+
+} // namespace
 
 PipelineResult run_pipeline(const Program& p, const PipelineOptions& opt) {
   PipelineResult res;
@@ -196,9 +213,8 @@ PipelineResult run_pipeline(const Program& p, const PipelineOptions& opt) {
       why = "to-imp must be the last stage (its output is IMP)";
     } else {
       try {
-        PipelineOptions o = opt;
-        o.input_typed = res.stages.empty() ? opt.input_typed : true;
-        r = run_stage(s, res.last_program(p), o, &why);
+        const bool input_typed = res.stages.empty() ? opt.input_typed : opt.verify;
+        r = run_stage(s, res.last_program(p), opt, input_typed, &why);
       } catch (const std::exception& e) {
         why = std::string("internal error: ") + e.what();
         r.reset();

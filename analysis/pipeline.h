@@ -99,9 +99,4 @@ struct PipelineResult {
 /// Runs `opt.stages` on `p` in order, each on the result of the one before.
 PipelineResult run_pipeline(const Program& p, const PipelineOptions& opt);
 
-/// One stage on `p`: its result, or nullopt with `error` (without the `stage NAME:`
-/// prefix). Exceptions are not caught here.
-std::optional<StageResult> run_stage(Stage s, const Program& p, const PipelineOptions& opt,
-                                     std::string* error);
-
 } // namespace funmem

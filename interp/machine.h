@@ -87,38 +87,26 @@ struct Machine {
   Semantics sem;
 
   Limits lim;
-
   RunStats stats;
-
   int64_t live_bytes = 0;
-
   int64_t next_id = 0;
-
   std::vector<std::pair<const std::string*, Val>> env;
-
   std::vector<Tracker> trackers;
-
   std::vector<Race> races;
 
   // Race tracking (fig. 4.9): per kernel nesting depth, a shadow cell for every cell of
   // every block the kernels at that depth touch, stamped with the kernel execution that
   // last touched it; reused by later executions, dropped with the block.
   std::vector<std::unordered_map<int64_t, std::vector<ShadowCell>>> shadows;
-
   uint32_t next_epoch = 1;
-
   void push_tracker(Pos pos);
-
   void forget_block(int64_t id);
-
   Machine(Semantics s, Limits l) : sem(s), lim(l) {}
 
   // Blocks tell the machine when they die (forget_block): release them while the
   // machine's tables still exist.
   ~Machine();
-
   Machine(const Machine&) = delete;
-
   Machine& operator=(const Machine&) = delete;
 
   // -------------------------------------------------------------- environment
@@ -198,7 +186,6 @@ struct Machine {
   // -------------------------------------------------------------- heap
 
   BlockP new_block(const std::string& name, int64_t size, Pos pos);
-
   void record(const Block& b, int64_t off, bool write) {
     for (size_t depth = 0; depth < trackers.size(); ++depth) {
       Tracker& t = trackers[depth];
@@ -298,9 +285,7 @@ struct Machine {
 
   /// A fresh row-major array (value semantics, and the heap's hidden temporaries).
   ArrV fresh(const std::string& name, ScalarType elem, const std::vector<int64_t>& shape, Pos pos);
-
   std::vector<int64_t> eval_dims(const Type& t);
-
   ConcreteLmad eval_lmad(const LmadSyn& l);
 
   /// The destination of an array-creating expression: fresh (value semantics) or the
@@ -318,14 +303,11 @@ struct Machine {
   // -------------------------------------------------------------- statements
 
   Vals run_body(const Body& b);
-
   static bool is_element(const EIndex& x, const ArrV& a);
 
   /// The hot path of indexing: an element read, without building a layout.
   Scalar element(const EIndex& x, const ArrV& a, Pos pos);
-
   void exec(const Stmt& s);
-
   Val from_atom(const AtomArg& a);
 
   /// Copy-on-update for value semantics: the updated array is a fresh copy.
@@ -333,20 +315,14 @@ struct Machine {
 
   /// Writes a scalar or an array value into the place `lay` of `dst`.
   void store(const Val& v, const BlockP& dst, const ConcreteLmad& lay, ScalarType elem, Pos pos);
-
   static bool all_indices(const std::vector<Entry>& es);
-
   static ConcreteLmad fix(const ConcreteLmad& l, int64_t i);
-
   ScalarType binding_elem(const Binding& b, ScalarType dflt);
-
   Vals run_loop(const ELoop& x, Pos pos);
   Vals concat(const std::vector<Binding>& pats, const EConcat& x, Pos pos);
   Vals replicate(const std::vector<Binding>& pats, const EReplicate& x, Pos pos);
   Vals eval_exp(const std::vector<Binding>& pats, const Exp& e);
-
   Vals kernel(const std::vector<Binding>& pats, const EKernel& k, Pos pos);
-
   Data result(const Val& v, Pos pos);
 };
 

@@ -30,11 +30,8 @@ struct Info {
 };
 
 Info scalar_info(ScalarType t);
-
 Info mem_info();
-
 std::string shape_text(const std::vector<Poly>& dims, ScalarType elem);
-
 std::string info_text(const Info& i);
 
 class Checker {
@@ -47,28 +44,20 @@ private:
   // ------------------------------------------------------------ environment
 
   Lang lang_;
-
   std::vector<Diagnostic> errs_;
-
   std::vector<std::map<std::string, Info>> scopes_;
-
   std::vector<std::map<std::string, Poly>> defs_;
-
   std::map<int, Pos> consumed_;
-
   int next_root_ = 0;
 
   // Roots that may be consumed in the current kernel or loop body (those created in it
   // or its loop parameters); nullopt at top level, where everything may be consumed.
   std::vector<std::set<int>> local_roots_;
-
   void error(Pos p, std::string msg);
   int fresh_root();
   void push();
   void pop();
-
   const Info* find(const std::string& n) const;
-
   void bind(const Name& n, Info i);
 
   /// p with the integer definitions in scope substituted (the outermost of a name).
@@ -76,9 +65,7 @@ private:
 
   /// Looks up an array name in use: unbound, not an array, or consumed are errors.
   const Info* use_array(const Name& n);
-
   void check_live(const Name& n, const Info& i);
-
   void consume(const Name& n, const Info& i, Pos at);
 
   // ------------------------------------------------------------ scalars
@@ -89,14 +76,12 @@ private:
   /// Checks that e is an i64 expression and returns its normal form (with `extra`
   /// names allowed as free integer variables, for existential sizes).
   std::optional<Poly> size(const SExp& e, const std::set<std::string>& extra, const char* what);
-
   std::optional<SymLmad> lmad(const LmadSyn& l, const std::set<std::string>& extra);
 
   // ------------------------------------------------------------ types
 
   /// Γ ⊢ τ: converts a written type; `extra` are existential names of its pattern.
   Info type_info(const Type& t, const std::set<std::string>& extra, bool need_ann = true);
-
   static bool same_shape(const Info& a, const Info& b);
 
   /// Substitutes pattern names by result names (T-RESULT's S) in a pattern type.
@@ -111,7 +96,6 @@ private:
   // ------------------------------------------------------------ bodies
 
   std::vector<const Info*> body(const Body& b);
-
   void stmt(const Stmt& s);
 
   /// The declared types of a pattern; existential names are those of its i64 scalars.
@@ -120,15 +104,12 @@ private:
   /// Binds a single-value pattern to `got`, checking it against the declared type.
   /// `view` says whether a FUNMEM layout must equal the computed one.
   void bind_one(const SLet& l, Pos at, std::optional<Info> got, bool view, const std::string& what);
-
   void record_def(const SLet& l, const std::string& n);
-
   std::optional<std::vector<SymEntry>> entries(const Info& src, const std::vector<Entry>& es,
                                                Pos at, std::vector<Poly>& dims_out,
                                                bool& scalar_out);
 
   Info array_info(ScalarType elem, std::vector<Poly> dims);
-
   void let(const SLet& l, Pos at);
   /// The let of one expression form.
   void let_exp(const SLet& l, Pos at, const EScalar& x);
@@ -146,7 +127,6 @@ private:
   void let_exp(const SLet& l, Pos at, const ECopy& x);
   void let_exp(const SLet& l, Pos at, const EScratch&);
   void let_exp(const SLet& l, Pos at, const EAlloc& x);
-
   std::optional<Info> atom(const AtomArg& a);
 
   /// The new value of an update has the updated place's type and does not alias the
@@ -155,9 +135,7 @@ private:
                           Pos at, const std::string& place);
 
   void bind_update(const SLet& l, Pos at, std::optional<Info> got);
-
   void bind_pattern(const std::vector<Binding>& pats, const std::vector<Info>& types);
-
   void loop(const SLet& l, const ELoop& x, Pos at);
 
   /// T-MEM-PROG: an array result is preceded by its memory block and is row-major.

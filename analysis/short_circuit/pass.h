@@ -112,7 +112,6 @@ struct Index {
   /// parameters, body and branch results into result patterns); the back edge from a
   /// loop body's result to its parameter (the next iteration) is only in `parent`.
   std::unordered_map<std::string, std::vector<std::string>> flows;
-
   std::string find(const std::string& n) {
     auto it = parent.find(n);
     if (it == parent.end() || it->second == n) return n;
@@ -171,12 +170,10 @@ struct ArrT {
 };
 
 std::vector<Formula> stmt_facts(const Stmt& s);
-
 void range_facts(const std::string& iter, const SExpP& bound, std::vector<Formula>& out);
 
 /// Integer `let` definitions of a body that are polynomials, with earlier ones inlined.
 void poly_defs(const Body& b, size_t upto, std::map<std::string, Poly>& defs);
-
 bool mentions(const SymLmad& l, const std::string& v);
 
 /// The attempt at one point.
@@ -211,8 +208,8 @@ Formula entry_inside(const SymEntry& e, const Poly& dim);
 /// Statements that create an array in a block of their own, from sizes and values.
 bool fresh_creation(const Exp& x);
 
+/// Short-circuiting of one program: the sweep over points, one attempt per point.
 class Pass {
-
 public:
   Pass(Program& p, ScReport& rep, const ScOptions& opt) : p_(p), rep_(rep), opt_(opt) {}
 
@@ -220,21 +217,14 @@ public:
 
 private:
   Program& p_;
-
   ScReport& rep_;
-
   const ScOptions& opt_;
-
   Index ix_;
-
   std::map<std::string, std::optional<ArrT>> arr_cache_;
-
   std::set<std::string> decided_;
-
   std::optional<std::set<std::string>> names_; // the bound names, when asked for
 
   const std::set<std::string>& names();
-
   std::map<std::string, std::unique_ptr<Solver>> solvers_;
 
   /// The integer `let` definitions in scope at the current attempt, inlined into the
@@ -252,7 +242,6 @@ private:
   };
 
   std::vector<Carried> carried_;
-
   std::map<std::string, std::string> fam_mem_; // aliases that keep their block name
 
   std::optional<size_t> last_creation_; // the source's creation, once found
@@ -273,7 +262,6 @@ private:
   /// renames a block in many types and clears it.
   const std::optional<ArrT>& arr(const std::string& n);
   std::optional<ArrT> arr_of(const std::string& n) const;
-
   bool same_block(const std::string& a, const std::string& b);
 
   /// The body whose `alloc` statement binds the memory `mem`; null when `mem` is not
@@ -285,7 +273,6 @@ private:
   /// an enclosing loop, which hold the previous iteration's block). Any other block (a
   /// parameter's) may be held by every name of its may-alias class.
   std::set<std::string> block_names(const std::string& m);
-
   std::string creation_text(const SLet& l, Pos pos);
 
   // ------------------------------------------------------------ facts
@@ -327,11 +314,8 @@ private:
 
   /// The points of one statement; true when one succeeded (the program changed).
   bool points(Body& b, size_t p, std::vector<Frame>& fr, SLet& l, Pos pos);
-
   static std::string key(const Point& pt);
-
   bool attempt(Point& pt);
-
   void reindex();
 
   /// Statements of the point's body as they were before a hoist, from index `from`.
@@ -427,7 +411,6 @@ private:
   /// The aliases of a carried loop: the parameter, what the body derives from it (its
   /// updates are the body's writes), the body's result and the loop's result.
   void carried(const SLet& l, const ELoop& x, Carried& cl, std::map<std::string, SymLmad>& fam);
-
   void family(const Stmt& s, std::map<std::string, SymLmad>& fam, bool nested, size_t d,
               std::vector<std::pair<size_t, Acc>>& writes);
 
@@ -451,7 +434,6 @@ private:
   /// integer operation that may overflow or divide by zero, a read not shown inside its
   /// array, a size not shown non-negative, anything not listed).
   bool may_fail(const Stmt& s, Solver& solver, int depth);
-
   bool sexp_may_fail(const SExp& e);
 
   /// Whether a scalar expression is of a floating-point type (its operations never fail).
@@ -479,13 +461,11 @@ private:
   /// minimises d (the sign of its coefficient decides): Z3's nonlinear arithmetic answers
   /// the question without those names far faster. Sound: d >= the substituted d.
   bool prove_positive(Poly d, const std::vector<Frame>& frames, Solver& solver);
-
   bool remove_alloc_if_dead(const std::string& m);
 
   // ------------------------------------------------------------ 6.9
 
   bool scalar_map(Body& B, size_t p, std::vector<Frame>& fr, SLet& l, EKernel& k, Pos pos);
-
   void in_place_map(Body& B, size_t p, std::vector<Frame>& fr, SLet& l, EKernel& k,
                     const std::string& xs, const ArrT& xt, const ArrT& yt, ScAttempt& a);
 };
