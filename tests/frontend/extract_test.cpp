@@ -678,7 +678,9 @@ TEST_CASE("GPUVerify's CUDA test suite: no racy kernel is called race-free",
           "[frontend][external]") {
   // ../shared/external/gpuverify-cuda-testsuite (third-party, not copied here);
   // EXPECTED.tsv sorts its kernels. tests/frontend/gpuverify-verdicts.tsv records what
-  // funmem-extract says of each; a change shows up here.
+  // funmem-extract says of each; a change shows up here. A record `race|unknown` is a
+  // kernel whose race only some thread schedules show to the dynamic detector (it runs
+  // each block's threads as OS threads): either answer is sound, no other is expected.
   fs::path suite =
       std::getenv("FUNMEM_GPUVERIFY_SUITE")
           ? fs::path(std::getenv("FUNMEM_GPUVERIFY_SUITE"))
@@ -723,15 +725,20 @@ TEST_CASE("GPUVerify's CUDA test suite: no racy kernel is called race-free",
       if (vs.count("race-free") && vs.size() > 1) got = "mixed";
       if (vs.size() == 1) got = *vs.begin();
     }
-    INFO(dir << ": GPUVerify " << expect << ", funmem " << got);
-    record += dir + "\t" + expect + "\t" + got + "\n";
+    INFO(dir << ": GPUVerify " << expect << ", funmem " << got << ", recorded " << recorded[dir]);
+    const std::string want = recorded[dir];
+    const bool schedule_dependent = want == "race|unknown";
+    record += dir + "\t" + expect + "\t" + (schedule_dependent ? want : got) + "\n";
     ++checked;
     if (expect == "race") {
       ++racy;
       CHECK(got != "race-free");
       CHECK(got != "mixed");
     }
-    CHECK(recorded[dir] == got);
+    if (schedule_dependent)
+      CHECK((got == "race" || got == "unknown"));
+    else
+      CHECK(want == got);
   }
   CHECK(checked == 183);
   CHECK(racy == 27);
