@@ -6,6 +6,7 @@
 #include "analysis/ast_util.h"
 #include "ir/convert.h"
 #include "ir/overloaded.h"
+#include "ir/scalar_types.h"
 
 #include <functional>
 #include <map>
@@ -69,44 +70,13 @@ private:
     return ArrInfo{t.ann->mem.s, sym_lmad(t.ann->lmad), t.elem};
   }
 
-  ScalarType infer(const SExp& e, const Scope& sc) {
-    return std::visit(Overloaded{[&](const Lit& l) { return l.type; },
-                                 [&](const SVar& v) {
-                                   auto it = sc.scalars.find(v.name);
-                                   return it == sc.scalars.end() ? ScalarType::I64 : it->second;
-                                 },
-                                 [&](const SUnary& u) {
-                                   return u.op == UnOp::Not ? ScalarType::Bool : infer(*u.a, sc);
-                                 },
-                                 [&](const SBinary& b) {
-                                   switch (b.op) {
-                                   case BinOp::Add:
-                                   case BinOp::Sub:
-                                   case BinOp::Mul:
-                                   case BinOp::Div:
-                                   case BinOp::Mod:
-                                     return infer(*b.a, sc);
-                                   default:
-                                     return ScalarType::Bool;
-                                   }
-                                 },
-                                 [&](const SCall& c) {
-                                   switch (c.fn) {
-                                   case Fn::ToI64:
-                                     return ScalarType::I64;
-                                   case Fn::ToI32:
-                                     return ScalarType::I32;
-                                   case Fn::ToF32:
-                                     return ScalarType::F32;
-                                   case Fn::ToF64:
-                                     return ScalarType::F64;
-                                   case Fn::Select:
-                                     return infer(*c.args[1], sc);
-                                   default:
-                                     return infer(*c.args[0], sc);
-                                   }
-                                 }},
-                      e.node);
+  /// The type of a checked expression; names not bound as scalars (sizes, loop
+  /// indices) are i64.
+  static ScalarType infer(const SExp& e, const Scope& sc) {
+    return scalar_type_of(e, [&](const std::string& name) {
+      auto it = sc.scalars.find(name);
+      return it == sc.scalars.end() ? ScalarType::I64 : it->second;
+    });
   }
 
   /// Bounds assertions for the entries of an index, view or update of array `a`: the

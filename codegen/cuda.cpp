@@ -4,6 +4,7 @@
 #include "codegen/free_names.h"
 #include "ir/overloaded.h"
 #include "ir/printer.h"
+#include "ir/scalar_types.h"
 
 #include <algorithm>
 #include <cmath>
@@ -243,14 +244,13 @@ private:
                                  },
                                  [&](const SUnary& u) -> Code {
                                    Code a = exp(*u.a);
-                                   if (u.op == UnOp::Not)
-                                     return {"(!" + a.first + ")", ScalarType::Bool};
-                                   if (is_float_type(a.second))
-                                     return {"(-" + a.first + ")", a.second};
+                                   ScalarType t = typed(unary_type(u.op, a.second), e.pos);
+                                   if (u.op == UnOp::Not) return {"(!" + a.first + ")", t};
+                                   if (is_float_type(t)) return {"(-" + a.first + ")", t};
                                    return narrow(
                                        "fm_neg(" + a.first + ", " +
                                            site("overflow", e.pos, "overflow in negation") + ")",
-                                       a.second, e.pos);
+                                       t, e.pos);
                                  },
                                  [&](const SBinary& b) -> Code { return binary(b, e.pos); },
                                  [&](const SCall& c) -> Code { return call(c, e.pos); }},
@@ -258,6 +258,13 @@ private:
   }
 
   static bool is_float_type(ScalarType t) { return t == ScalarType::F32 || t == ScalarType::F64; }
+
+  /// The result type by the typing rules (ir/scalar_types.h); IMP from to_imp is typed,
+  /// so a refusal means a hand-written IMP program the lowering cannot type.
+  ScalarType typed(const OpType& r, Pos pos) const {
+    if (!r.type) throw Unsupported(where(pos) + ": " + r.error);
+    return *r.type;
+  }
 
   /// An integer result computed in i64: an i32 one must fit.
   Code narrow(std::string code, ScalarType t, Pos pos) {
@@ -268,6 +275,7 @@ private:
 
   Code binary(const SBinary& b, Pos pos) {
     Code x = exp(*b.a), y = exp(*b.b);
+    const ScalarType t = typed(binary_type(b.op, x.second, y.second), pos);
     const std::string op = binop_text(b.op);
     switch (b.op) {
     case BinOp::Or:
@@ -278,62 +286,64 @@ private:
     case BinOp::Le:
     case BinOp::Gt:
     case BinOp::Ge:
-      return {"(" + x.first + " " + op + " " + y.first + ")", ScalarType::Bool};
+      return {"(" + x.first + " " + op + " " + y.first + ")", t};
     default:
       break;
     }
-    if (is_float_type(x.second)) {
+    if (is_float_type(t)) {
       if (b.op == BinOp::Mod)
-        return {std::string(x.second == ScalarType::F32 ? "fmodf(" : "fmod(") + x.first + ", " +
-                    y.first + ")",
-                x.second};
-      return {"(" + x.first + " " + op + " " + y.first + ")", x.second};
+        return {std::string(t == ScalarType::F32 ? "fmodf(" : "fmod(") + x.first + ", " + y.first +
+                    ")",
+                t};
+      return {"(" + x.first + " " + op + " " + y.first + ")", t};
     }
     std::string ovf = "overflow in " + op;
     switch (b.op) {
     case BinOp::Add:
       return narrow("fm_add(" + x.first + ", " + y.first + ", " + site("overflow", pos, ovf) + ")",
-                    x.second, pos);
+                    t, pos);
     case BinOp::Sub:
       return narrow("fm_sub(" + x.first + ", " + y.first + ", " + site("overflow", pos, ovf) + ")",
-                    x.second, pos);
+                    t, pos);
     case BinOp::Mul:
       return narrow("fm_mul(" + x.first + ", " + y.first + ", " + site("overflow", pos, ovf) + ")",
-                    x.second, pos);
+                    t, pos);
     default: {
       std::string d = site("division", pos, "division by zero in " + op);
       std::string o = d == "0" ? "0" : site("overflow", pos, ovf);
       return narrow(std::string(b.op == BinOp::Div ? "fm_div(" : "fm_mod(") + x.first + ", " +
                         y.first + ", " + d + ", " + o + ")",
-                    x.second, pos);
+                    t, pos);
     }
     }
   }
 
   Code call(const SCall& c, Pos pos) {
     std::vector<Code> a;
-    for (const SExpP& x : c.args)
+    std::vector<ScalarType> types;
+    for (const SExpP& x : c.args) {
       a.push_back(exp(*x));
-    auto T = [](ScalarType t) { return std::string(c_type(t)); };
+      types.push_back(a.back().second);
+    }
+    const ScalarType t = typed(call_type(c.fn, types), pos);
+    const std::string ct = c_type(t);
     switch (c.fn) {
     case Fn::Min:
     case Fn::Max:
-      return {std::string(c.fn == Fn::Min ? "fm_min<" : "fm_max<") + T(a[0].second) + ">(" +
-                  a[0].first + ", " + a[1].first + ")",
-              a[0].second};
+      return {std::string(c.fn == Fn::Min ? "fm_min<" : "fm_max<") + ct + ">(" + a[0].first + ", " +
+                  a[1].first + ")",
+              t};
     case Fn::Abs:
-      if (is_float_type(a[0].second))
-        return {std::string(a[0].second == ScalarType::F32 ? "fabsf(" : "fabs(") + a[0].first + ")",
-                a[0].second};
+      if (is_float_type(t))
+        return {std::string(t == ScalarType::F32 ? "fabsf(" : "fabs(") + a[0].first + ")", t};
       return narrow("fm_abs(" + a[0].first + ", " + site("overflow", pos, "overflow in abs") + ")",
-                    a[0].second, pos);
+                    t, pos);
     case Fn::Select:
-      return {"fm_select<" + T(a[1].second) + ">(" + a[0].first + ", " + a[1].first + ", " +
-                  a[2].first + ")",
-              a[1].second};
+      return {"fm_select<" + ct + ">(" + a[0].first + ", " + a[1].first + ", " + a[2].first + ")",
+              t};
     case Fn::ToI64:
     case Fn::ToI32: {
-      ScalarType to = c.fn == Fn::ToI64 ? ScalarType::I64 : ScalarType::I32;
+      const ScalarType to = t;
       std::string v = a[0].first;
       if (is_float_type(a[0].second))
         v = "fm_f2i((double)" + v + ", " +
@@ -347,11 +357,11 @@ private:
     case Fn::ToF32:
       // Through double, as the interpreter converts (an i64 rounds once to double, then
       // to float).
-      return {"((float)(double)" + a[0].first + ")", ScalarType::F32};
+      return {"((float)(double)" + a[0].first + ")", t};
     case Fn::ToF64:
-      return {"((double)" + a[0].first + ")", ScalarType::F64};
+      return {"((double)" + a[0].first + ")", t};
     }
-    return {"0", ScalarType::I64};
+    return {"0", t};
   }
 
   // ------------------------------------------------------------ statements

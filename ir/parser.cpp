@@ -6,6 +6,7 @@
 #include "ir/parser.h"
 
 #include "ir/lexical.h"
+#include "ir/scalar_types.h"
 
 #include <boost/fusion/include/at_c.hpp>
 #include <boost/spirit/home/x3.hpp>
@@ -367,7 +368,7 @@ const auto sexp_atom_impl_def =
     (fn_name_p >> '(' > (sexp % ',') > ')')[([](auto& ctx) {
       Fn f = at_c<0>(x3::_attr(ctx)).fn;
       auto& args = at_c<1>(x3::_attr(ctx));
-      size_t want = f == Fn::Min || f == Fn::Max ? 2 : f == Fn::Select ? 3 : 1;
+      size_t want = fn_arity(f);
       if (args.size() != want)
         throw ActionError{at_c<0>(x3::_attr(ctx)).where, std::string(fn_name(f)) + " takes " +
                                                              std::to_string(want) + " argument" +

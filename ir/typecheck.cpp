@@ -181,86 +181,33 @@ void Checker::consume(const Name& n, const Info& i, Pos at) {
 
 std::optional<ScalarType> Checker::sexp(const SExp& e) {
   return std::visit(
-      Overloaded{
-          [&](const Lit& l) -> std::optional<ScalarType> { return l.type; },
-          [&](const SVar& v) -> std::optional<ScalarType> {
-            const Info* i = find(v.name);
-            if (!i) {
-              error(e.pos, "'" + v.name + "' is not defined");
-              return std::nullopt;
-            }
-            if (i->kind == Info::Kind::Poisoned) return std::nullopt;
-            if (i->kind != Info::Kind::Scalar) {
-              error(e.pos, "'" + v.name + "' is " +
-                               (i->kind == Info::Kind::Mem ? "a memory block" : "an array") +
-                               ", not a scalar");
-              return std::nullopt;
-            }
-            return i->elem;
-          },
-          [&](const SUnary& u) -> std::optional<ScalarType> {
-            auto t = sexp(*u.a);
-            if (!t) return t;
-            if (u.op == UnOp::Not && *t != ScalarType::Bool) {
-              error(e.pos, std::string("'!' needs a bool operand, not ") + scalar_type_name(*t));
-              return std::nullopt;
-            }
-            if (u.op == UnOp::Neg && *t == ScalarType::Bool) {
-              error(e.pos, "'-' needs a numeric operand, not bool");
-              return std::nullopt;
-            }
-            return t;
-          },
-          [&](const SBinary& b) -> std::optional<ScalarType> {
-            auto ta = sexp(*b.a), tb = sexp(*b.b);
-            if (!ta || !tb) return std::nullopt;
-            std::string op = binop_text(b.op);
-            if (*ta != *tb) {
-              error(e.pos, "operands of '" + op + "' have different types " +
-                               scalar_type_name(*ta) + " and " + scalar_type_name(*tb) +
-                               " (there are no implicit conversions)");
-              return std::nullopt;
-            }
-            switch (b.op) {
-            case BinOp::Or:
-            case BinOp::And:
-              if (*ta != ScalarType::Bool) {
-                error(e.pos, "'" + op + "' needs bool operands, not " + scalar_type_name(*ta));
-                return std::nullopt;
-              }
-              return ScalarType::Bool;
-            case BinOp::Eq:
-            case BinOp::Ne:
-              return ScalarType::Bool;
-            case BinOp::Lt:
-            case BinOp::Le:
-            case BinOp::Gt:
-            case BinOp::Ge:
-              if (*ta == ScalarType::Bool) {
-                error(e.pos, "'" + op + "' needs numeric operands, not bool");
-                return std::nullopt;
-              }
-              return ScalarType::Bool;
-            case BinOp::Mod:
-              if (!is_integer(*ta)) {
-                error(e.pos,
-                      std::string("'%' needs integer operands, not ") + scalar_type_name(*ta));
-                return std::nullopt;
-              }
-              return ta;
-            case BinOp::Add:
-            case BinOp::Sub:
-            case BinOp::Mul:
-            case BinOp::Div:
-              if (*ta == ScalarType::Bool) {
-                error(e.pos, "'" + op + "' needs numeric operands, not bool");
-                return std::nullopt;
-              }
-              return ta;
-            }
-            return std::nullopt;
-          },
-          [&](const SCall& c) { return call(c, e.pos); }},
+      Overloaded{[&](const Lit& l) -> std::optional<ScalarType> { return l.type; },
+                 [&](const SVar& v) -> std::optional<ScalarType> {
+                   const Info* i = find(v.name);
+                   if (!i) {
+                     error(e.pos, "'" + v.name + "' is not defined");
+                     return std::nullopt;
+                   }
+                   if (i->kind == Info::Kind::Poisoned) return std::nullopt;
+                   if (i->kind != Info::Kind::Scalar) {
+                     error(e.pos, "'" + v.name + "' is " +
+                                      (i->kind == Info::Kind::Mem ? "a memory block" : "an array") +
+                                      ", not a scalar");
+                     return std::nullopt;
+                   }
+                   return i->elem;
+                 },
+                 [&](const SUnary& u) -> std::optional<ScalarType> {
+                   auto t = sexp(*u.a);
+                   if (!t) return t;
+                   return rule(unary_type(u.op, *t), e.pos);
+                 },
+                 [&](const SBinary& b) -> std::optional<ScalarType> {
+                   auto ta = sexp(*b.a), tb = sexp(*b.b);
+                   if (!ta || !tb) return std::nullopt;
+                   return rule(binary_type(b.op, *ta, *tb), e.pos);
+                 },
+                 [&](const SCall& c) { return call(c, e.pos); }},
       e.node);
 }
 
@@ -269,43 +216,18 @@ std::optional<ScalarType> Checker::call(const SCall& c, Pos pos) {
   std::vector<std::optional<ScalarType>> ts;
   for (const SExpP& a : c.args)
     ts.push_back(sexp(*a));
-  for (auto& t : ts)
+  std::vector<ScalarType> args;
+  for (auto& t : ts) {
     if (!t) return std::nullopt;
-  std::string f = fn_name(c.fn);
-  switch (c.fn) {
-  case Fn::Min:
-  case Fn::Max:
-    if (*ts[0] != *ts[1] || *ts[0] == ScalarType::Bool) {
-      error(pos, f + " needs two numeric arguments of the same type");
-      return std::nullopt;
-    }
-    return ts[0];
-  case Fn::Abs:
-    if (*ts[0] == ScalarType::Bool) {
-      error(pos, "abs needs a numeric argument");
-      return std::nullopt;
-    }
-    return ts[0];
-  case Fn::Select:
-    if (*ts[0] != ScalarType::Bool) {
-      error(pos, "the condition of select must be bool");
-      return std::nullopt;
-    }
-    if (*ts[1] != *ts[2]) {
-      error(pos, "the branches of select have different types");
-      return std::nullopt;
-    }
-    return ts[1];
-  case Fn::ToI64:
-    return ScalarType::I64;
-  case Fn::ToI32:
-    return ScalarType::I32;
-  case Fn::ToF32:
-    return ScalarType::F32;
-  case Fn::ToF64:
-    return ScalarType::F64;
+    args.push_back(*t);
   }
-  return std::nullopt;
+  return rule(call_type(c.fn, args), pos);
+}
+
+/// A typing rule's answer; its message is reported at `pos` when it refuses.
+std::optional<ScalarType> Checker::rule(const OpType& r, Pos pos) {
+  if (!r.type) error(pos, r.error);
+  return r.type;
 }
 
 /// Checks that e is an i64 expression and returns its normal form (with `extra`

@@ -8,6 +8,7 @@
 #include "ir/overloaded.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
+#include "ir/scalar_types.h"
 #include "ir/typecheck.h"
 
 #include <algorithm>
@@ -72,6 +73,7 @@ private:
 
   std::optional<ScalarType> sexp(const SExp& e);
   std::optional<ScalarType> call(const SCall& c, Pos pos);
+  std::optional<ScalarType> rule(const OpType& r, Pos pos);
 
   /// Checks that e is an i64 expression and returns its normal form (with `extra`
   /// names allowed as free integer variables, for existential sizes).
