@@ -76,8 +76,7 @@ Formula Formula::negate(Formula g) {
   return f;
 }
 
-std::optional<bool> Formula::eval(const std::map<std::string, int64_t>& env,
-                                  std::string* error) const {
+std::optional<bool> Formula::eval(const Env& env, std::string* error) const {
   switch (kind) {
   case Kind::True:
     return true;
@@ -320,6 +319,44 @@ std::optional<ProveQuery> parse_prove_line(const std::string& line, Diagnostic* 
     }
   }
   return q;
+}
+
+bool all_hold(const std::vector<Formula>& fs, const Env& env) {
+  for (const Formula& f : fs) {
+    auto ok = f.eval(env);
+    if (!ok || !*ok) return false;
+  }
+  return true;
+}
+
+size_t for_each_assignment(const std::vector<std::string>& vars, const std::vector<int64_t>& values,
+                           const std::function<bool(const Env&)>& visit, size_t limit) {
+  if (values.empty() && !vars.empty()) return 0;
+  std::vector<size_t> pick(vars.size(), 0); // an odometer, the first digit fastest
+  Env env;
+  for (const std::string& v : vars)
+    env[v] = values[0];
+  size_t visited = 0;
+  while (visited < limit) {
+    ++visited;
+    if (!visit(env)) break;
+    size_t k = 0;
+    while (k < pick.size() && pick[k] + 1 == values.size()) {
+      pick[k] = 0;
+      env[vars[k]] = values[0];
+      ++k;
+    }
+    if (k == pick.size()) break;
+    env[vars[k]] = values[++pick[k]];
+  }
+  return visited;
+}
+
+std::vector<int64_t> value_range(int64_t lo, int64_t hi) {
+  std::vector<int64_t> out;
+  for (int64_t v = lo; v <= hi; ++v)
+    out.push_back(v);
+  return out;
 }
 
 } // namespace funmem

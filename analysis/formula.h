@@ -9,12 +9,17 @@
 #include "ir/lmad.h"
 #include "ir/symbolic.h"
 
+#include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace funmem {
+
+/// Values of integer names.
+using Env = std::map<std::string, int64_t>;
 
 enum class Rel { Eq, Ne, Lt, Le, Gt, Ge };
 
@@ -36,8 +41,7 @@ struct Formula {
   static Formula negate(Formula f);
 
   /// Truth under an assignment; nullopt (with a message) when a term cannot be evaluated.
-  std::optional<bool> eval(const std::map<std::string, int64_t>& env,
-                           std::string* error = nullptr) const;
+  std::optional<bool> eval(const Env& env, std::string* error = nullptr) const;
   std::vector<std::string> free_vars() const;
   /// The formula with names replaced by polynomials in every comparison.
   Formula substitute(const std::map<std::string, Poly>& s) const;
@@ -78,5 +82,20 @@ struct ProveQuery {
 };
 /// Parses one batch line; on error `error->pos.col` is the 1-based column in the line.
 std::optional<ProveQuery> parse_prove_line(const std::string& line, Diagnostic* error);
+
+/// Every formula evaluates to true under env (a name it lacks is an error: false).
+bool all_hold(const std::vector<Formula>& fs, const Env& env);
+
+/// The brute-force enumerator of the prover's searches and of the tests that check the
+/// prover against enumeration: calls `visit` with every assignment of `values` to
+/// `vars` (the first name varying fastest), at most `limit` of them, until it returns
+/// false. Returns how many it visited.
+/// Example: for_each_assignment({"n", "m"}, {0, 1}, f) visits {n=0,m=0}, {n=1,m=0},
+/// {n=0,m=1}, {n=1,m=1}.
+size_t for_each_assignment(const std::vector<std::string>& vars, const std::vector<int64_t>& values,
+                           const std::function<bool(const Env&)>& visit,
+                           size_t limit = static_cast<size_t>(-1));
+/// The values lo, lo + 1, ..., hi.
+std::vector<int64_t> value_range(int64_t lo, int64_t hi);
 
 } // namespace funmem

@@ -476,34 +476,22 @@ std::optional<ProofNode> split_prove(const SymLmad& l1, const SymLmad& l2,
 bool small_value_witness(const SymLmad& l1, const SymLmad& l2, const std::vector<std::string>& vars,
                          const std::vector<Formula>& facts, const ProverOptions& opt,
                          ProveResult& res) {
-  std::vector<int64_t> vals = {1, 2, 3, 0, 4, 5, -1, 6, 7, 8, 10, 16, -2};
-  int64_t combos = 1;
-  size_t base = vals.size();
-  for (size_t k = 0; k < vars.size() && combos <= opt.witness_candidates; ++k)
-    combos *= static_cast<int64_t>(base);
-  combos = std::min<int64_t>(combos, opt.witness_candidates);
-  for (int64_t t = 0; t < combos; ++t) {
-    Env env;
-    int64_t x = t;
-    for (auto& v : vars) {
-      env[v] = vals[static_cast<size_t>(x) % base];
-      x /= static_cast<int64_t>(base);
-    }
-    bool ok = true;
-    for (const Formula& f : facts) {
-      auto e = f.eval(env);
-      if (!e || !*e) ok = false;
-    }
-    Witness w;
-    if (ok && confirm(l1, l2, env, opt, nullptr, nullptr, w)) {
-      res.answer = Answer::Overlap;
-      res.method = "witness";
-      res.reason = "small-value search, confirmed by evaluation";
-      res.witness = w;
-      return true;
-    }
-  }
-  return false;
+  bool found = false;
+  for_each_assignment(
+      vars, {1, 2, 3, 0, 4, 5, -1, 6, 7, 8, 10, 16, -2},
+      [&](const Env& env) {
+        Witness w;
+        if (all_hold(facts, env) && confirm(l1, l2, env, opt, nullptr, nullptr, w)) {
+          res.answer = Answer::Overlap;
+          res.method = "witness";
+          res.reason = "small-value search, confirmed by evaluation";
+          res.witness = w;
+          found = true;
+        }
+        return !found;
+      },
+      static_cast<size_t>(std::max(0, opt.witness_candidates)));
+  return found;
 }
 
 ProveResult run(const SymLmad& l1, const SymLmad& l2, Solver& solver, const ProverOptions& opt) {

@@ -33,15 +33,6 @@ std::optional<Formula> complement(const Formula& f) {
   }
 }
 
-/// Every formula evaluates to true under env (a name it lacks is an error: false).
-bool all_hold(const std::vector<Formula>& fs, const Env& env) {
-  for (const Formula& f : fs) {
-    auto ok = f.eval(env);
-    if (!ok || !*ok) return false;
-  }
-  return true;
-}
-
 /// Whether `goal` evaluates to false at one of `models` (names they lack take 0).
 bool false_at_one_of(const Formula& goal, const std::vector<Env>& models) {
   const std::vector<std::string> vars = goal.free_vars();
@@ -118,23 +109,17 @@ std::optional<Env> QuickDecider::small_model() const {
   for (const std::string& v : vars)
     if (!defs.count(v)) free.push_back(v);
   if (free.size() > 6) return std::nullopt;
-  size_t combos = 1;
-  for (size_t k = 0; k < free.size(); ++k)
-    combos *= 4;
-  for (size_t t = 0; t < combos; ++t) {
-    Env env;
-    size_t x = t;
-    for (const std::string& v : free) {
-      env[v] = static_cast<int64_t>(x % 4);
-      x /= 4;
-    }
+  std::optional<Env> found;
+  for_each_assignment(free, {0, 1, 2, 3}, [&](const Env& leaf) {
+    Env env = leaf;
     // Definitions may use each other: evaluate until nothing changes.
     for (size_t round = 0; round <= defs.size(); ++round)
       for (const auto& [v, e] : defs)
         if (auto val = e.eval(env)) env[v] = *val;
-    if (all_hold(facts_, env)) return env;
-  }
-  return std::nullopt;
+    if (all_hold(facts_, env)) found = std::move(env);
+    return !found;
+  });
+  return found;
 }
 
 /// Assignments of the facts' names that satisfy every fact, from a small search: the

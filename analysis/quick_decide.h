@@ -26,8 +26,6 @@ namespace funmem {
 
 /// A formula equivalent to !f without a negation at its top, where one is at hand.
 std::optional<Formula> complement(const Formula& f);
-/// Every formula evaluates to true under env (a name it lacks is an error: false).
-bool all_hold(const std::vector<Formula>& fs, const Env& env);
 /// Whether `goal` evaluates to false at one of `models` (names they lack take 0).
 bool false_at_one_of(const Formula& goal, const std::vector<Env>& models);
 /// The first of `models` (each satisfies the facts) at which every formula of `extra`

@@ -14,8 +14,6 @@
 
 namespace funmem {
 
-using Env = std::map<std::string, int64_t>;
-
 enum class SatResult { Sat, Unsat, Unknown };
 
 struct SolverStats {

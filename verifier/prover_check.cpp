@@ -15,16 +15,10 @@ int64_t pick(std::mt19937_64& g, int64_t lo, int64_t hi) {
 /// The assignments of n and m in lo..hi that satisfy the facts.
 std::vector<Env> assignments_in(const std::vector<Formula>& facts, int64_t lo, int64_t hi) {
   std::vector<Env> out;
-  for (int64_t a = lo; a <= hi; ++a)
-    for (int64_t b = lo; b <= hi; ++b) {
-      Env env = {{"n", a}, {"m", b}};
-      bool ok = true;
-      for (const Formula& f : facts) {
-        auto v = f.eval(env);
-        ok = ok && v && *v;
-      }
-      if (ok) out.push_back(env);
-    }
+  for_each_assignment({"m", "n"}, value_range(lo, hi), [&](const Env& env) {
+    if (all_hold(facts, env)) out.push_back(env);
+    return true;
+  });
   return out;
 }
 

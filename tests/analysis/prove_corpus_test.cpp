@@ -25,32 +25,20 @@ bool overlaps_somewhere_small(const ProveQuery& q, int& satisfying) {
     for (auto& v : f.free_vars())
       names.insert(v);
   std::vector<std::string> vars(names.begin(), names.end());
-  int64_t combos = 1;
-  for (size_t k = 0; k < vars.size(); ++k)
-    combos *= 7;
-  for (int64_t t = 0; t < combos; ++t) {
-    Env env;
-    int64_t x = t;
-    for (auto& v : vars) {
-      env[v] = x % 7;
-      x /= 7;
-    }
-    bool ok = true;
-    for (auto& f : q.facts) {
-      auto e = f.eval(env);
-      ok = ok && e && *e;
-    }
-    if (!ok) continue;
+  bool overlap = false;
+  for_each_assignment(vars, value_range(0, 6), [&](const Env& env) {
+    if (!all_hold(q.facts, env)) return true;
     ++satisfying;
     auto a = lmad_eval(q.l1, env), b = lmad_eval(q.l2, env);
-    if (!a || !b) continue;
+    if (!a || !b) return true;
     auto pa = a->points(1 << 22), pb = b->points(1 << 22);
-    if (!pa || !pb) continue;
+    if (!pa || !pb) return true;
     std::set<int64_t> s(pa->begin(), pa->end());
     for (int64_t p : *pb)
-      if (s.count(p)) return true;
-  }
-  return false;
+      overlap = overlap || s.count(p);
+    return !overlap;
+  });
+  return overlap;
 }
 
 } // namespace

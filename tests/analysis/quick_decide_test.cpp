@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <random>
+#include <set>
 
 using namespace funmem;
 
@@ -39,12 +40,10 @@ Formula random_cmp(std::mt19937_64& rng) {
 /// The assignments of a, b, c in [-4, 8] that satisfy every fact.
 std::vector<Env> models_of(const std::vector<Formula>& facts) {
   std::vector<Env> out;
-  for (int64_t a = -4; a <= 8; ++a)
-    for (int64_t b = -4; b <= 8; ++b)
-      for (int64_t c = -4; c <= 8; ++c) {
-        Env env{{"a", a}, {"b", b}, {"c", c}};
-        if (all_hold(facts, env)) out.push_back(env);
-      }
+  for_each_assignment({"c", "b", "a"}, value_range(-4, 8), [&](const Env& env) {
+    if (all_hold(facts, env)) out.push_back(env);
+    return true;
+  });
   return out;
 }
 
@@ -100,4 +99,36 @@ TEST_CASE("complement is the negation", "[prover][quick]") {
         if (x && y) CHECK(*x != *y);
       }
   }
+}
+
+TEST_CASE("the enumerator visits every assignment once, first name fastest", "[prover][quick]") {
+  for (size_t nvars = 0; nvars <= 3; ++nvars)
+    for (int64_t hi = -1; hi <= 2; ++hi) {
+      std::vector<std::string> vars;
+      for (size_t k = 0; k < nvars; ++k)
+        vars.push_back(std::string(1, static_cast<char>('a' + k)));
+      const std::vector<int64_t> values = value_range(0, hi);
+      std::vector<Env> seen;
+      size_t n = for_each_assignment(vars, values, [&](const Env& e) {
+        seen.push_back(e);
+        return true;
+      });
+      size_t want = 1;
+      for (size_t k = 0; k < nvars; ++k)
+        want *= values.size();
+      CHECK(n == want);
+      REQUIRE(seen.size() == want);
+      CHECK(std::set<Env>(seen.begin(), seen.end()).size() == want);
+      for (size_t t = 0; t < seen.size(); ++t) {
+        size_t x = t;
+        for (const std::string& v : vars) {
+          CHECK(seen[t].at(v) == values[x % values.size()]);
+          x /= values.size();
+        }
+      }
+    }
+  int visits = 0;
+  CHECK(for_each_assignment({"a", "b"}, {1, 2, 3}, [&](const Env&) { return ++visits < 4; }) == 4);
+  CHECK(for_each_assignment(
+            {"a", "b"}, {1, 2, 3}, [](const Env&) { return true; }, 5) == 5);
 }
