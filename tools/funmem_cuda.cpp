@@ -248,9 +248,9 @@ static int tool_main(int argc, char** argv) {
 #ifdef FUNMEM_HAVE_FRONTEND
     // Translation validation: every generated kernel race-free, every store where its
     // FUNMEM index function says (verifier/validate.h).
-    frontend::Validation v = frontend::validate_cuda(l.code, l.imp_stats, out);
+    Validation v = validate_cuda(l.code, l.imp_stats, out);
     std::printf("translation validation: %s\n%s", v.ok() ? "passed" : "FAILED",
-                frontend::validation_report(v, verbose).c_str());
+                validation_report(v, verbose).c_str());
     if (!v.ok()) status = 1;
 #else
     if (validate_flag) {

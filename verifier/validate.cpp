@@ -10,7 +10,9 @@
 #include <set>
 #include <sstream>
 
-namespace funmem::frontend {
+namespace funmem {
+
+using namespace frontend; // the extractor's summaries and the race checker
 
 namespace {
 
@@ -471,4 +473,4 @@ std::string validation_report(const Validation& v, bool verbose) {
   return out;
 }
 
-} // namespace funmem::frontend
+} // namespace funmem

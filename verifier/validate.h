@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-namespace funmem::frontend {
+namespace funmem {
 
 struct StoreCheck {
   Pos pos;               // in the .cu file
@@ -50,7 +50,7 @@ struct StoreCheck {
 
 struct FunctionValidation {
   std::string name;
-  KernelVerdict race;
+  frontend::KernelVerdict race;
   std::vector<StoreCheck> stores;
   std::vector<std::string> problems; // anything that makes the function fail
   bool ok = false;
@@ -65,7 +65,7 @@ struct Validation {
 /// Validates `code` (written to `cu_file`, which names it in positions) against the
 /// origins funmem-to-imp recorded. `opt` gives the prover's budget.
 Validation validate_cuda(const CudaCode& code, const ToImpReport& report,
-                         const std::string& cu_file, const RaceOptions& opt = {});
+                         const std::string& cu_file, const frontend::RaceOptions& opt = {});
 
 /// The device part of a generated file as the extractor parses it: the runtime header
 /// replaced by funmem_rt_model.h, the host code blanked (line numbers kept).
@@ -75,4 +75,4 @@ std::string device_part(const std::string& cu_text);
 /// equal to its index function`), then the failures' details.
 std::string validation_report(const Validation& v, bool verbose = false);
 
-} // namespace funmem::frontend
+} // namespace funmem

@@ -3,10 +3,10 @@
 // says; racy programs and generated code broken by hand are caught; the host facts
 // (assumptions, host loops, definitions) reach the launch and are needed; the extractor
 // reads the generated code's constructs; funmem-cuda validates by default.
-#include "verifier/validate.h"
 #include "tests/corpus_util.h"
 #include "tests/test_util.h"
 #include "verifier/cuda_check.h"
+#include "verifier/validate.h"
 
 #include <catch2/catch.hpp>
 
@@ -15,7 +15,7 @@
 #include <filesystem>
 
 using namespace funmem;
-using namespace funmem::frontend;
+using namespace funmem::frontend; // the extractor and the race checker
 namespace fs = std::filesystem;
 
 namespace {
