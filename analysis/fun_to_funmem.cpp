@@ -19,7 +19,7 @@ namespace {
 
 /// What the translation knows about an array name: its element type, sizes (as
 /// written), memory block and layout.
-struct Arr {
+struct Arr { // NOLINT(bugprone-exception-escape): moving a Poly does not throw
   ScalarType elem = ScalarType::I64;
   std::vector<SExpP> dims;
   std::string mem;

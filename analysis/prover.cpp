@@ -70,11 +70,11 @@ bool in_domain(const ConcreteLmad& c, const std::vector<int64_t>& idx) {
 
 // ---------------------------------------------------------------- SOSIs
 
-struct Interval {
+struct Interval { // NOLINT(bugprone-exception-escape): moving a Poly does not throw
   Poly lo, hi;
 };
 
-struct Sosi {
+struct Sosi { // NOLINT(bugprone-exception-escape): moving a Poly does not throw
   Poly offset;
   std::vector<std::pair<Poly, Interval>> dims; // (stride, interval)
 };
@@ -196,6 +196,7 @@ private:
         vars.insert(v);
     Env sample;
     std::vector<Formula> pos;
+    pos.reserve(all.size());
     for (const Poly& d : all)
       pos.push_back(gt(d, Poly(0)));
     if (!vars.empty()) solver_.check(pos, {vars.begin(), vars.end()}, &sample, opt_.timeout_ms);

@@ -230,8 +230,8 @@ std::optional<std::pair<std::string, int64_t>> QuickDecider::bound_of(const Form
 /// substitution is >= 0 wherever the facts hold.
 const std::map<std::string, Poly>& QuickDecider::lower_definitions() {
   if (defs_) return *defs_;
-  struct Cand {
-    Poly rest; // r + c
+  struct Cand { // NOLINT(bugprone-exception-escape): moving a Poly does not throw
+    Poly rest;  // r + c
     bool exact;
     size_t names;
     int64_t c;

@@ -18,7 +18,7 @@ namespace {
 
 using imp::Block;
 
-struct ArrInfo {
+struct ArrInfo { // NOLINT(bugprone-exception-escape): moving a Poly does not throw
   std::string mem;
   SymLmad lay;
   ScalarType elem = ScalarType::I64;

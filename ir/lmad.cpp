@@ -85,6 +85,7 @@ SymLmad lmad_fix(const SymLmad& l, const Poly& k) {
 
 SymLmad lmad_slice(const SymLmad& l, const std::vector<std::pair<Poly, Poly>>& s) {
   std::vector<Triplet> t;
+  t.reserve(s.size());
   for (const auto& [x, y] : s)
     t.push_back({x, y, Poly(1)});
   return lmad_slice_strided(l, t);
@@ -92,6 +93,7 @@ SymLmad lmad_slice(const SymLmad& l, const std::vector<std::pair<Poly, Poly>>& s
 
 SymLmad lmad_slice_strided(const SymLmad& l, const std::vector<Triplet>& s) {
   std::vector<SymEntry> e;
+  e.reserve(s.size());
   for (const Triplet& t : s)
     e.push_back({t.start, t.count, t.stride});
   return lmad_index(l, e);

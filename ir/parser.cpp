@@ -101,6 +101,8 @@ struct AnnotateIter {
     if constexpr (!std::is_same_v<std::decay_t<Attr>, x3::unused_type>) attr.where = first;
   }
 };
+// Rule tags are named as Spirit X3 names its own (`rule_tag`, `rule_def`).
+// NOLINTBEGIN(readability-identifier-naming)
 struct number_tag : AnnotateIter {};
 struct fn_tag : AnnotateIter {};
 struct name_tag : Annotate {};
@@ -113,6 +115,7 @@ struct exp_tag : Annotate {};
 struct stmt_tag : Annotate {};
 struct def_tag : Annotate {};
 struct in_pos_tag : Annotate {};
+// NOLINTEND(readability-identifier-naming)
 
 const std::set<std::string>& keywords() {
   static const std::set<std::string> k = {

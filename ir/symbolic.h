@@ -52,6 +52,12 @@ class Poly {
 public:
   Poly() = default;
   Poly(int64_t k); // NOLINT: integers convert implicitly to constant polynomials
+  // Moves do not allocate: a term list and its monomials either move their heap buffer
+  // or, held inline, move their (at most two) elements into the same inline capacity.
+  Poly(const Poly&) = default;
+  Poly(Poly&&) noexcept = default;
+  Poly& operator=(const Poly&) = default;
+  Poly& operator=(Poly&&) noexcept = default;
   static Poly var(const std::string& name);
   static Poly div(const Poly& a, const Poly& b); // truncating, as C
   static Poly mod(const Poly& a, const Poly& b); // remainder of truncating division

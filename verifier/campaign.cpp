@@ -4,6 +4,7 @@
 #include "verifier/fuzz.h"
 #include "verifier/prover_check.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -96,6 +97,7 @@ CampaignResult run_campaign(const CampaignOptions& opt) {
     }
   };
   std::vector<std::thread> ts;
+  ts.reserve(static_cast<size_t>(std::max(0, opt.jobs)));
   for (int j = 0; j < opt.jobs; ++j)
     ts.emplace_back(worker);
   // Progress every half second; the workers' end wakes it at once (the run's time is not
