@@ -110,7 +110,7 @@ std::optional<std::string> compare_imp_results(const std::vector<Data>& value,
     for (size_t k = 0; k < a.elems.size(); ++k) {
       Scalar x = a.elems[k], y = b.elems[k];
       // A never-written cell reads as i64 zero; compare it as zero of the array's type.
-      if (y.t != x.t && y.i == 0 && y.f == 0) y = Scalar::zero(x.t);
+      if (y.t != x.t && y == Scalar::zero(y.t)) y = Scalar::zero(x.t);
       if (!(x == y))
         return which + index_text(unflatten(a.shape, static_cast<int64_t>(k))) +
                ": value semantics " + x.to_string() + ", IMP " + y.to_string();

@@ -7,8 +7,20 @@ namespace funmem::machine {
 
 Vals Machine::run_body(const Body& b) {
   size_t mark = env.size();
-  for (const Stmt& s : b.stmts)
-    exec(s);
+  if (live) {
+    const BodyPlan& plan = live->plan(b);
+    const std::vector<std::string>* outer = dying;
+    drop(plan.unused);
+    for (size_t k = 0; k < b.stmts.size(); ++k) {
+      dying = &plan.dies_at[k];
+      exec(b.stmts[k]);
+      drop(plan.dies_at[k]);
+    }
+    dying = outer;
+  } else {
+    for (const Stmt& s : b.stmts)
+      exec(s);
+  }
   Vals out;
   for (const Name& n : b.results)
     out.push_back(lookup(n));
@@ -74,11 +86,45 @@ Val Machine::from_atom(const AtomArg& a) {
 }
 
 /// Copy-on-update for value semantics: the updated array is a fresh copy.
-ArrV Machine::updatable(const ArrV& src, const Name& arr, Pos pos) {
-  if (sem == Semantics::Heap) return src;
+ArrV Machine::updatable(const Name& arr, const std::string& value, Pos pos) {
+  if (sem == Semantics::Heap) return array(arr);
+  ArrV src;
+  if (value != arr.s && dies_here(arr.s)) {
+    src = take(arr);
+    if (src.block.use_count() == 1) {
+      ++stats.in_place;
+      return src;
+    }
+  } else {
+    src = array(arr);
+  }
   ArrV d = fresh(arr.s, src.elem, src.shape(), pos);
   copy(src, d.block, d.lay, pos);
   return d;
+}
+
+void Machine::dropped(const Name& n) {
+  throw std::logic_error("interpreter: '" + n.s + "' at " + std::to_string(n.pos.line) + ":" +
+                         std::to_string(n.pos.col) + " is used after its last mention");
+}
+
+void Machine::drop(const std::vector<std::string>& names) {
+  for (const std::string& n : names)
+    for (size_t k = env.size(); k-- > 0;)
+      if (same(*env[k].first, n)) {
+        if (auto* a = std::get_if<ArrV>(&env[k].second)) a->block.reset();
+        break;
+      }
+}
+
+ArrV Machine::take(const Name& n) {
+  Val& v = env[slot_of(n.s, n.pos)].second;
+  auto* a = std::get_if<ArrV>(&v);
+  if (!a) throw RunError("elemtype", n.pos, "'" + n.s + "' is not an array");
+  if (!a->block) dropped(n);
+  ArrV out = std::move(*a);
+  a->block.reset();
+  return out;
 }
 
 /// Writes a scalar or an array value into the place `lay` of `dst`.
@@ -153,14 +199,15 @@ Vals Machine::eval_exp(const std::vector<Binding>& pats, const Exp& e) {
                  [&](const EKernel& x) -> Vals { return kernel(pats, x, pos); },
                  [&](const ELoop& x) -> Vals { return run_loop(x, pos); },
                  [&](const EUpdate& x) -> Vals {
-                   ArrV a = updatable(array(x.arr), x.arr, pos);
+                   const auto* vn = std::get_if<Name>(&x.value.v);
+                   ArrV a = updatable(x.arr, vn ? vn->s : std::string(), pos);
                    bool full = false;
                    ConcreteLmad place = apply_entries(a, x.entries, x.arr, full);
                    store(from_atom(x.value), a.block, place, a.elem, x.value.pos);
                    return {a};
                  },
                  [&](const EUpdateLmad& x) -> Vals {
-                   ArrV a = updatable(array(x.arr), x.arr, pos);
+                   ArrV a = updatable(x.arr, x.value.s, pos);
                    ConcreteLmad place = apply_lmad(a, x.lmad, x.arr);
                    store(lookup(x.value), a.block, place, a.elem, x.value.pos);
                    return {a};
@@ -232,11 +279,7 @@ Vals Machine::kernel(const std::vector<Binding>& pats, const EKernel& k, Pos pos
     }
     store(r.at(0), dest->block, fix(dest->lay, i), elem, k.body.pos);
   }
-  if (trace) {
-    Tracker t = std::move(trackers.back());
-    trackers.pop_back();
-    if (t.race) races.push_back(*t.race);
-  }
+  if (trace) pop_tracker();
   if (outermost)
     stats.kernel_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -268,15 +311,23 @@ Data Machine::result(const Val& v, Pos pos) {
 /// A sequential loop: the body once per iteration, the parameters bound to the
 /// values of the iteration before.
 Vals Machine::run_loop(const ELoop& x, Pos pos) {
+  // An initial value the loop mentions last (and once) moves into the loop, so that the
+  // loop's updates of it may be done in place.
   Vals vals;
-  for (const Name& n : x.inits)
-    vals.push_back(lookup(n));
+  for (const Name& n : x.inits) {
+    const auto once = std::count_if(x.inits.begin(), x.inits.end(),
+                                    [&](const Name& m) { return m.s == n.s; }) == 1;
+    if (once && dies_here(n.s) && std::holds_alternative<ArrV>(lookup(n)))
+      vals.push_back(take(n));
+    else
+      vals.push_back(lookup(n));
+  }
   int64_t n = eval_int(*x.bound, "a loop bound");
   for (int64_t i = 0; i < n; ++i) {
     step(pos);
     size_t mark = env.size();
     for (size_t k = 0; k < x.params.size(); ++k)
-      bind(x.params[k].name.s, vals[k]);
+      bind(x.params[k].name.s, std::move(vals[k]));
     bind(x.iter.s, Scalar::of_int(ScalarType::I64, i));
     Vals next = run_body(x.body);
     env.resize(mark);

@@ -103,11 +103,7 @@ struct ImpMachine {
                        else
                          m.env.resize(mark);
                      }
-                     if (l.parallel) {
-                       Tracker t = std::move(m.trackers.back());
-                       m.trackers.pop_back();
-                       if (t.race) m.races.push_back(*t.race);
-                     }
+                     if (l.parallel) m.pop_tracker();
                    }},
         s.node);
   }

@@ -9,6 +9,7 @@ RunResult run_program(const Program& p, Semantics s, const Inputs& in, const Lim
   RunResult res;
   Machine m(s, lim);
   const Def& def = p.def;
+  if (s == Semantics::Value) m.live.emplace(def);
   try {
     // Scalars first (sizes of array parameters and of memory blocks).
     for (const Binding& b : def.params) {

@@ -67,6 +67,7 @@ struct RunStats {
   int64_t checked = 0;                        // accesses checked for races (per enclosing kernel)
   int64_t copies = 0, elided = 0;             // memcpy calls done / elided (copy onto itself)
   int64_t copied_elems = 0, elided_elems = 0; // elements those calls copied / did not copy
+  int64_t in_place = 0; // value semantics: updates done in place (no other value held the array)
   int64_t allocs = 0;
   int64_t peak_bytes = 0;
   double kernel_seconds = 0; // wall time inside outermost kernels

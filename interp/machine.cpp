@@ -6,14 +6,31 @@ namespace funmem::machine {
 void Machine::push_tracker(Pos pos) {
   Tracker t;
   t.pos = pos;
-  t.epoch = next_epoch++;
-  trackers.push_back(t);
+  trackers.push_back(std::move(t));
   if (shadows.size() < trackers.size()) shadows.resize(trackers.size());
 }
 
+void Machine::pop_tracker() {
+  Tracker& t = trackers.back();
+  auto& tables = shadows[trackers.size() - 1];
+  for (const auto& [id, page] : t.touched) {
+    auto it = tables.find(id);
+    if (it == tables.end()) continue; // the block died (forget_block gave its pages back)
+    shadow_pages.give(it->second[page]);
+    it->second[page] = nullptr;
+  }
+  if (t.race) races.push_back(*t.race);
+  trackers.pop_back();
+}
+
 void Machine::forget_block(int64_t id) {
-  for (auto& s : shadows)
-    s.erase(id);
+  for (auto& s : shadows) {
+    auto it = s.find(id);
+    if (it == s.end()) continue;
+    for (CellAcc* p : it->second)
+      if (p) shadow_pages.give(p);
+    s.erase(it);
+  }
   for (Tracker& t : trackers)
     if (t.cached_block == id) {
       t.cached_block = -1;
@@ -39,7 +56,8 @@ BlockP Machine::new_block(const std::string& name, int64_t size, Pos pos) {
                        "' exceeds --max-memory (" + std::to_string(lim.max_memory_bytes) +
                        " bytes, 16 per element; " + std::to_string(live_bytes) + " in use)");
   ++stats.allocs;
-  return std::make_shared<Block>(this, next_id++, name, size);
+  Storage storage = storage_pool.take(static_cast<size_t>(size));
+  return std::make_shared<Block>(this, next_id++, name, size, std::move(storage));
 }
 
 /// memcpy (fig. 4.10): all source elements are read (from the old heap) before the
@@ -192,9 +210,9 @@ ConcreteLmad Machine::apply_lmad(const ArrV& a, const LmadSyn& ls, const Name& a
   return r;
 }
 
-Block::Block(Machine* mm, int64_t i, std::string n, int64_t size)
-    : m(mm), id(i), name(std::move(n)), cells(static_cast<size_t>(size)),
-      set(static_cast<size_t>(size), 0) {
+Block::Block(Machine* mm, int64_t i, std::string n, int64_t size, Storage storage)
+    : m(mm), id(i), name(std::move(n)), cells(std::move(storage.cells)),
+      set(std::move(storage.set)) {
   m->live_bytes += size * 16;
   m->stats.peak_bytes = std::max(m->stats.peak_bytes, m->live_bytes);
 }
@@ -202,6 +220,71 @@ Block::Block(Machine* mm, int64_t i, std::string n, int64_t size)
 Block::~Block() {
   m->forget_block(id);
   m->live_bytes -= static_cast<int64_t>(cells.size()) * 16;
+  m->storage_pool.give(Storage{std::move(cells), std::move(set)});
+}
+
+// -------------------------------------------------------------- pools
+
+namespace {
+
+size_t log2_floor(size_t x) {
+  size_t c = 0;
+  while (x >>= 1)
+    ++c;
+  return c;
+}
+
+/// An element of `classes` (by floor(log2(capacity))) with capacity in [size, 2 size],
+/// removed; nullopt when none.
+template <class T, class Cap>
+std::optional<T> take_from(std::vector<std::vector<T>>& classes, size_t size, Cap capacity) {
+  const size_t c = log2_floor(size);
+  for (size_t k = c; k <= c + 1 && k < classes.size(); ++k)
+    for (size_t j = classes[k].size(); j-- > 0;) {
+      const size_t cap = capacity(classes[k][j]);
+      if (cap < size || cap > 2 * size) continue;
+      T t = std::move(classes[k][j]);
+      classes[k][j] = std::move(classes[k].back());
+      classes[k].pop_back();
+      return t;
+    }
+  return std::nullopt;
+}
+
+} // namespace
+
+Storage StoragePool::take(size_t size) {
+  if (size >= kMinCells) {
+    auto cap = [](const Storage& s) { return s.cells.capacity(); };
+    if (std::optional<Storage> s = take_from(classes_, size, cap)) {
+      bytes_ -= bytes_of(*s);
+      ++reused;
+      s->cells.resize(size);
+      s->set.assign(size, 0);
+      return std::move(*s);
+    }
+  }
+  return Storage{std::vector<Scalar>(size), std::vector<uint8_t>(size, 0)};
+}
+
+void StoragePool::give(Storage s) {
+  const size_t cap = s.cells.capacity();
+  if (cap < kMinCells || bytes_of(s) > kMaxBytes) return;
+  const size_t c = log2_floor(cap);
+  if (classes_.size() <= c) classes_.resize(c + 1);
+  std::vector<Storage>& cls = classes_[c];
+  if (cls.size() == kPerClass) {
+    bytes_ -= bytes_of(cls.front());
+    cls.erase(cls.begin());
+  }
+  // Over the limit: the largest kept storages go first.
+  for (size_t k = classes_.size(); k-- > 0 && bytes_ + bytes_of(s) > kMaxBytes;)
+    while (!classes_[k].empty() && bytes_ + bytes_of(s) > kMaxBytes) {
+      bytes_ -= bytes_of(classes_[k].front());
+      classes_[k].erase(classes_[k].begin());
+    }
+  bytes_ += bytes_of(s);
+  cls.push_back(std::move(s));
 }
 
 } // namespace funmem::machine

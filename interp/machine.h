@@ -7,6 +7,7 @@
 #pragma once
 
 #include "interp/interp.h"
+#include "interp/liveness.h"
 
 #include "ir/convert.h"
 #include "ir/lmad.h"
@@ -29,7 +30,70 @@ std::string index_text(const std::vector<int64_t>& idx);
 std::vector<int64_t> unflatten(const std::vector<int64_t>& shape, int64_t t);
 int64_t product(const std::vector<int64_t>& shape, Pos pos);
 
+/// Per-cell access record of one kernel execution (fig. 4.9).
+struct CellAcc {
+  int32_t writer = -1, r1 = -1, r2 = -1; // kernel bounds are checked to fit in int32
+};
+
 struct Machine;
+
+/// The storage of a block: its cells and their written flags.
+struct Storage {
+  std::vector<Scalar> cells;
+  std::vector<uint8_t> set; // 0: never written (reads as zero of any type)
+};
+
+/// Storage of dead blocks kept for the next blocks of about their size, so that a
+/// program that allocates in a loop does not return its memory to the system and fault
+/// it in again every iteration. Blocks below kMinCells are left to the allocator; at most
+/// kPerClass storages of each power-of-two capacity class and kMaxBytes in all are kept
+/// (the oldest of a full class goes). Storage handed out again has every cell unwritten.
+class StoragePool {
+public:
+  static constexpr size_t kMinCells = 1024;
+  static constexpr size_t kPerClass = 2;
+  static constexpr size_t kMaxBytes = size_t{64} << 20;
+  /// Storage of `size` unwritten cells, recycled when a kept one is large enough (and
+  /// at most twice as large).
+  Storage take(size_t size);
+  void give(Storage s);
+  size_t kept_bytes() const { return bytes_; }
+  int64_t reused = 0; // storages handed out again
+
+private:
+  static size_t bytes_of(const Storage& s) {
+    return s.cells.capacity() * sizeof(Scalar) + s.set.capacity();
+  }
+  std::vector<std::vector<Storage>> classes_; // by floor(log2(cells' capacity))
+  size_t bytes_ = 0;
+};
+
+/// Race records of one block at one kernel depth, in pages of kShadowPage cells: a page
+/// is taken (all records empty) when the running kernel execution at that depth first
+/// touches one of its cells, and given back when the execution ends, so that race
+/// tracking holds records only for the cells the running executions touch.
+constexpr size_t kShadowPage = 64;
+using ShadowTable = std::vector<CellAcc*>; // page k: cells [k * kShadowPage, ...)
+
+/// Empty shadow pages for the taking.
+class ShadowPages {
+public:
+  CellAcc* take() {
+    if (free_.empty()) {
+      owned_.push_back(std::make_unique<CellAcc[]>(kShadowPage));
+      return owned_.back().get();
+    }
+    CellAcc* p = free_.back();
+    free_.pop_back();
+    std::fill(p, p + kShadowPage, CellAcc{});
+    return p;
+  }
+  void give(CellAcc* p) { free_.push_back(p); }
+
+private:
+  std::vector<std::unique_ptr<CellAcc[]>> owned_;
+  std::vector<CellAcc*> free_;
+};
 
 struct Block {
   Machine* m;
@@ -37,7 +101,7 @@ struct Block {
   std::string name;
   std::vector<Scalar> cells;
   std::vector<uint8_t> set; // 0: never written (reads as zero of any type)
-  Block(Machine* mm, int64_t i, std::string n, int64_t size);
+  Block(Machine* mm, int64_t i, std::string n, int64_t size, Storage storage);
   ~Block();
   Block(const Block&) = delete;
   Block& operator=(const Block&) = delete;
@@ -62,24 +126,12 @@ using Val = std::variant<Scalar, ArrV, MemV>;
 /// The values of one statement or body: almost always one or two.
 using Vals = boost::container::small_vector<Val, 2>;
 
-/// Per-cell access record of one kernel execution (fig. 4.9).
-struct CellAcc {
-  int32_t writer = -1, r1 = -1, r2 = -1; // kernel bounds are checked to fit in int32
-};
-
-/// The access record of one cell for the kernel execution stamped `epoch`; a cell with
-/// an older stamp has not been touched by the running kernel execution.
-struct ShadowCell {
-  uint32_t epoch = 0;
-  CellAcc acc;
-};
-
 struct Tracker {
   Pos pos;
   int64_t iter = 0;
-  uint32_t epoch = 0;        // this kernel execution's stamp
-  int64_t cached_block = -1; // the block whose shadow `cached` points to
-  ShadowCell* cached = nullptr;
+  int64_t cached_block = -1; // the block whose shadow table `cached` points to
+  CellAcc** cached = nullptr;
+  std::vector<std::pair<int64_t, size_t>> touched; // (block, page) taken by this execution
   std::optional<Race> race;
 };
 
@@ -91,15 +143,22 @@ struct Machine {
   int64_t live_bytes = 0;
   int64_t next_id = 0;
   std::vector<std::pair<const std::string*, Val>> env;
+  // Value semantics: which bindings each body drops when (liveness.h), and the names
+  // the statement being executed mentions last.
+  std::optional<Liveness> live;
+  const std::vector<std::string>* dying = nullptr;
   std::vector<Tracker> trackers;
   std::vector<Race> races;
 
-  // Race tracking (fig. 4.9): per kernel nesting depth, a shadow cell for every cell of
-  // every block the kernels at that depth touch, stamped with the kernel execution that
-  // last touched it; reused by later executions, dropped with the block.
-  std::vector<std::unordered_map<int64_t, std::vector<ShadowCell>>> shadows;
-  uint32_t next_epoch = 1;
+  // Race tracking (fig. 4.9): per kernel nesting depth, the shadow table of every block
+  // the kernels at that depth touch (ShadowTable: pages of the running execution).
+  std::vector<std::unordered_map<int64_t, ShadowTable>> shadows;
+  ShadowPages shadow_pages;
+  StoragePool storage_pool;
   void push_tracker(Pos pos);
+  /// Ends the innermost kernel execution's tracking: its pages go back, its race (if
+  /// any) is recorded.
+  void pop_tracker();
   void forget_block(int64_t id);
   Machine(Semantics s, Limits l) : sem(s), lim(l) {}
 
@@ -157,9 +216,22 @@ struct Machine {
   /// The array bound to `n`; the reference is valid until the environment changes.
   const ArrV& array_ref(const Name& n) const {
     const Val& v = lookup(n);
-    if (const auto* a = std::get_if<ArrV>(&v)) return *a;
+    if (const auto* a = std::get_if<ArrV>(&v)) {
+      if (!a->block) dropped(n);
+      return *a;
+    }
     throw RunError("elemtype", n.pos, "'" + n.s + "' is not an array");
   }
+  [[noreturn]] static void dropped(const Name& n);
+
+  /// Value semantics: drops the arrays bound to `names` (their last mention has run).
+  void drop(const std::vector<std::string>& names);
+  /// Whether the statement being executed mentions `n` last.
+  bool dies_here(const std::string& n) const {
+    return dying && std::find(dying->begin(), dying->end(), n) != dying->end();
+  }
+  /// The array bound to `n`, moved out of the environment (its binding is dropped).
+  ArrV take(const Name& n);
 
   ArrV array(const Name& n) const { return array_ref(n); }
 
@@ -191,14 +263,18 @@ struct Machine {
       Tracker& t = trackers[depth];
       ++stats.checked;
       if (t.cached_block != b.id) {
-        std::vector<ShadowCell>& sh = shadows[depth][b.id];
-        if (sh.size() < b.cells.size()) sh.resize(b.cells.size());
+        ShadowTable& table = shadows[depth][b.id];
+        if (table.empty()) table.assign((b.cells.size() + kShadowPage - 1) / kShadowPage, nullptr);
         t.cached_block = b.id;
-        t.cached = sh.data();
+        t.cached = table.data();
       }
-      ShadowCell& cell = t.cached[off];
-      if (cell.epoch != t.epoch) cell = ShadowCell{t.epoch, CellAcc{}};
-      CellAcc& c = cell.acc;
+      const auto page = static_cast<size_t>(off) / kShadowPage;
+      CellAcc*& records = t.cached[page];
+      if (!records) {
+        records = shadow_pages.take();
+        t.touched.emplace_back(b.id, page);
+      }
+      CellAcc& c = records[static_cast<size_t>(off) % kShadowPage];
       auto me = static_cast<int32_t>(t.iter);
       std::optional<std::pair<int32_t, bool>> clash; // (other iteration, other writes)
       if (write) {
@@ -310,8 +386,10 @@ struct Machine {
   void exec(const Stmt& s);
   Val from_atom(const AtomArg& a);
 
-  /// Copy-on-update for value semantics: the updated array is a fresh copy.
-  ArrV updatable(const ArrV& src, const Name& arr, Pos pos);
+  /// The array an update of `arr` writes: under value semantics a fresh copy, unless
+  /// the update mentions `arr` last (and not as its value, `value`) and no other value
+  /// holds its block, when it is `arr`'s array itself; under heap semantics `arr`'s.
+  ArrV updatable(const Name& arr, const std::string& value, Pos pos);
 
   /// Writes a scalar or an array value into the place `lay` of `dst`.
   void store(const Val& v, const BlockP& dst, const ConcreteLmad& lay, ScalarType elem, Pos pos);

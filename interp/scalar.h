@@ -25,17 +25,34 @@ struct RunError : std::runtime_error {
       : std::runtime_error(msg), kind(std::move(k)), pos(p) {}
 };
 
+/// 16 bytes: the type and one 8-byte value (a block cell or a result element each).
 struct Scalar {
   ScalarType t = ScalarType::I64;
-  int64_t i = 0; // integers and bool
-  double f = 0;  // f32 (rounded) and f64
-  static Scalar of_int(ScalarType t, int64_t v) { return {t, v, 0}; }
-  static Scalar of_float(ScalarType t, double v) { return {t, 0, v}; }
-  static Scalar zero(ScalarType t) { return {t, 0, 0}; }
+  union {
+    int64_t i = 0; // integers and bool
+    double f;      // f32 (rounded) and f64
+  };
+  static Scalar of_int(ScalarType t, int64_t v) {
+    Scalar s;
+    s.t = t;
+    s.i = v;
+    return s;
+  }
+  static Scalar of_float(ScalarType t, double v) {
+    Scalar s;
+    s.t = t;
+    s.f = v;
+    return s;
+  }
+  /// Zero of type t (0, 0.0, false).
+  static Scalar zero(ScalarType t) {
+    return t == ScalarType::F32 || t == ScalarType::F64 ? of_float(t, 0.0) : of_int(t, 0);
+  }
   /// Equal type and value; floats compare bitwise-equal or both NaN.
   friend bool operator==(const Scalar& a, const Scalar& b);
   std::string to_string() const;
 };
+static_assert(sizeof(Scalar) == 16);
 
 /// Looks up a scalar name; throws RunError when it is not bound to a scalar.
 using ScalarLookup = std::function<Scalar(const std::string& name, Pos pos)>;

@@ -91,6 +91,7 @@ json report_json(const CheckReport& r) {
          {"status", expect_status_name(e.status)},
          {"detail", e.detail}});
   j["sc"] = sc_check_json(r);
+  j["seconds"] = {{"static", r.static_seconds}, {"runs", r.run_seconds}};
   j["ok"] = r.ok();
   return j;
 }

@@ -8,6 +8,7 @@
 #include "ir/typecheck.h"
 #include "ir/unmem.h"
 
+#include <chrono>
 #include <functional>
 
 namespace funmem {
@@ -36,6 +37,10 @@ bool DataSetRun::valid() const {
 }
 
 namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 std::string where(Pos p) {
   return std::to_string(p.line) + ":" + std::to_string(p.col);
@@ -119,9 +124,10 @@ bool same_end(const std::optional<RunError>& a, const std::optional<RunError>& b
 
 /// Why a stage's run ends otherwise than the source's value semantics (nullopt: alike).
 /// The FUNMEM program itself (no stage) may differ: that is what validity checks.
-std::optional<std::string> stage_ends_otherwise(const RunResult& source, const DataSetRun& d) {
+std::optional<std::string> stage_ends_otherwise(const std::optional<RunError>& want,
+                                                const DataSetRun& d) {
   if (d.stage.empty() || !d.heap_ran) return std::nullopt;
-  const std::optional<RunError>&want = source.error, &got = d.heap_error;
+  const std::optional<RunError>& got = d.heap_error;
   auto text = [](const RunError& e) {
     return e.kind + " error at " + where(e.pos) + " (" + e.what() + ")";
   };
@@ -249,6 +255,7 @@ std::vector<Expect> judge_static(CheckReport& r, std::vector<Expect> expects) {
 
 CheckReport check_source(const std::string& file, const std::string& text,
                          const CheckOptions& opt) {
+  const auto t0 = std::chrono::steady_clock::now();
   CheckReport r;
   r.file = file;
   r.lang = lang_of_path(file);
@@ -262,15 +269,18 @@ CheckReport check_source(const std::string& file, const std::string& text,
   }
   std::vector<Expect> expects = judge_static(r, pr.program ? pr.program->expects : pr.expects);
   if (r.typed) run_checks(r, *pr.program, expects, opt);
+  r.static_seconds = seconds_since(t0) - r.run_seconds;
   return r;
 }
 
 CheckReport check_program(const std::string& file, const Program& p, const CheckOptions& opt) {
+  const auto t0 = std::chrono::steady_clock::now();
   CheckReport r;
   r.file = file;
   r.lang = p.lang;
   r.parsed = r.typed = true;
   run_checks(r, p, judge_static(r, p.expects), opt);
+  r.static_seconds = seconds_since(t0) - r.run_seconds;
   return r;
 }
 
@@ -320,6 +330,7 @@ void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& exp
   }
   const std::vector<InputSet>& sets = opt.inputs.empty() ? p.inputs : opt.inputs;
   size_t count = std::max<size_t>(sets.size(), 1);
+  const auto runs_start = std::chrono::steady_clock::now();
   r.data_sets = count;
   for (size_t k = 0; k < count; ++k) {
     const InputSet* set = sets.empty() ? nullptr : &sets[k];
@@ -349,10 +360,11 @@ void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& exp
     // FUNMEM source whose own heap semantics ends otherwise (an invalid program) is the
     // reference of its stages itself.
     if (!ref.base.input_error) {
-      RunResult want = ref.value;
+      // (The error alone: the results are not copied.)
+      std::optional<RunError> want = ref.value.error;
       const DataSetRun& src = r.runs[first];
       if (p.lang == Lang::FunMem && src.heap_ran && !same_end(src.heap_error, ref.value.error))
-        want.error = src.heap_error;
+        want = src.heap_error;
       for (size_t j = first; j < r.runs.size(); ++j)
         if (auto why = stage_ends_otherwise(want, r.runs[j]))
           r.stage_mismatches.push_back(r.runs[j].name + ": " + *why);
@@ -376,6 +388,7 @@ void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& exp
       r.sc_impact.push_back(im);
     }
   }
+  r.run_seconds = seconds_since(runs_start);
   for (ExpectResult& er : r.expectations)
     if (er.status == ExpectStatus::Unchecked && er.detail.empty()) judge(er, r, p.lang);
 }

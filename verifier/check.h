@@ -79,6 +79,9 @@ struct CheckReport {
     int64_t peak_before = 0, peak_after = 0;     // peak heap bytes
   };
   std::vector<ScImpact> sc_impact;
+  /// Wall-clock seconds: parsing, type checking and the pipeline's passes (static), and
+  /// the interpreters' runs of every data set (runs).
+  double static_seconds = 0, run_seconds = 0;
   /// True when no expectation fails.
   bool ok() const;
 };
