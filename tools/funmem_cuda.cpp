@@ -8,6 +8,7 @@
 #include "support/files.h"
 #include "tools/guarded_main.h"
 #include "verifier/cuda_check.h"
+#include "verifier/resources.h"
 #ifdef FUNMEM_HAVE_FRONTEND
 #include "verifier/validate.h"
 #endif
@@ -71,6 +72,27 @@ bool lower_and_build(const std::string& file, const std::string& text, const Low
   }
   std::printf("built %s (nvcc -O3 --fmad=false -arch=%s)\n", b.gpu.c_str(), arch.c_str());
   return true;
+}
+
+/// Prints ptxas's resource report for every kernel of the written file.
+int print_resources(const std::string& cu, const std::string& arch, int maxrregcount) {
+  std::vector<std::string> flags;
+  if (maxrregcount > 0) flags.push_back("-maxrregcount=" + std::to_string(maxrregcount));
+  std::string err;
+  auto ks = ptxas_resources(cu, arch, flags, &err);
+  if (!ks) {
+    std::cerr << "funmem-cuda: error: " << err << "\n";
+    return 2;
+  }
+  std::printf("resources (ptxas, %s%s):\n", arch.c_str(),
+              maxrregcount > 0 ? (", -maxrregcount=" + std::to_string(maxrregcount)).c_str() : "");
+  std::printf("  %-24s %9s %8s %12s %12s %11s\n", "kernel", "registers", "barriers", "shared bytes",
+              "stack bytes", "spill bytes");
+  for (const KernelResources& k : *ks)
+    std::printf("  %-24s %9d %8d %12lld %12lld %11lld\n", k.kernel.c_str(), k.registers, k.barriers,
+                static_cast<long long>(k.shared_bytes), static_cast<long long>(k.stack_bytes),
+                static_cast<long long>(k.spill_store_bytes + k.spill_load_bytes));
+  return 0;
 }
 
 /// Runs the GPU build when a GPU is present, the emulation otherwise.
@@ -177,6 +199,8 @@ static int tool_main(int argc, char** argv) {
   bool no_nvcc = false, single_version = false, tuning_tree = false;
   bool validate_flag = false, no_validate = false, verbose = false;
   std::string tuning;
+  bool resources = false;
+  int maxrregcount = 0;
   app.add_option("file", file, "a .fun or .funmem program")->required();
   app.add_option("-o,--output", out, "the .cu file to write (default FILE.cu)");
   app.add_option("--block-size", lo.cuda.block_size, "threads per block")
@@ -206,6 +230,11 @@ static int tool_main(int argc, char** argv) {
                "the Clang front end)");
   app.add_flag("--no-validate", no_validate, "skip translation validation");
   app.add_flag("-v,--verbose", verbose, "print every validated store");
+  app.add_flag("--resources", resources,
+               "print each kernel's registers, shared memory and spills as ptxas reports them "
+               "(needs nvcc, not a GPU)");
+  app.add_option("--maxrregcount", maxrregcount, "with --resources: nvcc's register cap")
+      ->check(CLI::Range(1, 255));
   CLI11_PARSE(app, argc, argv);
   lo.cuda.checks = checks == "on";
   lo.cuda.versions = !single_version;
@@ -261,6 +290,8 @@ static int tool_main(int argc, char** argv) {
 #endif
   }
   if (tuning_tree) print_tuning_tree(l.code, file);
+  if (resources)
+    if (int rc = print_resources(out, arch, maxrregcount); rc != 0) return rc;
   if (!do_run) return status;
   const char* on = "emulation";
   use_inputs(l);

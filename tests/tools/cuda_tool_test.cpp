@@ -73,3 +73,22 @@ TEST_CASE("funmem-cuda --compare-opt runs both pipelines", "[tools][cuda]") {
   CHECK(fs::exists(dir + "/c.nosc.cu"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("funmem-cuda --resources prints ptxas's counters per kernel", "[tools][cuda]") {
+  if (!fs::exists("/usr/local/cuda/bin/nvcc")) {
+    WARN("SKIPPED: nvcc not found under /usr/local/cuda");
+    return;
+  }
+  std::string dir = out_dir();
+  Run c = cuda(corpus("nw/nw-full.funmem") + " -o " + dir + "/r.cu --no-validate --resources " +
+               "--maxrregcount 24");
+  INFO(c.out);
+  CHECK(c.code == 0);
+  CHECK(c.out.find("resources (ptxas, sm_80, -maxrregcount=24)") != std::string::npos);
+  CHECK(c.out.find("fm_kernel_0 ") != std::string::npos);
+  CHECK(c.out.find("       24 ") != std::string::npos);
+  // Bad cap: a usage error.
+  Run bad = cuda(corpus("nw/nw-full.funmem") + " -o " + dir + "/r.cu --resources --maxrregcount 0");
+  CHECK(bad.code != 0);
+  fs::remove_all(dir);
+}
