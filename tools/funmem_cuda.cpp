@@ -91,7 +91,8 @@ int print_resources(const std::string& cu, const std::string& arch, int maxrregc
   for (const KernelResources& k : *ks)
     std::printf("  %-24s %9d %8d %12lld %12lld %11lld\n", k.kernel.c_str(), k.registers, k.barriers,
                 static_cast<long long>(k.shared_bytes), static_cast<long long>(k.stack_bytes),
-                static_cast<long long>(k.spill_store_bytes + k.spill_load_bytes));
+                static_cast<long long>(k.spill_store_bytes) +
+                    static_cast<long long>(k.spill_load_bytes));
   return 0;
 }
 
