@@ -258,7 +258,6 @@ Storage StoragePool::take(size_t size) {
     auto cap = [](const Storage& s) { return s.cells.capacity(); };
     if (std::optional<Storage> s = take_from(classes_, size, cap)) {
       bytes_ -= bytes_of(*s);
-      ++reused;
       s->cells.resize(size);
       s->set.assign(size, 0);
       return std::move(*s);

@@ -57,8 +57,6 @@ public:
   /// at most twice as large).
   Storage take(size_t size);
   void give(Storage s);
-  size_t kept_bytes() const { return bytes_; }
-  int64_t reused = 0; // storages handed out again
 
 private:
   static size_t bytes_of(const Storage& s) {
