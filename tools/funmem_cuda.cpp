@@ -264,9 +264,6 @@ static int tool_main(int argc, char** argv) {
     set->pos = Pos{}; // named `--input K`
     inputs.push_back(*set);
   }
-  auto use_inputs = [&](Lowered& l) {
-    if (!inputs.empty()) l.source.inputs = inputs;
-  };
 
   if (compare_opt) return compare_sc(file, text, lo, out, arch, !no_nvcc, inputs);
 
@@ -295,7 +292,7 @@ static int tool_main(int argc, char** argv) {
     if (int rc = print_resources(out, arch, maxrregcount); rc != 0) return rc;
   if (!do_run) return status;
   const char* on = "emulation";
-  use_inputs(l);
+  if (!inputs.empty()) l.source.inputs = inputs;
   // The default (or given) thresholds, then every version of every nest forced.
   std::vector<CudaRun> runs =
       run(l, b, time, &on, tuning.empty() ? "" : "--tuning " + shell_quote(tuning));
