@@ -234,35 +234,23 @@ size_t log2_floor(size_t x) {
   return c;
 }
 
-/// An element of `classes` (by floor(log2(capacity))) with capacity in [size, 2 size],
-/// removed; nullopt when none.
-template <class T, class Cap>
-std::optional<T> take_from(std::vector<std::vector<T>>& classes, size_t size, Cap capacity) {
-  const size_t c = log2_floor(size);
-  for (size_t k = c; k <= c + 1 && k < classes.size(); ++k)
-    for (size_t j = classes[k].size(); j-- > 0;) {
-      const size_t cap = capacity(classes[k][j]);
-      if (cap < size || cap > 2 * size) continue;
-      T t = std::move(classes[k][j]);
-      classes[k][j] = std::move(classes[k].back());
-      classes[k].pop_back();
-      return t;
-    }
-  return std::nullopt;
-}
-
 } // namespace
 
 Storage StoragePool::take(size_t size) {
-  if (size >= kMinCells) {
-    auto cap = [](const Storage& s) { return s.cells.capacity(); };
-    if (std::optional<Storage> s = take_from(classes_, size, cap)) {
-      bytes_ -= bytes_of(*s);
-      s->cells.resize(size);
-      s->set.assign(size, 0);
-      return std::move(*s);
+  // A kept storage of capacity in [size, 2 size]: in the class of `size` or the next.
+  const size_t c = log2_floor(size);
+  for (size_t k = c; size >= kMinCells && k <= c + 1 && k < classes_.size(); ++k)
+    for (size_t j = 0; j < classes_[k].size(); ++j) {
+      const size_t cap = classes_[k][j].cells.capacity();
+      if (cap < size || cap > 2 * size) continue;
+      std::swap(classes_[k][j], classes_[k].back());
+      Storage s = std::move(classes_[k].back());
+      classes_[k].pop_back();
+      bytes_ -= bytes_of(s);
+      s.cells.resize(size);
+      s.set.assign(size, 0);
+      return s;
     }
-  }
   return Storage{std::vector<Scalar>(size), std::vector<uint8_t>(size, 0)};
 }
 
