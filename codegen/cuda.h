@@ -22,17 +22,56 @@
 
 #include "ir/imp.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace funmem {
 
+/// One leaf of a kernel's case discussion as the host dispatcher launches it
+/// (comprehensive parametric kernels, docs/comprehensive.md).
+struct CudaLeaf {
+  /// C boolean over the program parameters `B` (block size), `s` (thread granularity)
+  /// and the machine's limits `T` (threads per block), `Z` (shared memory bytes per
+  /// block), `R` (registers per thread): the leaf's system of constraints.
+  std::string condition;
+  std::string function;         // the variant it launches (CudaVariant::function)
+  bool granularity_one = false; // the granularity strategy: the leaf runs with s = 1
+  std::string label;            // its strategies, for messages
+};
+
 struct CudaOptions {
   int block_size = 256;            // threads per block (FM_BLOCK, overridable with -D)
   bool checks = true;              // --checks=on|off
   std::string source_file = "fun"; // named in run-time error messages
   bool versions = true;            // multi-versioned kernel nests (--single-version: off)
+  /// Comprehensive parametric kernels: every outermost kernel that is not a
+  /// multi-versioned nest also gets variants over a run-time block size and thread
+  /// granularity, with and without shared-memory tiles of its reused inputs, each also
+  /// under every register cap of `register_caps` (CudaKernelInfo::variants).
+  bool parametric = false;
+  std::vector<int> register_caps = {24};
+  /// Per kernel (fm_kernel_K), the leaves the host dispatcher chooses between; a kernel
+  /// without an entry launches its plain version.
+  std::map<std::string, std::vector<CudaLeaf>> leaves;
+};
+
+/// A shared-memory tile of a parametric kernel's cached variant: the cells of `mem`
+/// that the iterations of one block read, `stride * (B * s - 1) + span + 1` of them
+/// (each 8 bytes), loaded once per block before a barrier.
+struct CudaTile {
+  std::string mem; // IMP name
+  int64_t stride = 1;
+  int64_t span = 0;
+  int reads = 0; // IMP reads served from the tile
+};
+
+/// A variant of a parametric kernel.
+struct CudaVariant {
+  std::string function; // fm_kernel_K_g, fm_kernel_K_gc, ..._rN
+  bool cache = false;   // reads its tiles from shared memory
+  int register_cap = 0; // __maxnreg__ (0: none)
 };
 
 /// One threshold of the generated tuning forest: `if P >= T` chooses `version`, else
@@ -83,6 +122,10 @@ struct CudaKernelInfo {
   SExpP outer_bound, inner_bound;
   std::vector<CudaFunction> functions;
   std::vector<HostFact> host_facts; // at its launch
+  /// Comprehensive parametric kernels (CudaOptions::parametric): the variants and the
+  /// tiles the cached ones use (empty tiles: no cached variant).
+  std::vector<CudaVariant> variants;
+  std::vector<CudaTile> tiles;
 };
 
 struct CudaCode {

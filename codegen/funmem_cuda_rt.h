@@ -16,12 +16,15 @@
 //   --tuning FILE (threshold values, `name=value` per line; also $FUNMEM_TUNING),
 //   --threshold PATTERN=VALUE (glob over names, `*` = all; VALUE an integer or inf),
 //   --log-thresholds (each distinct comparison `threshold NAME P COUNT` on stderr),
-//   --tuning-tree (print the tuning forest and exit).
+//   --tuning-tree (print the tuning forest and exit),
+//   --param B=N / s=N (block size and thread granularity of parametric kernels),
+//   --limit T=N / Z=N / R=N (threads, shared bytes per block, registers per thread).
 // TYPE is i64, i32, f64, f32 or bool; floats are written in C's hexadecimal form (%a),
 // so that every value survives the round trip exactly. A run-time error prints
 // `FILE:LINE:COL: error: KIND: ...` on stderr and exits with status 1.
 #pragma once
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cinttypes>
@@ -38,6 +41,18 @@
 #ifdef __CUDACC__
 #include <cuda_runtime.h>
 #define FM_HD __host__ __device__
+// Kernels written in phases (parametric variants): `FM_THREADS { ... FM_TID ... }` runs
+// a phase in each of the block's threads (FM_TID its index), FM_SYNC() is the barrier
+// between phases, fm_smem the block's dynamic shared memory.
+#define FM_SHARED_CELLS extern __shared__ fm_cell fm_smem[]
+#define FM_THREADS
+#define FM_TID threadIdx.x
+#define FM_SYNC() __syncthreads()
+#if __CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4)
+#define FM_MAXNREG(n) __maxnreg__(n)
+#else
+#define FM_MAXNREG(n) // nvcc before 12.4 has no per-kernel cap: ptxas reports what it used
+#endif
 #else
 // ----------------------------------------------------------------- CPU emulation
 #include <atomic>
@@ -98,6 +113,29 @@ template <class F> void fm_emulate(dim3 grid, dim3 block, F&& body) {
     fm_in_kernel = false;
   }
 }
+/// A block's dynamic shared memory in the emulation (one per OpenMP thread).
+inline thread_local std::vector<unsigned char> fm_emu_shared;
+/// Runs `body` once per block, for kernels written in phases: FM_THREADS runs a phase
+/// for every thread of the block in order (FM_TID the thread), so a phase ends for all threads before the
+/// next begins, which is what FM_SYNC() (the barrier) guarantees on a GPU.
+template <class F> void fm_emulate_blocks(dim3 grid, dim3 block, size_t shared, F&& body) {
+  gridDim = grid;
+  blockDim = block;
+  const long blocks = static_cast<long>(grid.x);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (long b = 0; b < blocks; ++b) {
+    fm_in_kernel = true;
+    fm_emu_shared.assign(shared, 0);
+    blockIdx = dim3(static_cast<unsigned>(b));
+    body();
+    fm_in_kernel = false;
+  }
+}
+#define FM_SHARED_CELLS fm_cell* fm_smem = reinterpret_cast<fm_cell*>(fm_emu_shared.data())
+#define FM_THREADS for (unsigned fm_tid_ = 0; fm_tid_ < blockDim.x; ++fm_tid_)
+#define FM_TID fm_tid_
+#define FM_SYNC() ((void)0)
+#define FM_MAXNREG(n)
 #endif
 
 // Every CUDA call goes through FM_CUDA: a failure ends the run with the call's text.
@@ -120,11 +158,21 @@ template <class F> void fm_emulate(dim3 grid, dim3 block, F&& body) {
     fm_host_cache().drop();                                                                        \
     kernel<<<(grid), (block)>>>(__VA_ARGS__);                                                      \
   } while (0)
+#define FM_LAUNCH_BLOCKS(kernel, grid, block, shared, ...)                                         \
+  do {                                                                                             \
+    fm_host_cache().drop();                                                                        \
+    kernel<<<(grid), (block), (shared)>>>(__VA_ARGS__);                                            \
+  } while (0)
 #else
 #define FM_LAUNCH(kernel, grid, block, ...)                                                        \
   do {                                                                                             \
     fm_host_cache().drop();                                                                        \
     fm_emulate((grid), (block), [&] { kernel(__VA_ARGS__); });                                     \
+  } while (0)
+#define FM_LAUNCH_BLOCKS(kernel, grid, block, shared, ...)                                         \
+  do {                                                                                             \
+    fm_host_cache().drop();                                                                        \
+    fm_emulate_blocks((grid), (block), static_cast<size_t>(shared), [&] { kernel(__VA_ARGS__); }); \
   } while (0)
 #endif
 
@@ -315,6 +363,19 @@ template <class T> FM_HD inline void fm_st(fm_mem m, int64_t i, T v, int site) {
   }
   memcpy(&m.p[i], &v, sizeof v);
 }
+/// A load through a block's shared-memory tile (cells [start, start + len) of m, those
+/// inside m loaded): from the tile when the element is there, else as fm_ld.
+template <class T>
+FM_HD inline T fm_ld_tile(fm_mem m, int64_t i, int site, const fm_cell* tile, int64_t start,
+                          int64_t len) {
+  const uint64_t x = static_cast<uint64_t>(i) - static_cast<uint64_t>(start);
+  if (i >= 0 && i < m.n && x < static_cast<uint64_t>(len)) {
+    T v{};
+    memcpy(&v, &tile[x], sizeof v);
+    return v;
+  }
+  return fm_ld<T>(m, i, site);
+}
 // Host code reads device memory through one cached page of cells (a sequential loop on
 // the host reading a block element by element costs one copy per page, not one per
 // element); a launch or an allocation drops the page, and a host store writes through
@@ -384,6 +445,9 @@ struct fm_harness {
   std::vector<int64_t> thresholds;
   bool log_thresholds = false;
   std::map<std::pair<int, int64_t>, int64_t> comparisons; // (threshold, P) -> count
+  // Comprehensive parametric kernels: program parameters (--param B=128 s=4) and the
+  // machine's limits as flags (--limit T=.. Z=.. R=..; on a GPU at most the device's).
+  std::map<std::string, int64_t> params, limits;
 
   [[noreturn]] static void fail(const std::string& msg) {
     std::fprintf(stderr, "%s: error: input: %s\n", fm_file, msg.c_str());
@@ -449,6 +513,66 @@ struct fm_harness {
     bool glob = pat.find_first_of("*?[") != std::string::npos;
     if (!any && !glob) fail(std::string(from) + ": no threshold named '" + pat + "'");
   }
+  /// `NAME=VALUE` of --param / --limit: NAME one of `names`, VALUE in [1, 2^20] (Z: [0, 2^40]).
+  void set_value(std::map<std::string, int64_t>& to, const std::string& item, const char* from,
+                 const char* names) {
+    size_t eq = item.find('=');
+    std::string name = item.substr(0, eq == std::string::npos ? 0 : eq);
+    char* end = nullptr;
+    errno = 0;
+    long long v = eq == std::string::npos ? 0 : std::strtoll(item.c_str() + eq + 1, &end, 10);
+    const long long lo = name == "Z" ? 0 : 1, hi = name == "Z" ? 1ll << 40 : 1 << 20;
+    if (name.empty() || std::strchr(names, name[0]) == nullptr || name.size() != 1 || !end ||
+        *end || errno || v < lo || v > hi)
+      fail(std::string(from) + ": expected NAME=VALUE with NAME one of " + names + " and VALUE in [" +
+           std::to_string(lo) + ", " + std::to_string(hi) + "], got '" + item + "'");
+    to[name] = v;
+  }
+  /// A program parameter of the parametric kernels: --param NAME=VALUE, else `def`.
+  int64_t param(const char* name, int64_t def) const {
+    auto it = params.find(name);
+    return it == params.end() ? def : it->second;
+  }
+  /// The limits a leaf's constraints are evaluated against, for blocks of B threads:
+  /// threads per block, shared memory bytes per block, registers per thread (at most
+  /// 255 and what the block's register file leaves each of its B threads). On a GPU the
+  /// device's (cudaGetDeviceProperties), lowered by --limit; on the emulation those of
+  /// current NVIDIA GPUs (1024 threads, 48 KiB, 65536 registers), or --limit.
+  struct machine_limits {
+    int64_t T = 1024, Z = 49152, R = 255;
+  };
+  machine_limits machine(int64_t B) const {
+    static machine_limits device{};
+    static int64_t regs_per_block = 65536;
+#ifdef __CUDACC__
+    static bool asked = false;
+    if (!asked) {
+      int dev = 0;
+      cudaDeviceProp p;
+      FM_CUDA(cudaGetDevice(&dev));
+      FM_CUDA(cudaGetDeviceProperties(&p, dev));
+      device.T = p.maxThreadsPerBlock;
+      device.Z = static_cast<int64_t>(p.sharedMemPerBlock);
+      regs_per_block = p.regsPerBlock;
+      asked = true;
+    }
+#endif
+    machine_limits m = device;
+    m.R = std::min<int64_t>(255, regs_per_block / std::max<int64_t>(B, 1));
+    for (const auto& [name, v] : limits) {
+      int64_t& l = name == "T" ? m.T : name == "Z" ? m.Z : m.R;
+      l = std::min(l, v);
+    }
+    return m;
+  }
+  [[noreturn]] static void no_leaf(const char* kernel, const char* where, int64_t B, int64_t s,
+                                   const machine_limits& m) {
+    std::fprintf(stderr,
+                 "%s: error: resource: no leaf of %s's case discussion fits B=%" PRId64
+                 " s=%" PRId64 " with T=%" PRId64 " Z=%" PRId64 " R=%" PRId64 "\n",
+                 where, kernel, B, s, m.T, m.Z, m.R);
+    std::exit(1);
+  }
   void read_tuning(const char* file) {
     FILE* f = std::fopen(file, "r");
     if (!f) fail(std::string("cannot open tuning file '") + file + "'");
@@ -499,6 +623,10 @@ struct fm_harness {
         read_tuning(argv[++k]);
       else if (std::strcmp(argv[k], "--threshold") == 0 && k + 1 < argc)
         set_threshold(argv[++k], "--threshold");
+      else if (std::strcmp(argv[k], "--param") == 0 && k + 1 < argc)
+        set_value(params, argv[++k], "--param", "Bs");
+      else if (std::strcmp(argv[k], "--limit") == 0 && k + 1 < argc)
+        set_value(limits, argv[++k], "--limit", "TZR");
       else if (argv[k][0] == '-' && argv[k][1] == '-')
         fail(std::string("unknown flag '") + argv[k] + "'");
       else

@@ -108,7 +108,7 @@ int64_t coefficient_gcd(const Poly& p, int64_t g) {
 /// memory other than their arguments' values: everything there except the ones below.
 bool touches_memory_builtin(const std::string& n) {
   return n.rfind("atomic", 0) == 0 || n == "memcpy" || n == "memset" || n == "fm_ld" ||
-         n == "fm_st" || n == "__syncthreads";
+         n == "fm_st" || n == "fm_ld_tile" || n == "__syncthreads";
 }
 
 /// GPUVerify's annotation language (the bundled header declares it, marked
@@ -1359,6 +1359,20 @@ private:
       Target base = block(call->getArg(0), c);
       record(shifted(base, poly_at(call->getArg(1)) * Poly(size)), Poly(size),
              n == "fm_st" ? Kind::Write : Kind::Read, c, call);
+      return;
+    }
+    // A parametric kernel's load through its shared tile, fm_ld_tile<T>(m, i, site, tile,
+    // start, len): it reads tile[i - start] or m[i]; both are recorded.
+    if (n == "fm_ld_tile" && args == 6) {
+      for (unsigned k = 1; k < args; ++k)
+        if (k != 3) rvalue(call->getArg(k), c);
+      int64_t size = bytes(call->getType(), call);
+      mark(call->getArg(0), "block");
+      Target base = block(call->getArg(0), c);
+      record(shifted(base, poly_at(call->getArg(1)) * Poly(size)), Poly(size), Kind::Read, c, call);
+      Target tile = ptr(call->getArg(3), c);
+      record(shifted(tile, (poly_at(call->getArg(1)) - poly_at(call->getArg(4))) * Poly(8)),
+             Poly(size), Kind::Read, c, call);
       return;
     }
     if (n.rfind("atomic", 0) == 0 && args >= 1 && call->getArg(0)->getType()->isPointerType()) {

@@ -12,11 +12,21 @@ typedef unsigned long uint64_t;
 #define NAN __builtin_nanf("")
 #define INFINITY __builtin_inff()
 #define FM_HD __host__ __device__
-// A memory block: only its type matters to the extractor (kernels pass it by value).
-struct fm_mem {
-  void* cells;
-  int64_t count;
+// A memory block: only its type matters to the extractor (kernels pass it by value);
+// its count `n` bounds the loads of a parametric kernel's tiles.
+struct fm_cell {
+  unsigned char bytes[8];
 };
+struct fm_mem {
+  fm_cell* p;
+  int64_t n;
+};
+// The phases of a parametric kernel as nvcc sees them: a block's threads, one each.
+#define FM_SHARED_CELLS extern __shared__ fm_cell fm_smem[]
+#define FM_THREADS
+#define FM_TID threadIdx.x
+#define FM_SYNC() __syncthreads()
+#define FM_MAXNREG(n)
 FM_HD void fm_fail(int site);
 FM_HD int64_t fm_add(int64_t a, int64_t b, int site);
 FM_HD int64_t fm_sub(int64_t a, int64_t b, int site);
@@ -34,6 +44,9 @@ template <class T> FM_HD T fm_max(T a, T b);
 template <class T> FM_HD T fm_select(bool c, T a, T b);
 template <class T> FM_HD T fm_ld(fm_mem m, int64_t i, int site);
 template <class T> FM_HD void fm_st(fm_mem m, int64_t i, T v, int site);
+template <class T>
+FM_HD T fm_ld_tile(fm_mem m, int64_t i, int site, const fm_cell* tile, int64_t start,
+                   int64_t len);
 __device__ float fmodf(float, float);
 __device__ double fmod(double, double);
 __device__ float fabsf(float);

@@ -7,6 +7,7 @@
 #include "ir/parser.h"
 #include "support/files.h"
 #include "tools/guarded_main.h"
+#include "verifier/comprehensive.h"
 #include "verifier/cuda_check.h"
 #include "verifier/resources.h"
 #ifdef FUNMEM_HAVE_FRONTEND
@@ -14,6 +15,7 @@
 #endif
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <fstream>
@@ -28,12 +30,29 @@ struct Built {
   std::string emu, gpu; // executables ("" when not built)
 };
 
+/// --comprehensive: the case discussions (replacing the lowered code by the one with
+/// dispatchers) and whether to print them as JSON.
+struct ComprehensiveRequest {
+  ComprehensiveOptions opt;
+  bool json = false;
+  Comprehensive result;
+};
+
 /// Lowers, writes and builds one variant; prints what it did. False on failure.
 bool lower_and_build(const std::string& file, const std::string& text, const LowerOptions& lo,
                      const std::string& cu, bool build, const std::string& arch, bool nvcc,
-                     Lowered& l, Built& b, int& status) {
+                     Lowered& l, Built& b, int& status, ComprehensiveRequest* cpk = nullptr) {
   std::string err;
   auto lowered = lower_to_cuda(file, text, lo, &err);
+  if (lowered && cpk) {
+    cpk->opt.arch = arch;
+    if (auto c = comprehensive_kernels(*lowered, cpk->opt, &err)) {
+      lowered->code = c->code;
+      cpk->result = std::move(*c);
+    } else {
+      lowered.reset();
+    }
+  }
   if (!lowered) {
     std::cerr << (err.rfind(file, 0) == 0 ? err : file + ": error: " + err) << "\n";
     status = 2;
@@ -169,6 +188,72 @@ int compare_sc(const std::string& file, const std::string& text, const LowerOpti
   return status;
 }
 
+/// --comprehensive: prints the case discussions; with `runs`, adds a run of every data
+/// set per leaf, with the parameters and limits that make the dispatcher choose it.
+int report_comprehensive(const ComprehensiveRequest& c, const Lowered& l, const Built& b, bool time,
+                         const char** on, std::vector<CudaRun>* runs) {
+  int status = 0;
+  if (c.json)
+    std::printf("%s\n", comprehensive_json(c.result).dump(2).c_str());
+  else
+    std::printf("%s", comprehensive_text(c.result).c_str());
+  for (const KernelCases& k : c.result.kernels)
+    if (!k.cases.all_consistent || k.cases.coverage != SatResult::Unsat) {
+      std::fprintf(stderr, "funmem-cuda: error: %s: the case discussion is %s\n", k.kernel.c_str(),
+                   !k.cases.all_consistent ? "not consistent (a leaf without a model)"
+                                           : "not proved to cover the domain");
+      status = 1;
+    }
+  if (!runs) return status;
+  for (const KernelCases& k : c.result.kernels)
+    for (size_t j = 0; j < k.leaves.size(); ++j)
+      for (CudaRun r : run(l, b, true, on, leaf_args(k, j))) {
+        // The dispatcher must have launched the leaf's variant (the --time report names it).
+        if (r.ok &&
+            r.time_report.find("kernel " + k.leaves[j].function + " ") == std::string::npos) {
+          r.ok = false;
+          r.detail = "the dispatcher did not launch " + k.leaves[j].function;
+        }
+        r.name += " (" + k.kernel + " leaf " + std::to_string(j + 1) + ": " + leaf_args(k, j) + ")";
+        if (!time) r.time_report.clear();
+        runs->push_back(r);
+      }
+  return status;
+}
+
+/// --input texts as data sets (named `--input K`); false after printing an error.
+bool parse_inputs(const std::vector<std::string>& texts, std::vector<InputSet>& inputs) {
+  for (const std::string& t : texts) {
+    Diagnostic d;
+    auto set = parse_input_set(t, &d);
+    if (!set) {
+      std::cerr << "--input '" << t << "':" << d.pos.col << ": error: " << d.message << "\n";
+      return false;
+    }
+    set->pos = Pos{};
+    inputs.push_back(*set);
+  }
+  return true;
+}
+
+/// Translation validation: every generated kernel race-free, every store where its
+/// FUNMEM index function says (verifier/validate.h). 0, 1 (failed) or 2 (unavailable).
+int run_validation(const Lowered& l, const std::string& out, bool asked, bool verbose) {
+#ifdef FUNMEM_HAVE_FRONTEND
+  (void)asked;
+  Validation v = validate_cuda(l.code, l.imp_stats, out);
+  std::printf("translation validation: %s\n%s", v.ok() ? "passed" : "FAILED",
+              validation_report(v, verbose).c_str());
+  return v.ok() ? 0 : 1;
+#else
+  (void)l, (void)out, (void)verbose;
+  if (!asked) return 0;
+  std::cerr << "funmem-cuda: error: --validate needs the Clang front end, which this "
+               "build does not have\n";
+  return 2;
+#endif
+}
+
 /// --tuning-tree: the thresholds of the generated code, as a forest.
 void print_tuning_tree(const CudaCode& code, const std::string& file) {
   if (code.thresholds.empty()) std::printf("tuning forest: empty (no multi-versioned nest)\n");
@@ -202,6 +287,12 @@ static int tool_main(int argc, char** argv) {
   std::string tuning;
   bool resources = false;
   int maxrregcount = 0;
+  ComprehensiveRequest cpk;
+  bool comprehensive = false;
+  app.add_flag("--comprehensive", comprehensive,
+               "comprehensive parametric kernels: print each kernel's case discussion, emit its "
+               "leaves and a dispatcher; with --run, run every leaf (docs/comprehensive.md)");
+  app.add_flag("--json", cpk.json, "with --comprehensive: the case discussions as JSON");
   app.add_option("file", file, "a .fun or .funmem program")->required();
   app.add_option("-o,--output", out, "the .cu file to write (default FILE.cu)");
   app.add_option("--block-size", lo.cuda.block_size, "threads per block")
@@ -254,40 +345,23 @@ static int tool_main(int argc, char** argv) {
   }
   int status = 0;
   std::vector<InputSet> inputs;
-  for (const std::string& t : input_texts) {
-    Diagnostic d;
-    auto set = parse_input_set(t, &d);
-    if (!set) {
-      std::cerr << "--input '" << t << "':" << d.pos.col << ": error: " << d.message << "\n";
-      return 2;
-    }
-    set->pos = Pos{}; // named `--input K`
-    inputs.push_back(*set);
-  }
+  if (!parse_inputs(input_texts, inputs)) return 2;
 
   if (compare_opt) return compare_sc(file, text, lo, out, arch, !no_nvcc, inputs);
 
   Lowered l;
   Built b;
-  if (!lower_and_build(file, text, lo, out, build || do_run, arch, !no_nvcc, l, b, status))
+  if (!lower_and_build(file, text, lo, out, build || do_run, arch, !no_nvcc, l, b, status,
+                       comprehensive ? &cpk : nullptr))
     return status;
-  if (validate) {
-#ifdef FUNMEM_HAVE_FRONTEND
-    // Translation validation: every generated kernel race-free, every store where its
-    // FUNMEM index function says (verifier/validate.h).
-    Validation v = validate_cuda(l.code, l.imp_stats, out);
-    std::printf("translation validation: %s\n%s", v.ok() ? "passed" : "FAILED",
-                validation_report(v, verbose).c_str());
-    if (!v.ok()) status = 1;
-#else
-    if (validate_flag) {
-      std::cerr << "funmem-cuda: error: --validate needs the Clang front end, which this "
-                   "build does not have\n";
-      return 2;
+  if (validate)
+    if (int rc = run_validation(l, out, validate_flag, verbose); rc != 0) {
+      if (rc == 2) return rc;
+      status = rc;
     }
-#endif
-  }
   if (tuning_tree) print_tuning_tree(l.code, file);
+  if (comprehensive && !do_run)
+    status = std::max(status, report_comprehensive(cpk, l, b, time, nullptr, nullptr));
   if (resources)
     if (int rc = print_resources(out, arch, maxrregcount); rc != 0) return rc;
   if (!do_run) return status;
@@ -301,6 +375,7 @@ static int tool_main(int argc, char** argv) {
       r.name += " (" + v.name + " version)";
       runs.push_back(r);
     }
+  if (comprehensive) status = std::max(status, report_comprehensive(cpk, l, b, time, &on, &runs));
   for (const CudaRun& r : runs) {
     std::printf("%s (%s): %s: %s (%.1f ms)\n", r.name.c_str(), on, r.ok ? "ok" : "MISMATCH",
                 r.detail.c_str(), r.run_ms);

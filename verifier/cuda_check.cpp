@@ -78,7 +78,9 @@ std::optional<Lowered> lower_to_cuda(const std::string& path, const std::string&
   CudaOptions co = opt.cuda;
   co.source_file = path;
   std::string why;
-  auto code = imp_to_cuda(l.imp, result_types(l.funmem.def), co, &why);
+  l.cuda = co;
+  l.result_types = result_types(l.funmem.def);
+  auto code = imp_to_cuda(l.imp, l.result_types, co, &why);
   if (!code) return fail("codegen: " + why);
   l.code = *code;
   return l;

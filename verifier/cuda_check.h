@@ -23,11 +23,13 @@ struct LowerOptions {
 };
 
 struct Lowered {
-  Program source;        // as parsed
-  Program funmem;        // after the pipeline (input of to-imp)
-  imp::Program imp;      // the IMP program the CUDA code comes from
-  CudaCode code;         // the .cu text
-  ToImpReport imp_stats; // IMP kernels, copies and elided copies
+  Program source;                       // as parsed
+  Program funmem;                       // after the pipeline (input of to-imp)
+  imp::Program imp;                     // the IMP program the CUDA code comes from
+  CudaCode code;                        // the .cu text
+  ToImpReport imp_stats;                // IMP kernels, copies and elided copies
+  CudaOptions cuda;                     // what the code was generated with
+  std::vector<ScalarType> result_types; // of the IMP program's results, as the harness prints them
   std::vector<std::string> stages;
 };
 

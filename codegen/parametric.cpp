@@ -1,0 +1,251 @@
+// Comprehensive parametric kernels (docs/comprehensive.md): the variants of an outermost
+// kernel over a run-time block size B (blockDim.x) and thread granularity s (fm_s), with
+// and without shared-memory tiles of the inputs its iterations reuse, and the host
+// dispatcher that launches the leaf of the case discussion whose constraints hold.
+#include "codegen/gen.h"
+#include "ir/convert.h"
+
+namespace funmem::codegen {
+
+namespace {
+
+/// A read `m[e]` whose index is `stride * i + base + offset`: `base` invariant in the
+/// kernel, `offset` a constant.
+struct AffineRead {
+  const imp::Read* read;
+  std::string mem;
+  int64_t stride;
+  std::string base; // the invariant part without its constant term, as text
+  int64_t offset;
+};
+
+void affine_reads(const imp::Block& b, const std::string& iter,
+                  const std::set<std::string>& assigned, const std::set<std::string>& written,
+                  std::vector<AffineRead>& out) {
+  for (const imp::Stmt& s : b) {
+    if (const auto* i = std::get_if<imp::If>(&s.node)) {
+      affine_reads(i->then_block, iter, assigned, written, out);
+      affine_reads(i->else_block, iter, assigned, written, out);
+    } else if (const auto* l = std::get_if<imp::Loop>(&s.node)) {
+      affine_reads(l->body, iter, assigned, written, out);
+    } else if (const auto* r = std::get_if<imp::Read>(&s.node)) {
+      if (written.count(r->mem.s)) continue;
+      std::optional<Poly> p = to_poly(*r->index);
+      if (!p) continue;
+      bool invariant = true;
+      for (const std::string& v : p->free_vars())
+        if (v != iter && assigned.count(v)) invariant = false;
+      if (!invariant) continue;
+      const Poly p0 = p->substitute({{iter, 0}});
+      std::optional<int64_t> a = (p->substitute({{iter, 1}}) - p0).constant();
+      if (!a || *a < 0 || *a > 8 || !(*p == Poly(*a) * Poly::var(iter) + p0)) continue;
+      std::map<std::string, Poly> zero;
+      for (const std::string& v : p0.free_vars())
+        zero[v] = 0;
+      std::optional<int64_t> c = p0.substitute(zero).constant();
+      if (!c) continue;
+      out.push_back({r, r->mem.s, *a, (p0 - Poly(*c)).to_string(), *c});
+    }
+  }
+}
+
+} // namespace
+
+std::vector<Gen::TileInfo> Gen::find_tiles(const imp::Loop& l) {
+  std::set<std::string> assigned, written;
+  assigned_in(l.body, assigned);
+  written_mems(l.body, written);
+  std::vector<AffineRead> reads;
+  affine_reads(l.body, l.iter.s, assigned, written, reads);
+  // One tile per block: the group (same stride and base) with the most reads, when its
+  // reads reach at least two distinct offsets (else no iteration reuses another's cell).
+  std::map<std::tuple<std::string, int64_t, std::string>, std::vector<const AffineRead*>> groups;
+  for (const AffineRead& r : reads)
+    groups[{r.mem, r.stride, r.base}].push_back(&r);
+  std::map<std::string, std::vector<const AffineRead*>> best;
+  for (auto& [key, g] : groups)
+    if (best[std::get<0>(key)].size() < g.size()) best[std::get<0>(key)] = g;
+  std::vector<TileInfo> out;
+  for (auto& [mem, g] : best) {
+    auto [lo, hi] = std::minmax_element(
+        g.begin(), g.end(), [](const auto* a, const auto* b) { return a->offset < b->offset; });
+    if ((*lo)->offset == (*hi)->offset || (*hi)->offset - (*lo)->offset > 1024) continue;
+    TileInfo t;
+    t.tile = CudaTile{mem, g[0]->stride, (*hi)->offset - (*lo)->offset, static_cast<int>(g.size())};
+    t.first = (*lo)->read;
+    for (const AffineRead* r : g)
+      t.reads.push_back(r->read);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+std::string Gen::par_kernel_fn(const std::string& name, const std::string& sig, Pos pos,
+                               const std::string& copies,
+                               const std::vector<std::pair<std::string, VarInfo>>& captured,
+                               const imp::Loop& l, const std::vector<TileInfo>& tiles,
+                               CudaKernelInfo& info, const CudaVariant& v) {
+  const bool was_device = device_;
+  device_ = true;
+  info.functions.push_back(CudaFunction{name, name.substr(info.name.size() + 1), {}, {}});
+  stores_ = &info.functions.back().stores;
+  store_loops_ = &info.functions.back().store_loops;
+  imp_loops_ = {{l.iter.s, l.bound}};
+  frames_.emplace_back();
+  for (const auto& [n, vi] : captured)
+    declare(n, vi);
+  declare(l.iter.s, VarInfo{false, ScalarType::I64});
+  const std::string it = cname(l.iter.s);
+  // Where each tile starts: its first read's index at the block's first iteration
+  // (unchecked: a tile is only a cache, fm_ld_tile reads memory outside it).
+  std::string starts;
+  if (v.cache) {
+    force_unchecked_ = true;
+    for (size_t k = 0; k < tiles.size(); ++k)
+      starts +=
+          "      fm_start" + std::to_string(k) + " = " + exp(*tiles[k].first->index).first + ";\n";
+    force_unchecked_ = false;
+    for (size_t k = 0; k < tiles.size(); ++k)
+      for (const imp::Read* r : tiles[k].reads)
+        tile_reads_[r] = k;
+  }
+  std::string body;
+  block(l.body, body, 7);
+  tile_reads_.clear();
+  frames_.pop_back();
+  device_ = was_device;
+  stores_ = nullptr;
+  store_loops_ = nullptr;
+  imp_loops_.clear();
+
+  std::string t =
+      "// The kernel at " + opt_.source_file + ":" + where(pos) +
+      ": blocks of B = blockDim.x threads, s = fm_s iterations each" +
+      (v.cache ? ", reused inputs in shared memory" : "") +
+      (v.register_cap ? ", at most " + std::to_string(v.register_cap) + " registers" : "") + ".\n";
+  t += "__global__ void " +
+       (v.register_cap ? "FM_MAXNREG(" + std::to_string(v.register_cap) + ") " : std::string()) +
+       name + "(" + sig + ") {\n";
+  if (v.cache) t += "  FM_SHARED_CELLS;\n";
+  t += "  const int64_t fm_B = blockDim.x, fm_per = fm_B * fm_s;\n";
+  std::string at = "0";
+  std::set<std::string> written;
+  written_mems(l.body, written);
+  if (v.cache)
+    for (size_t k = 0; k < tiles.size(); ++k) {
+      const std::string K = std::to_string(k);
+      t += "  const int64_t fm_len" + K + " = " + int_literal(tiles[k].tile.stride) +
+           " * (fm_per - 1) + " + int_literal(tiles[k].tile.span + 1) + ", fm_at" + K + " = " + at +
+           ";\n";
+      // A block the kernel also writes under another name is read from memory, not from
+      // its tile (fm_ld_tile with an empty tile).
+      std::string alias;
+      for (const std::string& w : written)
+        alias += "p_" + cname(tiles[k].tile.mem) + ".p == p_" + cname(w) + ".p || ";
+      t += "  const int64_t fm_use" + K + " = " +
+           (alias.empty() ? "" : "(" + alias.substr(0, alias.size() - 4) + ") ? 0 : ") + "fm_len" +
+           K + ";\n";
+      at = "fm_at" + K + " + fm_len" + K;
+    }
+  t += "  const int64_t fm_chunks = (fm_n + fm_per - 1) / fm_per;\n";
+  t += "  for (int64_t fm_c = blockIdx.x; fm_c < fm_chunks; fm_c += gridDim.x) {\n";
+  t += "    const int64_t fm_o0 = fm_c * fm_per;\n";
+  if (v.cache) {
+    t += "    int64_t";
+    for (size_t k = 0; k < tiles.size(); ++k)
+      t += std::string(k ? "," : "") + " fm_start" + std::to_string(k) + " = 0";
+    t += ";\n    {\n" + copies + "      const int64_t " + it + " = fm_o0;\n" + starts + "    }\n";
+    t += "    // Every thread loads its share of the tiles; the barrier ends the loads.\n";
+    t += "    FM_THREADS {\n      const int64_t fm_t = FM_TID;\n";
+    for (size_t k = 0; k < tiles.size(); ++k) {
+      const std::string K = std::to_string(k), m = "p_" + cname(tiles[k].tile.mem);
+      // Round j: thread t loads cell j * B + t (the same rounds in every thread).
+      t += "      for (int64_t fm_j = 0; fm_j < (fm_len" + K + " + fm_B - 1) / fm_B; ++fm_j) {\n";
+      t += "        const int64_t fm_x = fm_j * fm_B + fm_t, fm_g = fm_start" + K + " + fm_x;\n";
+      t += "        if (fm_x < fm_len" + K + " && fm_g >= 0 && fm_g < " + m + ".n)\n";
+      t += "          fm_smem[fm_at" + K + " + fm_x] = fm_ld<fm_cell>(" + m + ", fm_g, 0);\n";
+      t += "      }\n";
+    }
+    t += "    }\n    FM_SYNC();\n";
+  }
+  t += "    FM_THREADS {\n      const int64_t fm_t = FM_TID;\n";
+  t += "      for (int64_t fm_k = 0; fm_k < fm_s; ++fm_k) {\n";
+  t += "        const int64_t fm_o = fm_o0 + fm_k * fm_B + fm_t;\n";
+  t += "        if (fm_o < fm_n) {\n";
+  t += "        // Each iteration starts from the values before the kernel.\n";
+  std::string indented;
+  for (size_t a = 0; a < copies.size();) {
+    size_t e = copies.find('\n', a);
+    indented += "      " + copies.substr(a, e - a + 1);
+    a = e + 1;
+  }
+  t += indented;
+  t += "          const int64_t " + it + " = fm_o;\n";
+  t += "          {\n" + body + "          }\n";
+  t += "        }\n      }\n    }\n";
+  if (v.cache) t += "    FM_SYNC(); // the tiles are reloaded for the next chunk\n";
+  t += "  }\n}\n\n";
+  return t;
+}
+
+void Gen::parametric_variants(const imp::Loop& l, Pos pos, const std::string& sig,
+                              const std::string& copies,
+                              const std::vector<std::pair<std::string, VarInfo>>& captured,
+                              CudaKernelInfo& k) {
+  std::vector<TileInfo> tiles = find_tiles(l);
+  for (const TileInfo& t : tiles)
+    k.tiles.push_back(t.tile);
+  std::vector<int> caps = {0};
+  caps.insert(caps.end(), opt_.register_caps.begin(), opt_.register_caps.end());
+  for (bool cache : {false, true}) {
+    if (cache && tiles.empty()) continue;
+    for (int cap : caps) {
+      CudaVariant v{k.name + (cache ? "_gc" : "_g") +
+                        (cap ? "_r" + std::to_string(cap) : std::string()),
+                    cache, cap};
+      kernels_text_ += par_kernel_fn(v.function, "int64_t fm_n, int64_t fm_s" + sig, pos, copies,
+                                     captured, l, tiles, k, v);
+      k.variants.push_back(v);
+    }
+  }
+}
+
+std::string Gen::parametric_launch(const CudaKernelInfo& k, const std::vector<CudaLeaf>& leaves,
+                                   const std::string& args, const std::string& p,
+                                   const std::string& where_text) {
+  std::string out;
+  out += p + "// The case discussion of " + k.name + " (docs/comprehensive.md).\n";
+  out += p + "const int64_t B = fm_h.param(\"B\", FM_BLOCK), s_param = fm_h.param(\"s\", 1);\n";
+  out += p + "const fm_harness::machine_limits fm_l = fm_h.machine(B);\n";
+  out += p + "const int64_t T = fm_l.T, Z = fm_l.Z, R = fm_l.R;\n";
+  out += p + "const char* fm_kn = \"" + k.name + "\";\n";
+  for (size_t j = 0; j < leaves.size(); ++j) {
+    const CudaLeaf& leaf = leaves[j];
+    const CudaVariant* v = nullptr;
+    for (const CudaVariant& c : k.variants)
+      if (c.function == leaf.function) v = &c;
+    if (!v) throw Unsupported(k.name + ": no variant '" + leaf.function + "' for a leaf");
+    out += p + (j ? "} else if (" : "if (") + "[&] { const int64_t s = s_param; return " +
+           leaf.condition + "; }()) {\n";
+    out += p + "  // leaf " + std::to_string(j + 1) + ": " + leaf.label + "\n";
+    out += p + "  const int64_t s = " + (leaf.granularity_one ? "1" : "s_param") + ";\n";
+    std::string smem = "0";
+    if (v->cache) {
+      smem = "8 * (";
+      for (size_t t = 0; t < k.tiles.size(); ++t)
+        smem += std::string(t ? " + " : "") + int_literal(k.tiles[t].stride) + " * (B * s - 1) + " +
+                int_literal(k.tiles[t].span + 1);
+      smem += ")";
+    }
+    out += p + "  fm_kn = \"" + leaf.function + "\";\n";
+    out += p + "  FM_LAUNCH_BLOCKS(" + leaf.function +
+           ", fm_harness::grid_for((fm_n + s - 1) / s, (int)B), dim3((unsigned)B), " + smem +
+           ", fm_n, s" + args + ");\n";
+  }
+  out += p + (leaves.empty() ? "{\n" : "} else {\n");
+  out += p + "  fm_harness::no_leaf(\"" + k.name + "\", " + where_text + ", B, s_param, fm_l);\n";
+  out += p + "}\n";
+  return out;
+}
+
+} // namespace funmem::codegen

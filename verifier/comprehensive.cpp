@@ -1,0 +1,248 @@
+// Comprehensive parametric kernels: case discussions and dispatchers (see
+// comprehensive.h and docs/comprehensive.md).
+#include "verifier/comprehensive.h"
+
+#include "support/files.h"
+#include "verifier/resources.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace funmem {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool has(const std::vector<std::string>& applied, const char* s) {
+  return std::find(applied.begin(), applied.end(), s) != applied.end();
+}
+
+Formula fact(const char* text) {
+  Diagnostic d;
+  std::optional<Formula> f = parse_fact(text, &d);
+  return f ? *f : Formula{};
+}
+
+/// ptxas's registers per function of `code` (written to a scratch directory).
+std::optional<std::vector<KernelResources>> measure(const CudaCode& code, const std::string& arch,
+                                                    std::string* error) {
+  std::string tmpl = (fs::temp_directory_path() / "funmem-cpk-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) {
+    *error = "cannot make a scratch directory";
+    return std::nullopt;
+  }
+  const std::string cu = (fs::path(tmpl) / "kernels.cu").string();
+  std::optional<std::vector<KernelResources>> r;
+  if (std::string e = write_cuda(cu, code); !e.empty())
+    *error = e;
+  else
+    r = ptxas_resources(cu, arch, {}, error);
+  std::error_code ec;
+  fs::remove_all(tmpl, ec);
+  return r;
+}
+
+/// The variant the strategies `applied` lead to.
+std::string variant_of(const CudaKernelInfo& k, const std::vector<std::string>& applied, int cap) {
+  const bool cache = !k.tiles.empty() && !has(applied, "no-cache");
+  return k.name + (cache ? "_gc" : "_g") +
+         (has(applied, "register-cap") ? "_r" + std::to_string(cap) : std::string());
+}
+
+Poly shared_bytes(const std::vector<CudaTile>& tiles, const Poly& B, const Poly& s) {
+  Poly cells = 0;
+  for (const CudaTile& t : tiles)
+    cells = cells + Poly(t.stride) * (B * s - Poly(1)) + Poly(t.span + 1);
+  return Poly(8) * cells;
+}
+
+KernelCases discuss(const CudaKernelInfo& k, const std::map<std::string, int>& registers,
+                    const std::map<std::string, int64_t>& spills, int cap, const CaseOptions& co) {
+  KernelCases kc;
+  kc.kernel = k.name;
+  kc.pos = k.pos;
+  kc.tiles = k.tiles;
+  for (const CudaVariant& v : k.variants) {
+    if (auto r = registers.find(v.function); r != registers.end())
+      kc.registers[v.function] = r->second;
+    if (auto r = spills.find(v.function); r != spills.end()) kc.spill_bytes[v.function] = r->second;
+  }
+  const bool measured = kc.registers.size() == k.variants.size() && !k.variants.empty();
+  if (measured) kc.counters.push_back({"registers", "R", {"register-cap"}});
+  kc.counters.push_back({"shared", "Z",
+                         k.tiles.empty() ? std::vector<std::string>{}
+                                         : std::vector<std::string>{"granularity", "no-cache"}});
+  kc.counters.push_back({"threads", "T", {}});
+  auto evaluate = [&](const std::vector<std::string>& applied) {
+    const Poly B = Poly::var("B"), s = has(applied, "granularity") ? Poly(1) : Poly::var("s");
+    const std::string v = variant_of(k, applied, cap);
+    CounterValues c;
+    if (measured) c["registers"] = Poly(kc.registers.at(v));
+    c["shared"] = v.find("_gc") != std::string::npos ? shared_bytes(k.tiles, B, s) : Poly(0);
+    c["threads"] = B;
+    return c;
+  };
+  kc.cases = comprehensive(kc.counters, evaluate, co);
+  for (const CaseLeaf& leaf : kc.cases.leaves) {
+    CudaLeaf cl;
+    for (const Formula& f : leaf.constraints)
+      cl.condition += (cl.condition.empty() ? "(" : " && (") + f.to_string() + ")";
+    if (cl.condition.empty()) cl.condition = "true";
+    cl.function = variant_of(k, leaf.strategies, cap);
+    cl.granularity_one = has(leaf.strategies, "granularity");
+    for (const std::string& s : leaf.strategies)
+      cl.label += (cl.label.empty() ? "" : ", ") + s;
+    if (cl.label.empty()) cl.label = "no strategy";
+    kc.leaves.push_back(cl);
+    // A point of the leaf at B = 256, s = 4 when there is one (else its model).
+    Env at = leaf.model;
+    std::vector<Formula> typical = leaf.constraints;
+    typical.push_back(fact("B == 256"));
+    typical.push_back(fact("s == 4"));
+    Solver solver(co.domain, co.timeout_ms);
+    Env m;
+    if (solver.check(typical, co.vars, &m, co.timeout_ms) == SatResult::Sat) at = m;
+    kc.sample.push_back(at);
+  }
+  return kc;
+}
+
+} // namespace
+
+std::optional<Comprehensive>
+comprehensive_kernels(const Lowered& l, const ComprehensiveOptions& opt, std::string* error) {
+  CudaOptions co = l.cuda;
+  co.parametric = true;
+  co.leaves.clear();
+  const int cap = co.register_caps.empty() ? 0 : co.register_caps.front();
+  std::string why;
+  std::optional<CudaCode> plain = imp_to_cuda(l.imp, l.result_types, co, &why);
+  if (!plain) {
+    *error = "codegen: " + why;
+    return std::nullopt;
+  }
+  Comprehensive out;
+  std::map<std::string, int> registers;
+  std::map<std::string, int64_t> spills;
+  if (!opt.registers) {
+    out.registers_note = "not measured (asked)";
+  } else if (nvcc_path().empty()) {
+    out.registers_note = "not measured: nvcc not found under /usr/local/cuda";
+  } else {
+    auto r = measure(*plain, opt.arch, &why);
+    if (!r) {
+      *error = "registers: " + why;
+      return std::nullopt;
+    }
+    for (const KernelResources& k : *r) {
+      registers[k.kernel] = k.registers;
+      spills[k.kernel] = k.spill_store_bytes + k.spill_load_bytes;
+    }
+  }
+  CaseOptions cases;
+  cases.timeout_ms = opt.timeout_ms;
+  cases.vars = {"B", "s", "T", "Z", "R"};
+  const std::string cap_fact = "R >= " + std::to_string(std::max(cap, 1));
+  for (const char* f : {"B >= 1", "B <= T", "T <= 1024", "s >= 1", "s <= 1024", "Z >= 0",
+                        "Z <= 49152", "R <= 255", "B * R <= 65536"})
+    cases.domain.push_back(fact(f));
+  cases.domain.push_back(fact(cap_fact.c_str()));
+  out.domain = cases.domain;
+  for (const CudaKernelInfo& k : plain->kernels) {
+    if (k.variants.empty()) continue;
+    out.kernels.push_back(discuss(k, registers, spills, cap, cases));
+    co.leaves[k.name] = out.kernels.back().leaves;
+  }
+  std::optional<CudaCode> code = imp_to_cuda(l.imp, l.result_types, co, &why);
+  if (!code) {
+    *error = "codegen: " + why;
+    return std::nullopt;
+  }
+  out.code = *code;
+  return out;
+}
+
+std::string comprehensive_text(const Comprehensive& c) {
+  std::string t;
+  std::string dom;
+  for (const Formula& f : c.domain)
+    dom += (dom.empty() ? "" : ", ") + f.to_string();
+  t += "domain: " + dom + "\n";
+  if (!c.registers_note.empty()) t += "registers: " + c.registers_note + "\n";
+  for (const KernelCases& k : c.kernels) {
+    t += "\n" + k.kernel + " (the kernel at " + std::to_string(k.pos.line) + ":" +
+         std::to_string(k.pos.col) + ")\n";
+    for (const CudaTile& tile : k.tiles)
+      t += "  tile of " + tile.mem + ": " + std::to_string(tile.stride) + " * (B*s - 1) + " +
+           std::to_string(tile.span + 1) + " cells, " + std::to_string(tile.reads) + " reads\n";
+    for (const auto& [f, r] : k.registers)
+      t += "  " + f + ": " + std::to_string(r) + " registers" +
+           (k.spill_bytes.count(f) && k.spill_bytes.at(f)
+                ? ", " + std::to_string(k.spill_bytes.at(f)) + " spill bytes"
+                : "") +
+           "\n";
+    t += case_tree_text(k.cases);
+    for (size_t j = 0; j < k.leaves.size(); ++j)
+      t += "  leaf " + std::to_string(j + 1) + " launches " + k.leaves[j].function +
+           (k.leaves[j].granularity_one ? " with s = 1" : "") + "\n";
+  }
+  return t;
+}
+
+nlohmann::json comprehensive_json(const Comprehensive& c) {
+  nlohmann::json j;
+  for (const Formula& f : c.domain)
+    j["domain"].push_back(f.to_string());
+  j["registers_note"] = c.registers_note;
+  j["kernels"] = nlohmann::json::array();
+  for (const KernelCases& k : c.kernels) {
+    nlohmann::json jk;
+    jk["kernel"] = k.kernel;
+    jk["line"] = k.pos.line;
+    jk["col"] = k.pos.col;
+    for (const CudaTile& t : k.tiles)
+      jk["tiles"].push_back(
+          {{"mem", t.mem}, {"stride", t.stride}, {"span", t.span}, {"reads", t.reads}});
+    jk["registers"] = k.registers;
+    for (const ResourceCounter& rc : k.counters)
+      jk["counters"].push_back(
+          {{"name", rc.name}, {"limit", rc.limit}, {"strategies", rc.lowered_by}});
+    jk["coverage"] = k.cases.coverage == SatResult::Unsat ? "proved"
+                     : k.cases.coverage == SatResult::Sat ? "uncovered"
+                                                          : "unknown";
+    if (k.cases.coverage == SatResult::Sat) jk["uncovered"] = k.cases.uncovered;
+    jk["all_consistent"] = k.cases.all_consistent;
+    for (size_t l = 0; l < k.leaves.size(); ++l) {
+      const CaseLeaf& leaf = k.cases.leaves[l];
+      nlohmann::json jl;
+      for (const Formula& f : leaf.constraints)
+        jl["constraints"].push_back(f.to_string());
+      jl["strategies"] = leaf.strategies;
+      jl["function"] = k.leaves[l].function;
+      jl["granularity_one"] = k.leaves[l].granularity_one;
+      for (const auto& [name, v] : leaf.counters)
+        jl["counters"][name] = v.to_string();
+      jl["sample"] = k.sample[l];
+      jk["leaves"].push_back(jl);
+    }
+    for (const auto& [counter, leaf] : k.cases.optimal_leaf)
+      jk["optimal_leaf"][counter] = leaf ? nlohmann::json(*leaf) : nlohmann::json(nullptr);
+    j["kernels"].push_back(jk);
+  }
+  return j;
+}
+
+std::string leaf_args(const KernelCases& k, size_t leaf) {
+  const Env& e = k.sample.at(leaf);
+  auto v = [&](const char* n) {
+    auto it = e.find(n);
+    return std::to_string(it == e.end() ? 1 : it->second);
+  };
+  return "--param B=" + v("B") + " --param s=" + v("s") + " --limit T=" + v("T") +
+         " --limit Z=" + v("Z") + " --limit R=" + v("R");
+}
+
+} // namespace funmem
