@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 
 namespace funmem {
 
@@ -59,6 +60,30 @@ Poly shared_bytes(const std::vector<CudaTile>& tiles, const Poly& B, const Poly&
   return Poly(8) * cells;
 }
 
+/// The conjuncts of `fs`, flattened, without comparisons of constants that hold and
+/// without repetitions.
+std::vector<Formula> simplified(const std::vector<Formula>& fs) {
+  std::vector<Formula> out;
+  std::vector<std::string> seen;
+  std::function<void(const Formula&)> add = [&](const Formula& f) {
+    if (f.kind == Formula::Kind::And) {
+      for (const Formula& k : f.kids)
+        add(k);
+      return;
+    }
+    if (f.kind == Formula::Kind::True) return;
+    if (f.kind == Formula::Kind::Cmp && f.lhs.constant() && f.rhs.constant())
+      if (auto holds = f.eval({}); holds && *holds) return;
+    const std::string text = f.to_string();
+    if (std::find(seen.begin(), seen.end(), text) != seen.end()) return;
+    seen.push_back(text);
+    out.push_back(f);
+  };
+  for (const Formula& f : fs)
+    add(f);
+  return out;
+}
+
 KernelCases discuss(const CudaKernelInfo& k, const std::map<std::string, int>& registers,
                     const std::map<std::string, int64_t>& spills, int cap, const CaseOptions& co) {
   KernelCases kc;
@@ -88,7 +113,8 @@ KernelCases discuss(const CudaKernelInfo& k, const std::map<std::string, int>& r
   kc.cases = comprehensive(kc.counters, evaluate, co);
   for (const CaseLeaf& leaf : kc.cases.leaves) {
     CudaLeaf cl;
-    for (const Formula& f : leaf.constraints)
+    kc.systems.push_back(simplified(leaf.constraints));
+    for (const Formula& f : kc.systems.back())
       cl.condition += (cl.condition.empty() ? "(" : " && (") + f.to_string() + ")";
     if (cl.condition.empty()) cl.condition = "true";
     cl.function = variant_of(k, leaf.strategies, cap);
@@ -220,6 +246,8 @@ nlohmann::json comprehensive_json(const Comprehensive& c) {
       nlohmann::json jl;
       for (const Formula& f : leaf.constraints)
         jl["constraints"].push_back(f.to_string());
+      for (const Formula& f : k.systems[l])
+        jl["system"].push_back(f.to_string());
       jl["strategies"] = leaf.strategies;
       jl["function"] = k.leaves[l].function;
       jl["granularity_one"] = k.leaves[l].granularity_one;

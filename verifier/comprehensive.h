@@ -47,6 +47,9 @@ struct KernelCases {
   std::map<std::string, int64_t> spill_bytes;
   CaseDiscussion cases;
   std::vector<CudaLeaf> leaves; // as the dispatcher launches them, one per cases.leaves
+  /// Per leaf, its system without comparisons of constants and repeated conditions
+  /// (what the dispatcher tests).
+  std::vector<std::vector<Formula>> systems;
   /// Per leaf, parameters and limits where its system holds with B = 256 and s = 4 when
   /// it can (else any): what the emulation runs the leaf with.
   std::vector<Env> sample;

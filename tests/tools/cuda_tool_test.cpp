@@ -3,6 +3,7 @@
 #include "tests/test_util.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 
@@ -91,4 +92,29 @@ TEST_CASE("funmem-cuda --resources prints ptxas's counters per kernel", "[tools]
   Run bad = cuda(corpus("nw/nw-full.funmem") + " -o " + dir + "/r.cu --resources --maxrregcount 0");
   CHECK(bad.code != 0);
   fs::remove_all(dir);
+}
+
+TEST_CASE("funmem-cuda --comprehensive prints the case discussion and runs every leaf",
+          "[tools][cuda][comprehensive]") {
+  std::string dir = out_dir();
+  Run r = cuda(corpus("cpk/jacobi-1d.fun") + " -o " + dir + "/j.cu --comprehensive --run");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("translation validation: passed") != std::string::npos);
+  CHECK(r.out.find("fm_kernel_0_gc: validated: race-free") != std::string::npos);
+  CHECK(r.out.find("coverage: proved") != std::string::npos);
+  CHECK(r.out.find("launches fm_kernel_0_g with s = 1") != std::string::npos);
+  CHECK(r.out.find("(fm_kernel_0 leaf 1: --param B=256 --param s=4") != std::string::npos);
+  CHECK(r.out.find("MISMATCH") == std::string::npos);
+
+  Run j = cuda(corpus("cpk/jacobi-1d.fun") + " -o " + dir + "/j.cu --comprehensive --json " +
+               "--no-validate");
+  CHECK(j.code == 0);
+  REQUIRE(j.out.find('{') != std::string::npos);
+  auto json = nlohmann::json::parse(j.out.substr(j.out.find('{')));
+  REQUIRE(json["kernels"].size() == 1);
+  CHECK(json["kernels"][0]["coverage"] == "proved");
+  CHECK(json["kernels"][0]["leaves"][0]["function"] == "fm_kernel_0_gc");
+  CHECK(json["kernels"][0]["tiles"][0]["span"] == 2);
+  CHECK(json["domain"].size() == 10);
 }

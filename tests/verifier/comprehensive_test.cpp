@@ -1,0 +1,221 @@
+// Comprehensive parametric kernels (verifier/comprehensive.h, codegen/parametric.cpp):
+// the tiles and variants codegen finds, the case discussion of the seed's 1-D Jacobi
+// against its golden file and against enumeration of the parameter space, every leaf
+// run on the emulation against the interpreter with the dispatcher choosing it, and
+// the dispatcher's refusals (no leaf fits, bad parameters).
+#include "ir/parser.h"
+#include "support/files.h"
+#include "tests/test_util.h"
+#include "verifier/comprehensive.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
+using namespace funmem;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string corpus(const std::string& f) {
+  return std::string(FUNMEM_SOURCE_DIR) + "/corpus/" + f;
+}
+
+Lowered lower(const std::string& path, const std::string& text) {
+  std::string err;
+  LowerOptions lo;
+  auto l = lower_to_cuda(path, text, lo, &err);
+  INFO(err);
+  REQUIRE(l);
+  return *l;
+}
+
+Lowered lower_file(const std::string& rel) {
+  bool ok = false;
+  std::string text = read_file(corpus(rel), &ok);
+  REQUIRE(ok);
+  return lower("corpus/" + rel, text);
+}
+
+Comprehensive discuss(const Lowered& l, bool registers) {
+  ComprehensiveOptions o;
+  o.registers = registers;
+  std::string err;
+  auto c = comprehensive_kernels(l, o, &err);
+  INFO(err);
+  REQUIRE(c);
+  return std::move(*c);
+}
+
+std::string scratch() {
+  fs::path d = fs::temp_directory_path() / ("funmem-cpk-test-" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d.string();
+}
+
+const char* kMap = R"(def scale (n : i64) (xs : [n]f64) : ([n]f64) =
+  let (ys : [n]f64) = kernel i < n do
+    let x = xs[i]
+    let y = x * 2.0
+    in (y)
+  in (ys)
+)";
+
+// Reads 2i and 2i + 1 (stride 2, span 1) of one input and i of another: one tile.
+const char* kPairs = R"(def pairs (n : i64) (xs : [2 * n]i64) (ys : [n]i64) : ([n]i64) =
+  let (zs : [n]i64) = kernel i < n do
+    let a = xs[2 * i]
+    let b = xs[2 * i + 1]
+    let c = ys[i]
+    let d = a + b + c
+    in (d)
+  in (zs)
+-- input: n=5
+)";
+
+} // namespace
+
+TEST_CASE("parametric variants: tiles of reused inputs, variants per cache and register cap",
+          "[codegen][comprehensive]") {
+  Lowered jacobi = lower_file("cpk/jacobi-1d.fun");
+  CudaOptions co = jacobi.cuda;
+  co.parametric = true;
+  auto code = imp_to_cuda(jacobi.imp, jacobi.result_types, co);
+  REQUIRE(code);
+  REQUIRE(code->kernels.size() == 1);
+  const CudaKernelInfo& k = code->kernels[0];
+  REQUIRE(k.tiles.size() == 1);
+  CHECK(k.tiles[0].mem == "a_mem");
+  CHECK(k.tiles[0].stride == 1);
+  CHECK(k.tiles[0].span == 2);
+  CHECK(k.tiles[0].reads == 4);
+  std::vector<std::string> names;
+  for (const CudaVariant& v : k.variants)
+    names.push_back(v.function);
+  CHECK(names == std::vector<std::string>{"fm_kernel_0_g", "fm_kernel_0_g_r24", "fm_kernel_0_gc",
+                                          "fm_kernel_0_gc_r24"});
+  // Every variant is a function of the file: the base version and four parametric ones.
+  CHECK(k.functions.size() == 5);
+  CHECK(code->text.find("__global__ void FM_MAXNREG(24) fm_kernel_0_gc_r24(") != std::string::npos);
+  CHECK(code->text.find("fm_ld_tile<double>(v_a__mem") != std::string::npos);
+
+  // No input read at two offsets: no tile, no cached variant.
+  Lowered map = lower("scale.fun", kMap);
+  co = map.cuda;
+  co.parametric = true;
+  code = imp_to_cuda(map.imp, map.result_types, co);
+  REQUIRE(code);
+  CHECK(code->kernels[0].tiles.empty());
+  CHECK(code->kernels[0].variants.size() == 2);
+
+  Lowered pairs = lower("pairs.fun", kPairs);
+  co = pairs.cuda;
+  co.parametric = true;
+  code = imp_to_cuda(pairs.imp, pairs.result_types, co);
+  REQUIRE(code);
+  REQUIRE(code->kernels[0].tiles.size() == 1);
+  CHECK(code->kernels[0].tiles[0].stride == 2);
+  CHECK(code->kernels[0].tiles[0].span == 1);
+}
+
+TEST_CASE("the case discussion of 1-D Jacobi: the golden tree, Definition 2, enumeration",
+          "[verifier][comprehensive]") {
+  Lowered l = lower_file("cpk/jacobi-1d.fun");
+  Comprehensive c = discuss(l, false);
+  const std::string text = comprehensive_text(c);
+  const std::string golden_path = corpus("cpk/jacobi-1d.cases");
+  if (std::getenv("FUNMEM_UPDATE_GOLDEN")) std::ofstream(golden_path) << text;
+  bool ok = false;
+  CHECK(text == read_file(golden_path, &ok));
+  CHECK(ok);
+  REQUIRE(c.kernels.size() == 1);
+  const KernelCases& k = c.kernels[0];
+  // The seed's figure 7: s and the cache; s = 1 and the cache; no cache.
+  REQUIRE(k.leaves.size() == 3);
+  CHECK(k.cases.leaves[0].strategies.empty());
+  CHECK(k.cases.leaves[1].strategies == std::vector<std::string>{"granularity"});
+  CHECK(k.cases.leaves[2].strategies == std::vector<std::string>{"granularity", "no-cache"});
+  CHECK(k.leaves[0].function == "fm_kernel_0_gc");
+  CHECK(k.leaves[2].function == "fm_kernel_0_g");
+  CHECK(k.cases.all_consistent);
+  CHECK(k.cases.coverage == SatResult::Unsat);
+
+  // Over a grid of the domain: exactly one leaf holds at each point (the dispatcher's
+  // choice is unique), and its counters fit the limits there.
+  int points = 0;
+  for (int64_t B : {1, 2, 3, 32, 256, 1024})
+    for (int64_t s : {1, 2, 4, 1024})
+      for (int64_t T : {1, 3, 256, 1024})
+        for (int64_t Z : {0, 23, 24, 40, 2063, 2064, 49152})
+          for (int64_t R : {24, 64, 255}) {
+            Env e{{"B", B}, {"s", s}, {"T", T}, {"Z", Z}, {"R", R}};
+            if (!all_hold(c.domain, e)) continue;
+            ++points;
+            int holding = 0;
+            for (const CaseLeaf& leaf : k.cases.leaves) {
+              if (!all_hold(leaf.constraints, e)) continue;
+              ++holding;
+              for (const auto& [counter, v] : leaf.counters) {
+                auto value = v.eval(e);
+                REQUIRE(value);
+                const char* limit = counter == "shared" ? "Z" : "T";
+                CHECK(*value <= e.at(limit));
+              }
+            }
+            INFO("B=" << B << " s=" << s << " T=" << T << " Z=" << Z << " R=" << R);
+            CHECK(holding == 1);
+          }
+  CHECK(points > 100);
+}
+
+TEST_CASE("every leaf of 1-D Jacobi runs on the emulation, chosen by the dispatcher",
+          "[verifier][comprehensive]") {
+  Lowered l = lower_file("cpk/jacobi-1d.fun");
+  Comprehensive c = discuss(l, !nvcc_path().empty());
+  l.code = c.code;
+  const std::string dir = scratch(), cu = dir + "/jacobi.cu", exe = cu + ".emu";
+  REQUIRE(write_cuda(cu, l.code).empty());
+  REQUIRE(build_emulation(cu, exe).empty());
+  const KernelCases& k = c.kernels.at(0);
+  CHECK(k.leaves.size() == (nvcc_path().empty() ? 3u : 6u));
+  for (size_t j = 0; j < k.leaves.size(); ++j) {
+    std::vector<CudaRun> runs = run_and_compare(l, exe, true, 0, dir, leaf_args(k, j));
+    REQUIRE(runs.size() == 3);
+    for (const CudaRun& r : runs) {
+      INFO(r.name << " leaf " << j << ": " << r.detail << "\n" << r.time_report);
+      CHECK(r.ok);
+      if (r.detail.find("both fail") == std::string::npos)
+        CHECK(r.time_report.find("kernel " + k.leaves[j].function + " ") != std::string::npos);
+    }
+  }
+
+  // Shared memory too small for any tile: the leaf without the cache.
+  std::vector<CudaRun> low = run_and_compare(l, exe, true, 0, dir, "--param s=4 --limit Z=8");
+  for (const CudaRun& r : low) {
+    INFO(r.detail << r.time_report);
+    CHECK(r.ok);
+    CHECK(r.time_report.find("kernel fm_kernel_0_g") != std::string::npos);
+    CHECK(r.time_report.find("kernel fm_kernel_0_gc") == std::string::npos);
+  }
+
+  // A block larger than the device allows fits no leaf: a clear error, nothing launched.
+  fs::path in = fs::path(dir) / "in.txt";
+  std::ofstream(in) << "scalar n i64 8\nscalar steps i64 1\nmem a0_mem 8 random f64 1\n";
+  auto run = [&](const std::string& args) {
+    return test::run_command(exe + " " + in.string() + " " + args);
+  };
+  test::CommandResult big = run("--param B=512 --limit T=256");
+  CHECK(big.code == 1);
+  CHECK(big.out.find("corpus/cpk/jacobi-1d.fun:8:5: error: resource: no leaf of fm_kernel_0's "
+                     "case discussion fits B=512 s=1 with T=256") != std::string::npos);
+  CHECK(big.out.find("mem ") == std::string::npos);
+  test::CommandResult zero = run("--param B=0");
+  CHECK(zero.code == 1);
+  CHECK(zero.out.find("error: input: --param: expected NAME=VALUE") != std::string::npos);
+  CHECK(run("--limit Q=3").code == 1);
+  CHECK(run("--param B=64 --param s=3").code == 0);
+  fs::remove_all(dir);
+}
