@@ -263,6 +263,18 @@ nlohmann::json comprehensive_json(const Comprehensive& c) {
   return j;
 }
 
+std::string launched_functions(const std::string& time_report, const std::string& kernel) {
+  std::string out;
+  const std::string key = "time: kernel ";
+  for (size_t at = time_report.find(key); at != std::string::npos;
+       at = time_report.find(key, at + 1)) {
+    const size_t begin = at + key.size(), end = time_report.find(' ', begin);
+    const std::string name = time_report.substr(begin, end - begin);
+    if (name == kernel || name.rfind(kernel + "_", 0) == 0) out += (out.empty() ? "" : " ") + name;
+  }
+  return out;
+}
+
 std::string leaf_args(const KernelCases& k, size_t leaf) {
   const Env& e = k.sample.at(leaf);
   auto v = [&](const char* n) {

@@ -71,6 +71,10 @@ comprehensive_kernels(const Lowered& l, const ComprehensiveOptions& opt, std::st
 std::string comprehensive_text(const Comprehensive& c);
 nlohmann::json comprehensive_json(const Comprehensive& c);
 
+/// Which of kernel `kernel`'s functions a run launched, by its `--time` report: "" when
+/// none (the data set does not reach the kernel), else the names, space-separated.
+std::string launched_functions(const std::string& time_report, const std::string& kernel);
+
 /// The harness flags that make the dispatcher choose leaf `leaf` of kernel `k`
 /// (`--param B=.. --param s=.. --limit T=.. --limit Z=.. --limit R=..`).
 std::string leaf_args(const KernelCases& k, size_t leaf);

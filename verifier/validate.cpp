@@ -192,6 +192,87 @@ std::optional<std::vector<Formula>> virtualise(KernelSummary& k, const std::stri
   return std::vector<Formula>{eq(bdim, n), eq(gdim, 1)};
 }
 
+/// A parametric variant (codegen/parametric.cpp) runs iteration fm_o = fm_c*B*s + fm_k*B
+/// + threadIdx.x in the chunk loop fm_c (from blockIdx.x, step gridDim.x) and the loop
+/// fm_k (0 .. fm_s - 1), B = blockDim.x. With threadIdx.x < B and fm_k < fm_s, the map
+/// from (block, chunk, fm_k, thread) to fm_o is one-to-one, so, as for the plain kernel,
+/// its global accesses are race-free if distinct iterations do not conflict: an access
+/// under those two loops whose index, guards and inner loops depend on them and on the
+/// thread only through fm_o gets one virtual thread per iteration. `k` keeps its global
+/// accesses, virtualised, without the reads of blocks nothing in the kernel writes (the
+/// tiles' loads: reads never race with reads); `shared` receives the shared-memory
+/// accesses, checked on the real threads. Returns the launch facts of the virtual
+/// threads, or nothing when an access is not of that shape.
+std::optional<std::vector<Formula>> virtualise_parametric(KernelSummary& k, KernelSummary& shared,
+                                                          const Poly& n) {
+  const Poly tx = Poly::var("threadIdx_x"), bx = Poly::var("blockIdx_x");
+  const Poly bdim = Poly::var("blockDim_x"), gdim = Poly::var("gridDim_x");
+  const Poly c = Poly::var("fm_c"), kk = Poly::var("fm_k"), s = Poly::var("fm_s");
+  const Poly v = Poly::var("fm_v");
+  std::set<std::string> written;
+  for (const Access& a : k.accesses)
+    if (a.write && a.space != Space::Shared) written.insert(a.array);
+  shared = k;
+  std::erase_if(shared.accesses, [](const Access& a) { return a.space != Space::Shared; });
+  std::erase_if(k.accesses, [&](const Access& a) {
+    return a.space == Space::Shared || (!a.write && !written.count(a.array));
+  });
+  // threadIdx.x is what is left of the iteration once the chunk and round are taken out.
+  const Subst to_v = {{"threadIdx_x", v - bdim * s * c - bdim * kk}};
+  auto depends = [](const Poly& p) {
+    for (const std::string& name : p.free_vars())
+      if (name == "fm_c" || name == "fm_k" || name == "blockIdx_x" || name == "threadIdx_x")
+        return true;
+    return false;
+  };
+  std::function<std::optional<Formula>(Formula)> rewrite_f =
+      [&](Formula f) -> std::optional<Formula> {
+    f = normalise(f, to_v);
+    for (const std::string& name : f.free_vars())
+      if (name == "fm_c" || name == "fm_k" || name == "blockIdx_x" || name == "threadIdx_x")
+        return std::nullopt;
+    return normalise(f, {{"fm_v", tx}});
+  };
+  // Chunk c of ceil(n / (B*s)) from blockIdx.x in steps of gridDim.x: every chunk once.
+  const Poly per = bdim * s;
+  const Poly chunks = normalise(Poly::div(n + per - 1, per), {});
+  const Poly chunk_count = normalise(Poly::div(chunks - bx + gdim - 1, gdim), {});
+  for (Access& a : k.accesses) {
+    if (a.loops.size() < 2 || a.loops[0].var != "fm_c" || a.loops[1].var != "fm_k" ||
+        !(a.loops[0].lower == bx) || !(a.loops[0].step == gdim) ||
+        !(normalise(a.loops[0].count, {}) == chunk_count) || !(a.loops[1].lower == Poly(0)) ||
+        !(a.loops[1].step == Poly(1)) || !(a.loops[1].count == s))
+      return std::nullopt;
+    a.loops.erase(a.loops.begin(), a.loops.begin() + 2);
+    a.index = normalise(a.index, to_v);
+    if (depends(a.index)) return std::nullopt;
+    a.index = normalise(a.index, {{"fm_v", tx}});
+    for (Formula& g : a.guards) {
+      auto r = rewrite_f(g);
+      if (!r) return std::nullopt;
+      g = *r;
+    }
+    for (LoopCtx& l : a.loops) {
+      for (Poly* p : {&l.lower, &l.count, &l.step}) {
+        *p = normalise(*p, to_v);
+        if (depends(*p)) return std::nullopt;
+        *p = normalise(*p, {{"fm_v", tx}});
+      }
+      for (Formula& f : l.facts) {
+        auto r = rewrite_f(f);
+        if (!r) return std::nullopt;
+        f = *r;
+      }
+    }
+    for (auto& [name, value] : a.scope)
+      value = normalise(normalise(value, to_v), {{"fm_v", tx}});
+    a.phase = 0; // one interval: the barriers order nothing more (conservative)
+  }
+  k.barriers = 0;
+  k.unknown.clear(); // barrier intervals concern the shared accesses, checked apart
+  return std::vector<Formula>{eq(bdim, n), eq(gdim, 1)};
+}
+
 /// A canonical form of an LMAD as a set: unit and zero-stride dimensions dropped,
 /// contiguous dimensions joined, dimensions sorted (counts assumed positive).
 SymLmad canonical(SymLmad l) {
@@ -400,12 +481,36 @@ Validation validate_cuda(const CudaCode& code, const ToImpReport& report,
       substitute(k, launch);
       const KernelSummary as_written = k; // stores are compared in the kernel's own names
       bool virtual_threads = false;
-      if (auto launch_facts =
-              virtualise(k, fn.version, normalise(n, launch), normalise(m, launch))) {
-        o.facts.insert(o.facts.end(), launch_facts->begin(), launch_facts->end());
+      const bool parametric = fn.version.rfind("g", 0) == 0;
+      KernelSummary shared, global = k;
+      std::optional<std::vector<Formula>> par_facts;
+      if (parametric) par_facts = virtualise_parametric(global, shared, normalise(n, launch));
+      if (par_facts) {
+        // The shared accesses on the real threads, the global ones on virtual threads.
+        RaceOptions og = o;
+        og.facts.insert(og.facts.end(), par_facts->begin(), par_facts->end());
+        fv.race = check_kernel(global, og);
+        if (!shared.accesses.empty()) {
+          KernelVerdict sv = check_kernel(shared, o);
+          sv.questions.insert(sv.questions.end(), fv.race.questions.begin(),
+                              fv.race.questions.end());
+          sv.ms += fv.race.ms;
+          if (fv.race.verdict == Verdict::RaceFree) fv.race = sv;
+        }
+        k = global;
         virtual_threads = true;
+      } else if (parametric) {
+        fv.race = check_kernel(k, o);
+        fv.problems.push_back("its loops are not a parametric variant's chunk and round loops "
+                              "over fm_o: which iterations it runs is not shown");
+      } else {
+        if (auto launch_facts =
+                virtualise(k, fn.version, normalise(n, launch), normalise(m, launch))) {
+          o.facts.insert(o.facts.end(), launch_facts->begin(), launch_facts->end());
+          virtual_threads = true;
+        }
+        fv.race = check_kernel(k, o);
       }
-      fv.race = check_kernel(k, o);
       if (fv.race.verdict != Verdict::RaceFree) {
         std::string p = std::string("not proved race-free: ") + verdict_name(fv.race.verdict) +
                         (fv.race.reason.empty() ? "" : " (" + fv.race.reason + ")");
@@ -433,12 +538,12 @@ Validation validate_cuda(const CudaCode& code, const ToImpReport& report,
         fv.problems.push_back("the extractor found " + std::to_string(writes.size()) +
                               " store(s), codegen generated " + std::to_string(fn.stores.size()));
       for (size_t s = 0; s < writes.size() && s < fn.stores.size(); ++s) {
-        fv.stores.push_back(check_store(*writes[s], s,
-                                        fn.store_loops.size() > s
-                                            ? fn.store_loops[s]
-                                            : std::vector<std::pair<std::string, SExpP>>{},
-                                        fn.stores[s], fn.version, report, k, virtual_writes, launch,
-                                        virtual_threads, n, m, fv.problems));
+        fv.stores.push_back(
+            check_store(*writes[s], s,
+                        fn.store_loops.size() > s ? fn.store_loops[s]
+                                                  : std::vector<std::pair<std::string, SExpP>>{},
+                        fn.stores[s], parametric ? "" : fn.version, report, k, virtual_writes,
+                        launch, virtual_threads, n, m, fv.problems));
       }
       fv.ok = fv.problems.empty();
       v.functions.push_back(std::move(fv));

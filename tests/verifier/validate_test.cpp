@@ -3,8 +3,10 @@
 // says; racy programs and generated code broken by hand are caught; the host facts
 // (assumptions, host loops, definitions) reach the launch and are needed; the extractor
 // reads the generated code's constructs; funmem-cuda validates by default.
+#include "support/files.h"
 #include "tests/corpus_util.h"
 #include "tests/test_util.h"
+#include "verifier/comprehensive.h"
 #include "verifier/cuda_check.h"
 #include "verifier/validate.h"
 
@@ -312,4 +314,54 @@ TEST_CASE("funmem-cuda validates its kernels by default", "[frontend][validate][
       test::run_command(bin + " " + dir + "race/write-write.funmem --no-validate -o " + out);
   CHECK(skipped.code == 0);
   std::remove(out.c_str());
+}
+
+TEST_CASE("parametric variants broken by hand are caught", "[frontend][validate][comprehensive]") {
+  bool read = false;
+  Lowered l = lower(read_file(std::string(FUNMEM_SOURCE_DIR) + "/corpus/cpk/jacobi-1d.fun", &read),
+                    "jacobi-1d.fun");
+  REQUIRE(read);
+  ComprehensiveOptions o;
+  o.registers = false;
+  std::string err;
+  auto c = comprehensive_kernels(l, o, &err);
+  REQUIRE(c);
+  Validation ok = validate_cuda(c->code, l.imp_stats, "j.cu");
+  INFO(validation_report(ok, true));
+  REQUIRE(ok.ok());
+  CHECK(function(ok, "fm_kernel_0_gc").stores.at(0).lmad_equal);
+  // `from` replaced in function `fn` only.
+  auto broken = [&](const std::string& fn, const std::string& from, const std::string& to) {
+    CudaCode code = c->code;
+    size_t at = code.text.find("void " + fn + "(");
+    REQUIRE(at != std::string::npos);
+    at = code.text.find(from, at);
+    REQUIRE(at != std::string::npos);
+    code.text.replace(at, from.size(), to);
+    Validation v = validate_cuda(code, l.imp_stats, "j.cu");
+    INFO(validation_report(v, true));
+    CHECK_FALSE(v.ok());
+    return function(v, fn);
+  };
+  SECTION("a round too many: two threads run one iteration") {
+    CHECK(broken("fm_kernel_0_g", "fm_k < fm_s;", "fm_k <= fm_s;").race.verdict !=
+          Verdict::RaceFree);
+  }
+  SECTION("every block takes every chunk") {
+    CHECK(broken("fm_kernel_0_g", "fm_c += gridDim.x", "fm_c += 1").race.verdict !=
+          Verdict::RaceFree);
+  }
+  SECTION("the last chunk left out: the iterations run are not shown") {
+    const FunctionValidation& f =
+        broken("fm_kernel_0_g", "(fm_n + fm_per - 1) / fm_per", "fm_n / fm_per");
+    REQUIRE_FALSE(f.problems.empty());
+    CHECK(f.problems.back().find("which iterations it runs is not shown") != std::string::npos);
+  }
+  SECTION("every thread copies the same tile cells") {
+    CHECK(broken("fm_kernel_0_gc", "fm_j * fm_B + fm_t,", "fm_j * fm_B,").race.verdict !=
+          Verdict::RaceFree);
+  }
+  SECTION("no barrier between the tile's copy and its reads") {
+    CHECK(broken("fm_kernel_0_gc", "FM_SYNC();\n", "\n").race.verdict != Verdict::RaceFree);
+  }
 }
