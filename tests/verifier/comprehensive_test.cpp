@@ -231,3 +231,45 @@ TEST_CASE("the dispatcher never launches a leaf whose constraints fail",
   CHECK(run("--param B=64 --param s=3").code == 0);
   fs::remove_all(dir);
 }
+
+TEST_CASE("kernel nests keep their versions and thresholds beside parametric kernels",
+          "[verifier][comprehensive]") {
+  // A multi-versioned nest (mapscan's) followed by a plain kernel over its result.
+  const char* text = R"(def both (n : i64) (m : i64) (xss : [n][m]i64) : ([n][m]i64, [n]i64) =
+  let (r : [n][m]i64) = kernel i < n do
+    let (row : [m]i64) = xss[i]
+    let (out : [m]i64) = kernel j < m do
+      let x = row[j]
+      let y = x + i
+      in (y)
+    in (out)
+  let (firsts : [n]i64) = kernel i < n do
+    let (row : [m]i64) = xss[i]
+    let x = row[0]
+    in (x)
+  in (r, firsts)
+-- input: n=3 m=5
+)";
+  Lowered l = lower("both.fun", text);
+  Comprehensive c = discuss(l, false);
+  REQUIRE(c.code.kernels.size() == 2);
+  CHECK(c.code.kernels[0].variants.empty());
+  CHECK(c.code.kernels[0].functions.size() == 3); // outer, intra, flat
+  CHECK(c.code.kernels[1].variants.size() == 2);
+  CHECK(c.code.thresholds.size() == 2);
+  REQUIRE(c.kernels.size() == 1);
+  CHECK(c.kernels[0].kernel == "fm_kernel_1");
+  l.code = c.code;
+  const std::string dir = scratch(), cu = dir + "/both.cu", exe = cu + ".emu";
+  REQUIRE(write_cuda(cu, l.code).empty());
+  REQUIRE(build_emulation(cu, exe).empty());
+  // Every version of the nest forced by its thresholds, with a leaf of the other kernel.
+  for (const ForcedVersion& v : forced_versions(l.code))
+    for (const CudaRun& r :
+         run_and_compare(l, exe, true, 0, dir, v.args + " " + leaf_args(c.kernels[0], 0))) {
+      INFO(v.name << ": " << r.detail << r.time_report);
+      CHECK(r.ok);
+      CHECK(launched_functions(r.time_report, "fm_kernel_1") == c.kernels[0].leaves[0].function);
+    }
+  fs::remove_all(dir);
+}
