@@ -74,13 +74,10 @@ CudaCode Gen::program(const imp::Program& p, const std::vector<ScalarType>& resu
   return out;
 }
 
-std::string Gen::kernel_fn(const std::string& name, const std::string& sig, Pos pos,
-                           const std::string& head, const std::string& copies,
-                           const std::vector<std::pair<std::string, VarInfo>>& captured,
-                           const imp::Loop& l, const Nest* nest, const std::string& inner_head,
-                           CudaKernelInfo& info, const std::string& version) {
-  std::string body;
-  bool was_device = device_;
+bool Gen::enter_function(CudaKernelInfo& info, const std::string& name, const std::string& version,
+                         const imp::Loop& l,
+                         const std::vector<std::pair<std::string, VarInfo>>& captured) {
+  const bool was_device = device_;
   device_ = true;
   info.functions.push_back(CudaFunction{name, version, {}, {}});
   stores_ = &info.functions.back().stores;
@@ -90,6 +87,24 @@ std::string Gen::kernel_fn(const std::string& name, const std::string& sig, Pos 
   for (const auto& [n, v] : captured)
     declare(n, v);
   declare(l.iter.s, VarInfo{false, ScalarType::I64});
+  return was_device;
+}
+
+void Gen::leave_function(bool was_device) {
+  frames_.pop_back();
+  device_ = was_device;
+  stores_ = nullptr;
+  store_loops_ = nullptr;
+  imp_loops_.clear();
+}
+
+std::string Gen::kernel_fn(const std::string& name, const std::string& sig, Pos pos,
+                           const std::string& head, const std::string& copies,
+                           const std::vector<std::pair<std::string, VarInfo>>& captured,
+                           const imp::Loop& l, const Nest* nest, const std::string& inner_head,
+                           CudaKernelInfo& info, const std::string& version) {
+  std::string body;
+  const bool was_device = enter_function(info, name, version, l, captured);
   if (!nest) {
     block(l.body, body, 3);
   } else {
@@ -111,11 +126,7 @@ std::string Gen::kernel_fn(const std::string& name, const std::string& sig, Pos 
     body += pad(3) + "}\n";
     frames_.pop_back();
   }
-  frames_.pop_back();
-  device_ = was_device;
-  stores_ = nullptr;
-  store_loops_ = nullptr;
-  imp_loops_.clear();
+  leave_function(was_device);
   std::string kt = "// The kernel at " + opt_.source_file + ":" + where(pos) + ".\n";
   kt += "__global__ void " + name + "(" + sig + ") {\n";
   kt += head;

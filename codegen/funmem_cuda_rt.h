@@ -96,23 +96,6 @@ inline const char* cudaGetErrorString(cudaError_t e) {
   return e == cudaSuccess ? "no error" : "out of memory";
 }
 inline thread_local bool fm_in_kernel = false;
-/// Runs `body` once per thread of the grid: blocks in parallel (OpenMP), the threads
-/// of a block one after the other (the generated kernels use no barriers).
-template <class F> void fm_emulate(dim3 grid, dim3 block, F&& body) {
-  gridDim = grid;
-  blockDim = block;
-  const long blocks = static_cast<long>(grid.x);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (long b = 0; b < blocks; ++b) {
-    fm_in_kernel = true;
-    blockIdx = dim3(static_cast<unsigned>(b));
-    for (unsigned t = 0; t < block.x; ++t) {
-      threadIdx = dim3(t);
-      body();
-    }
-    fm_in_kernel = false;
-  }
-}
 /// A block's dynamic shared memory in the emulation (one per OpenMP thread).
 inline thread_local std::vector<unsigned char> fm_emu_shared;
 /// Runs `body` once per block, for kernels written in phases: FM_THREADS runs a phase
@@ -130,6 +113,17 @@ template <class F> void fm_emulate_blocks(dim3 grid, dim3 block, size_t shared, 
     body();
     fm_in_kernel = false;
   }
+}
+/// Runs `body` once per thread of the grid: blocks in parallel (OpenMP), the threads
+/// of a block one after the other (kernels that are not written in phases use no
+/// barriers).
+template <class F> void fm_emulate(dim3 grid, dim3 block, F&& body) {
+  fm_emulate_blocks(grid, block, 0, [&] {
+    for (unsigned t = 0; t < blockDim.x; ++t) {
+      threadIdx = dim3(t);
+      body();
+    }
+  });
 }
 #define FM_SHARED_CELLS fm_cell* fm_smem = reinterpret_cast<fm_cell*>(fm_emu_shared.data())
 #define FM_THREADS for (unsigned fm_tid_ = 0; fm_tid_ < blockDim.x; ++fm_tid_)

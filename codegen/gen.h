@@ -538,6 +538,13 @@ private:
   /// An outermost IMP kernel: a __global__ function over the grid and its launch (and,
   /// for a nest, its other versions and the tuning tree that chooses between them).
   void launch(const imp::Loop& l, Pos pos, std::string& out, int indent);
+  /// Enters the body of a __global__ function of `info` (device code, its stores
+  /// recorded, the captured names and the iterator declared); returns what to pass to
+  /// leave_function.
+  bool enter_function(CudaKernelInfo& info, const std::string& name, const std::string& version,
+                      const imp::Loop& l,
+                      const std::vector<std::pair<std::string, VarInfo>>& captured);
+  void leave_function(bool was_device);
 
   // Comprehensive parametric kernels (codegen/parametric.cpp).
   struct TileInfo {

@@ -85,16 +85,8 @@ std::string Gen::par_kernel_fn(const std::string& name, const std::string& sig, 
                                const std::vector<std::pair<std::string, VarInfo>>& captured,
                                const imp::Loop& l, const std::vector<TileInfo>& tiles,
                                CudaKernelInfo& info, const CudaVariant& v) {
-  const bool was_device = device_;
-  device_ = true;
-  info.functions.push_back(CudaFunction{name, name.substr(info.name.size() + 1), {}, {}});
-  stores_ = &info.functions.back().stores;
-  store_loops_ = &info.functions.back().store_loops;
-  imp_loops_ = {{l.iter.s, l.bound}};
-  frames_.emplace_back();
-  for (const auto& [n, vi] : captured)
-    declare(n, vi);
-  declare(l.iter.s, VarInfo{false, ScalarType::I64});
+  const bool was_device =
+      enter_function(info, name, name.substr(info.name.size() + 1), l, captured);
   const std::string it = cname(l.iter.s);
   // Where each tile starts: its first read's index at the block's first iteration
   // (unchecked: a tile is only a cache, fm_ld_tile reads memory outside it).
@@ -112,11 +104,7 @@ std::string Gen::par_kernel_fn(const std::string& name, const std::string& sig, 
   std::string body;
   block(l.body, body, 7);
   tile_reads_.clear();
-  frames_.pop_back();
-  device_ = was_device;
-  stores_ = nullptr;
-  store_loops_ = nullptr;
-  imp_loops_.clear();
+  leave_function(was_device);
 
   std::string t =
       "// The kernel at " + opt_.source_file + ":" + where(pos) +

@@ -481,7 +481,7 @@ Validation validate_cuda(const CudaCode& code, const ToImpReport& report,
       substitute(k, launch);
       const KernelSummary as_written = k; // stores are compared in the kernel's own names
       bool virtual_threads = false;
-      const bool parametric = fn.version.rfind("g", 0) == 0;
+      const bool parametric = fn.version.rfind('g', 0) == 0;
       KernelSummary shared, global = k;
       std::optional<std::vector<Formula>> par_facts;
       if (parametric) par_facts = virtualise_parametric(global, shared, normalise(n, launch));
