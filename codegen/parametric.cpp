@@ -69,9 +69,11 @@ std::vector<Gen::TileInfo> Gen::find_tiles(const imp::Loop& l) {
   for (auto& [mem, g] : best) {
     auto [lo, hi] = std::minmax_element(
         g.begin(), g.end(), [](const auto* a, const auto* b) { return a->offset < b->offset; });
-    if ((*lo)->offset == (*hi)->offset || (*hi)->offset - (*lo)->offset > 1024) continue;
+    int64_t span = 0;
+    if (__builtin_sub_overflow((*hi)->offset, (*lo)->offset, &span) || span == 0 || span > 1024)
+      continue;
     TileInfo t;
-    t.tile = CudaTile{mem, g[0]->stride, (*hi)->offset - (*lo)->offset, static_cast<int>(g.size())};
+    t.tile = CudaTile{mem, g[0]->stride, span, static_cast<int>(g.size())};
     t.first = (*lo)->read;
     for (const AffineRead* r : g)
       t.reads.push_back(r->read);

@@ -1792,6 +1792,12 @@ private:
     if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
       Ctx inner = c;
       block_items(cs, inner);
+      // The block's own names are not visible after it: a later access's scope must see
+      // the declaration in force there, not one of an ended block of the same name.
+      for (const Stmt* child : cs->body())
+        if (const auto* ds = dyn_cast<DeclStmt>(child))
+          for (const Decl* d : ds->decls())
+            if (const auto* v = dyn_cast<VarDecl>(d)) env_.erase(v);
       return;
     }
     if (const auto* ds = dyn_cast<DeclStmt>(s)) {

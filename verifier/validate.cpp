@@ -432,10 +432,71 @@ StoreCheck check_store(const Access& a, size_t s,
   return sc;
 }
 
+/// The race check of one generated function: on virtual threads, one per iteration,
+/// where its shape allows (the plain versions, the parametric variants' global accesses
+/// with their shared ones on the real threads), else on the real threads. `k` becomes
+/// the summary its stores are checked against (`n`, `m`: the launch's bounds). Returns
+/// whether the threads are virtual.
+bool check_races(KernelSummary& k, const std::string& version, RaceOptions& o, const Poly& n,
+                 const Poly& m, FunctionValidation& fv) {
+  bool virtual_threads = false;
+  const bool parametric = version.rfind('g', 0) == 0;
+  KernelSummary shared, global = k;
+  std::optional<std::vector<Formula>> par_facts;
+  if (parametric) par_facts = virtualise_parametric(global, shared, n);
+  if (par_facts) {
+    // The shared accesses on the real threads, the global ones on virtual threads.
+    RaceOptions og = o;
+    og.facts.insert(og.facts.end(), par_facts->begin(), par_facts->end());
+    fv.race = check_kernel(global, og);
+    if (!shared.accesses.empty()) {
+      KernelVerdict sv = check_kernel(shared, o);
+      sv.questions.insert(sv.questions.end(), fv.race.questions.begin(), fv.race.questions.end());
+      sv.ms += fv.race.ms;
+      if (fv.race.verdict == Verdict::RaceFree) fv.race = sv;
+    }
+    k = global;
+    virtual_threads = true;
+  } else if (parametric) {
+    fv.race = check_kernel(k, o);
+    fv.problems.push_back("its loops are not a parametric variant's chunk and round loops "
+                          "over fm_o: which iterations it runs is not shown");
+  } else {
+    if (auto launch_facts = virtualise(k, version, n, m)) {
+      o.facts.insert(o.facts.end(), launch_facts->begin(), launch_facts->end());
+      virtual_threads = true;
+    }
+    fv.race = check_kernel(k, o);
+  }
+  if (fv.race.verdict != Verdict::RaceFree) {
+    std::string p = std::string("not proved race-free: ") + verdict_name(fv.race.verdict) +
+                    (fv.race.reason.empty() ? "" : " (" + fv.race.reason + ")");
+    if (fv.race.witness)
+      p += std::string(": ") +
+           (virtual_threads
+                ? "(threads numbered by iteration: " +
+                      std::string(version == "flat"    ? "block fm_f / fm_m, thread fm_f % fm_m"
+                                  : version == "intra" ? "block fm_o"
+                                                       : "thread fm_o") +
+                      ") "
+                : "") +
+           display_names(fv.race.witness->first) + "; " + display_names(fv.race.witness->second);
+    fv.problems.push_back(p);
+  }
+  return virtual_threads;
+}
+
 Validation validate_cuda(const CudaCode& code, const ToImpReport& report,
                          const std::string& cu_file, const RaceOptions& opt) {
   Validation v;
-  ExtractResult ex = extract(device_part(code.text), cu_file);
+  ExtractResult ex;
+  try {
+    ex = extract(device_part(code.text), cu_file);
+  } catch (const SymbolicOverflow& e) {
+    v.errors.push_back(cu_file + ": error: the kernels' index arithmetic leaves 64 bits (" +
+                       e.what() + ")");
+    return v;
+  }
   v.errors = ex.errors;
   if (!v.errors.empty()) return v;
   std::map<std::string, const KernelSummary*> by_name;
@@ -445,105 +506,68 @@ Validation validate_cuda(const CudaCode& code, const ToImpReport& report,
     for (const CudaFunction& fn : info.functions) {
       FunctionValidation fv;
       fv.name = fn.name;
-      auto it = by_name.find(fn.name);
-      if (it == by_name.end()) {
-        v.errors.push_back(cu_file + ": error: the generated kernel '" + fn.name +
-                           "' was not found by the extractor");
-        continue;
-      }
-      KernelSummary k = *it->second;
-      // The launch: what the host passes as fm_n and fm_m, and the intra version's blocks.
-      Subst launch;
-      RaceOptions o = opt;
-      for (const HostFact& hf : info.host_facts)
-        if (auto f = host_fact(hf, k)) o.facts.push_back(*f);
-      auto bound = [&](const char* name, const SExpP& e) {
-        Poly value = Poly::var(name);
-        if (auto p = kernel_value(e, k)) {
-          launch[name] = *p;
-          value = *p;
+      try {
+        auto it = by_name.find(fn.name);
+        if (it == by_name.end()) {
+          v.errors.push_back(cu_file + ": error: the generated kernel '" + fn.name +
+                             "' was not found by the extractor");
+          continue;
         }
-        o.facts.push_back(ge(value, 1));
-        return value;
-      };
-      bool uses_m = fn.version == "intra" || fn.version == "flat";
-      Poly n = bound("fm_n", info.outer_bound);
-      Poly m = 1;
-      if (uses_m) {
-        m = bound("fm_m", info.inner_bound);
-        if (fn.version == "intra") {
-          o.facts.push_back(eq(Poly::var("blockDim_x"), m));
-          o.facts.push_back(le(m, 1024));
+        KernelSummary k = *it->second;
+        // The launch: what the host passes as fm_n and fm_m, and the intra version's blocks.
+        Subst launch;
+        RaceOptions o = opt;
+        for (const HostFact& hf : info.host_facts)
+          if (auto f = host_fact(hf, k)) o.facts.push_back(*f);
+        auto bound = [&](const char* name, const SExpP& e) {
+          Poly value = Poly::var(name);
+          if (auto p = kernel_value(e, k)) {
+            launch[name] = *p;
+            value = *p;
+          }
+          o.facts.push_back(ge(value, 1));
+          return value;
+        };
+        bool uses_m = fn.version == "intra" || fn.version == "flat";
+        Poly n = bound("fm_n", info.outer_bound);
+        Poly m = 1;
+        if (uses_m) {
+          m = bound("fm_m", info.inner_bound);
+          if (fn.version == "intra") {
+            o.facts.push_back(eq(Poly::var("blockDim_x"), m));
+            o.facts.push_back(le(m, 1024));
+          }
         }
-      }
-      for (Formula& f : o.facts)
-        f = normalise(f, launch);
-      substitute(k, launch);
-      const KernelSummary as_written = k; // stores are compared in the kernel's own names
-      bool virtual_threads = false;
-      const bool parametric = fn.version.rfind('g', 0) == 0;
-      KernelSummary shared, global = k;
-      std::optional<std::vector<Formula>> par_facts;
-      if (parametric) par_facts = virtualise_parametric(global, shared, normalise(n, launch));
-      if (par_facts) {
-        // The shared accesses on the real threads, the global ones on virtual threads.
-        RaceOptions og = o;
-        og.facts.insert(og.facts.end(), par_facts->begin(), par_facts->end());
-        fv.race = check_kernel(global, og);
-        if (!shared.accesses.empty()) {
-          KernelVerdict sv = check_kernel(shared, o);
-          sv.questions.insert(sv.questions.end(), fv.race.questions.begin(),
-                              fv.race.questions.end());
-          sv.ms += fv.race.ms;
-          if (fv.race.verdict == Verdict::RaceFree) fv.race = sv;
+        for (Formula& f : o.facts)
+          f = normalise(f, launch);
+        substitute(k, launch);
+        const KernelSummary as_written = k; // stores are compared in the kernel's own names
+        const bool parametric = fn.version.rfind('g', 0) == 0;
+        const bool virtual_threads =
+            check_races(k, fn.version, o, normalise(n, launch), normalise(m, launch), fv);
+        // The stores against their origins (a parametric variant's writes into its
+        // shared-memory tiles are not stores of the program).
+        std::vector<const Access*> writes, virtual_writes;
+        for (const Access& a : as_written.accesses)
+          if (a.write && a.space != Space::Shared) writes.push_back(&a);
+        for (const Access& a : k.accesses)
+          if (a.write && a.space != Space::Shared) virtual_writes.push_back(&a);
+        if (writes.size() != fn.stores.size())
+          fv.problems.push_back("the extractor found " + std::to_string(writes.size()) +
+                                " store(s), codegen generated " + std::to_string(fn.stores.size()));
+        for (size_t s = 0; s < writes.size() && s < fn.stores.size(); ++s) {
+          fv.stores.push_back(
+              check_store(*writes[s], s,
+                          fn.store_loops.size() > s ? fn.store_loops[s]
+                                                    : std::vector<std::pair<std::string, SExpP>>{},
+                          fn.stores[s], parametric ? "" : fn.version, report, k, virtual_writes,
+                          launch, virtual_threads, n, m, fv.problems));
         }
-        k = global;
-        virtual_threads = true;
-      } else if (parametric) {
-        fv.race = check_kernel(k, o);
-        fv.problems.push_back("its loops are not a parametric variant's chunk and round loops "
-                              "over fm_o: which iterations it runs is not shown");
-      } else {
-        if (auto launch_facts =
-                virtualise(k, fn.version, normalise(n, launch), normalise(m, launch))) {
-          o.facts.insert(o.facts.end(), launch_facts->begin(), launch_facts->end());
-          virtual_threads = true;
-        }
-        fv.race = check_kernel(k, o);
-      }
-      if (fv.race.verdict != Verdict::RaceFree) {
-        std::string p = std::string("not proved race-free: ") + verdict_name(fv.race.verdict) +
-                        (fv.race.reason.empty() ? "" : " (" + fv.race.reason + ")");
-        if (fv.race.witness)
-          p += std::string(": ") +
-               (virtual_threads
-                    ? "(threads numbered by iteration: " +
-                          std::string(fn.version == "flat" ? "block fm_f / fm_m, thread fm_f % fm_m"
-                                      : fn.version == "intra" ? "block fm_o"
-                                                              : "thread fm_o") +
-                          ") "
-                    : "") +
-               display_names(fv.race.witness->first) + "; " +
-               display_names(fv.race.witness->second);
-        fv.problems.push_back(p);
-      }
-      // The stores against their origins (a parametric variant's writes into its
-      // shared-memory tiles are not stores of the program).
-      std::vector<const Access*> writes, virtual_writes;
-      for (const Access& a : as_written.accesses)
-        if (a.write && a.space != Space::Shared) writes.push_back(&a);
-      for (const Access& a : k.accesses)
-        if (a.write && a.space != Space::Shared) virtual_writes.push_back(&a);
-      if (writes.size() != fn.stores.size())
-        fv.problems.push_back("the extractor found " + std::to_string(writes.size()) +
-                              " store(s), codegen generated " + std::to_string(fn.stores.size()));
-      for (size_t s = 0; s < writes.size() && s < fn.stores.size(); ++s) {
-        fv.stores.push_back(
-            check_store(*writes[s], s,
-                        fn.store_loops.size() > s ? fn.store_loops[s]
-                                                  : std::vector<std::pair<std::string, SExpP>>{},
-                        fn.stores[s], parametric ? "" : fn.version, report, k, virtual_writes,
-                        launch, virtual_threads, n, m, fv.problems));
+      } catch (const SymbolicOverflow& e) {
+        // An index polynomial whose coefficients leave 64 bits: nothing is proved.
+        fv.race.verdict = Verdict::Unknown;
+        fv.problems.push_back(std::string("not validated: its index arithmetic leaves 64 bits (") +
+                              e.what() + ")");
       }
       fv.ok = fv.problems.empty();
       v.functions.push_back(std::move(fv));

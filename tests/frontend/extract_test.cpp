@@ -857,3 +857,20 @@ TEST_CASE("funmem-extract: verdicts, JSON and exit codes", "[frontend][tools]") 
             .code == 0);
   fs::remove(tmp);
 }
+
+TEST_CASE("a store's scope holds the declarations in force there, not an ended block's",
+          "[frontend]") {
+  // Many names declared in an ended block and again after it: whatever order the
+  // declarations have in memory, the store sees the later ones.
+  std::string code = "__global__ void k(int* a, int n) {\n";
+  for (int b = 0; b < 8; ++b)
+    code += "  { int x" + std::to_string(b) + " = n + 1; a[x" + std::to_string(b) + "] = 0; }\n";
+  for (int b = 0; b < 8; ++b)
+    code += "  int x" + std::to_string(b) + " = threadIdx.x + " + std::to_string(b) + ";\n";
+  code += "  a[x0] = 1;\n}\n";
+  KernelSummary k = one(code);
+  REQUIRE(k.accesses.size() == 9);
+  const Access& w = k.accesses.back();
+  for (int b = 0; b < 8; ++b)
+    CHECK(w.scope.at("x" + std::to_string(b)) == v("threadIdx_x") + Poly(b));
+}

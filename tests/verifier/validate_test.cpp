@@ -365,3 +365,27 @@ TEST_CASE("parametric variants broken by hand are caught", "[frontend][validate]
     CHECK(broken("fm_kernel_0_gc", "FM_SYNC();\n", "\n").race.verdict != Verdict::RaceFree);
   }
 }
+
+TEST_CASE("index arithmetic beyond 64 bits leaves a kernel unvalidated, with a clear error",
+          "[frontend][validate]") {
+  // The extractor's byte offsets of a[i + 9223372036854775000] overflow: no proof, no
+  // internal error.
+  const char* text = R"(def far (n : i64) (a : [n]i64) : ([n]i64) =
+  let (r : [n]i64) = kernel i < n do
+    let inner = i > 100
+    let (v : i64) = if inner then
+        let x = a[i + 9223372036854775000]
+        in (x)
+      else
+        let z = a[i]
+        in (z)
+    in (v)
+  in (r)
+)";
+  Lowered l = lower(text, "far.fun");
+  Validation v = validate_cuda(l.code, l.imp_stats, "far.cu");
+  CHECK_FALSE(v.ok());
+  REQUIRE(v.errors.size() == 1);
+  CHECK(v.errors[0] == "far.cu: error: the kernels' index arithmetic leaves 64 bits (coefficient "
+                       "overflow in *)");
+}
