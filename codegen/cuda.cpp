@@ -79,7 +79,7 @@ bool Gen::enter_function(CudaKernelInfo& info, const std::string& name, const st
                          const std::vector<std::pair<std::string, VarInfo>>& captured) {
   const bool was_device = device_;
   device_ = true;
-  info.functions.push_back(CudaFunction{name, version, {}, {}});
+  info.functions.push_back(CudaFunction{name, version, {}, {}, false});
   stores_ = &info.functions.back().stores;
   store_loops_ = &info.functions.back().store_loops;
   imp_loops_ = {{l.iter.s, l.bound}};

@@ -21,6 +21,7 @@
 #pragma once
 
 #include "ir/imp.h"
+#include "ir/symbolic.h"
 
 #include <map>
 #include <optional>
@@ -67,6 +68,12 @@ struct CudaTile {
   int reads = 0; // IMP reads served from the tile
 };
 
+/// The cells of a tile for blocks of B threads of granularity s, and the shared memory
+/// bytes a cached variant with `tiles` asks per block (8-byte cells): the one home of
+/// these sizes (the kernel's tile lengths, the launch, the case discussion's counter).
+Poly tile_cells(const CudaTile& t, const Poly& B, const Poly& s);
+Poly tile_bytes(const std::vector<CudaTile>& tiles, const Poly& B, const Poly& s);
+
 /// A variant of a parametric kernel.
 struct CudaVariant {
   std::string function; // fm_kernel_K_g, fm_kernel_K_gc, ..._rN
@@ -103,13 +110,15 @@ struct HostFact {
 /// as translation validation (frontend/validate.h) needs it.
 struct CudaFunction {
   std::string name;    // fm_kernel_K, fm_kernel_K_intra, fm_kernel_K_flat
-  std::string version; // "" (the only or outer-parallel version), "intra", "flat"
+  std::string version; // "" (the only or outer-parallel version), "intra", "flat", or a
+                       // parametric variant's suffix ("g", "gc", "g_r24", ...)
   /// The IMP writes it stores through fm_st, in the order of the text, as indices into
   /// ToImpReport::origins (-1: a write without a recorded origin).
   std::vector<int> stores;
   /// Per store, the IMP loops around it inside the kernel (the kernel's own iterator
   /// first): counter and bound, over IMP names.
   std::vector<std::vector<std::pair<std::string, SExpP>>> store_loops;
+  bool parametric = false; // a comprehensive kernel's variant (chunk and round loops)
 };
 
 struct CudaKernelInfo {

@@ -89,6 +89,7 @@ std::string Gen::par_kernel_fn(const std::string& name, const std::string& sig, 
                                CudaKernelInfo& info, const CudaVariant& v) {
   const bool was_device =
       enter_function(info, name, name.substr(info.name.size() + 1), l, captured);
+  info.functions.back().parametric = true;
   const std::string it = cname(l.iter.s);
   // Where each tile starts: its first read's index at the block's first iteration
   // (unchecked: a tile is only a cache, fm_ld_tile reads memory outside it).
@@ -124,9 +125,9 @@ std::string Gen::par_kernel_fn(const std::string& name, const std::string& sig, 
   if (v.cache)
     for (size_t k = 0; k < tiles.size(); ++k) {
       const std::string K = std::to_string(k);
-      t += "  const int64_t fm_len" + K + " = " + int_literal(tiles[k].tile.stride) +
-           " * (fm_per - 1) + " + int_literal(tiles[k].tile.span + 1) + ", fm_at" + K + " = " + at +
-           ";\n";
+      t += "  const int64_t fm_len" + K + " = " +
+           tile_cells(tiles[k].tile, Poly::var("fm_B"), Poly::var("fm_s")).to_string() + ", fm_at" +
+           K + " = " + at + ";\n";
       // A block the kernel also writes under another name is read from memory, not from
       // its tile (fm_ld_tile with an empty tile).
       std::string alias;
@@ -219,14 +220,8 @@ std::string Gen::parametric_launch(const CudaKernelInfo& k, const std::vector<Cu
            leaf.condition + "; }()) {\n";
     out += p + "  // leaf " + std::to_string(j + 1) + ": " + leaf.label + "\n";
     out += p + "  const int64_t s = " + (leaf.granularity_one ? "1" : "s_param") + ";\n";
-    std::string smem = "0";
-    if (v->cache) {
-      smem = "8 * (";
-      for (size_t t = 0; t < k.tiles.size(); ++t)
-        smem += std::string(t ? " + " : "") + int_literal(k.tiles[t].stride) + " * (B * s - 1) + " +
-                int_literal(k.tiles[t].span + 1);
-      smem += ")";
-    }
+    const std::string smem =
+        v->cache ? tile_bytes(k.tiles, Poly::var("B"), Poly::var("s")).to_string() : "0";
     out += p + "  fm_kn = \"" + leaf.function + "\";\n";
     out += p + "  FM_LAUNCH_BLOCKS(" + leaf.function +
            ", fm_harness::grid_for((fm_n + s - 1) / s, (int)B), dim3((unsigned)B), " + smem +
@@ -239,3 +234,18 @@ std::string Gen::parametric_launch(const CudaKernelInfo& k, const std::vector<Cu
 }
 
 } // namespace funmem::codegen
+
+namespace funmem {
+
+Poly tile_cells(const CudaTile& t, const Poly& B, const Poly& s) {
+  return Poly(t.stride) * (B * s - Poly(1)) + Poly(t.span + 1);
+}
+
+Poly tile_bytes(const std::vector<CudaTile>& tiles, const Poly& B, const Poly& s) {
+  Poly cells = 0;
+  for (const CudaTile& t : tiles)
+    cells = cells + tile_cells(t, B, s);
+  return Poly(8) * cells;
+}
+
+} // namespace funmem

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <stdexcept>
 
 namespace funmem {
 
@@ -46,18 +47,15 @@ std::optional<std::vector<KernelResources>> measure(const CudaCode& code, const 
   return r;
 }
 
-/// The variant the strategies `applied` lead to.
-std::string variant_of(const CudaKernelInfo& k, const std::vector<std::string>& applied, int cap) {
+/// The variant the strategies `applied` lead to (codegen makes one per cache setting
+/// and register cap).
+const CudaVariant& variant_of(const CudaKernelInfo& k, const std::vector<std::string>& applied,
+                              int cap) {
   const bool cache = !k.tiles.empty() && !has(applied, "no-cache");
-  return k.name + (cache ? "_gc" : "_g") +
-         (has(applied, "register-cap") ? "_r" + std::to_string(cap) : std::string());
-}
-
-Poly shared_bytes(const std::vector<CudaTile>& tiles, const Poly& B, const Poly& s) {
-  Poly cells = 0;
-  for (const CudaTile& t : tiles)
-    cells = cells + Poly(t.stride) * (B * s - Poly(1)) + Poly(t.span + 1);
-  return Poly(8) * cells;
+  const int reg_cap = has(applied, "register-cap") ? cap : 0;
+  for (const CudaVariant& v : k.variants)
+    if (v.cache == cache && v.register_cap == reg_cap) return v;
+  throw std::logic_error(k.name + ": no variant for the strategies applied");
 }
 
 /// The conjuncts of `fs`, flattened, without comparisons of constants that hold and
@@ -103,10 +101,10 @@ KernelCases discuss(const CudaKernelInfo& k, const std::map<std::string, int>& r
   kc.counters.push_back({"threads", "T", {}});
   auto evaluate = [&](const std::vector<std::string>& applied) {
     const Poly B = Poly::var("B"), s = has(applied, "granularity") ? Poly(1) : Poly::var("s");
-    const std::string v = variant_of(k, applied, cap);
+    const CudaVariant& v = variant_of(k, applied, cap);
     CounterValues c;
-    if (measured) c["registers"] = Poly(kc.registers.at(v));
-    c["shared"] = v.find("_gc") != std::string::npos ? shared_bytes(k.tiles, B, s) : Poly(0);
+    if (measured) c["registers"] = Poly(kc.registers.at(v.function));
+    c["shared"] = v.cache ? tile_bytes(k.tiles, B, s) : Poly(0);
     c["threads"] = B;
     return c;
   };
@@ -117,7 +115,7 @@ KernelCases discuss(const CudaKernelInfo& k, const std::map<std::string, int>& r
     for (const Formula& f : kc.systems.back())
       cl.condition += (cl.condition.empty() ? "(" : " && (") + f.to_string() + ")";
     if (cl.condition.empty()) cl.condition = "true";
-    cl.function = variant_of(k, leaf.strategies, cap);
+    cl.function = variant_of(k, leaf.strategies, cap).function;
     cl.granularity_one = has(leaf.strategies, "granularity");
     for (const std::string& s : leaf.strategies)
       cl.label += (cl.label.empty() ? "" : ", ") + s;

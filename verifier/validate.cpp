@@ -437,10 +437,11 @@ StoreCheck check_store(const Access& a, size_t s,
 /// with their shared ones on the real threads), else on the real threads. `k` becomes
 /// the summary its stores are checked against (`n`, `m`: the launch's bounds). Returns
 /// whether the threads are virtual.
-bool check_races(KernelSummary& k, const std::string& version, RaceOptions& o, const Poly& n,
+bool check_races(KernelSummary& k, const CudaFunction& fn, RaceOptions& o, const Poly& n,
                  const Poly& m, FunctionValidation& fv) {
   bool virtual_threads = false;
-  const bool parametric = version.rfind('g', 0) == 0;
+  const std::string& version = fn.version;
+  const bool parametric = fn.parametric;
   KernelSummary shared, global = k;
   std::optional<std::vector<Formula>> par_facts;
   if (parametric) par_facts = virtualise_parametric(global, shared, n);
@@ -542,9 +543,9 @@ Validation validate_cuda(const CudaCode& code, const ToImpReport& report,
           f = normalise(f, launch);
         substitute(k, launch);
         const KernelSummary as_written = k; // stores are compared in the kernel's own names
-        const bool parametric = fn.version.rfind('g', 0) == 0;
+        const bool parametric = fn.parametric;
         const bool virtual_threads =
-            check_races(k, fn.version, o, normalise(n, launch), normalise(m, launch), fv);
+            check_races(k, fn, o, normalise(n, launch), normalise(m, launch), fv);
         // The stores against their origins (a parametric variant's writes into its
         // shared-memory tiles are not stores of the program).
         std::vector<const Access*> writes, virtual_writes;
