@@ -219,19 +219,26 @@ std::optional<std::vector<Formula>> virtualise_parametric(KernelSummary& k, Kern
   });
   // threadIdx.x is what is left of the iteration once the chunk and round are taken out.
   const Subst to_v = {{"threadIdx_x", v - bdim * s * c - bdim * kk}};
-  auto depends = [](const Poly& p) {
-    for (const std::string& name : p.free_vars())
+  // A part of an access as a function of the iteration alone: fm_v in place of the
+  // thread, then the thread's name for the virtual thread; nothing when the chunk, the
+  // round or the real thread is still there.
+  auto of_iteration = [](const std::vector<std::string>& names) {
+    for (const std::string& name : names)
       if (name == "fm_c" || name == "fm_k" || name == "blockIdx_x" || name == "threadIdx_x")
-        return true;
-    return false;
+        return false;
+    return true;
   };
-  std::function<std::optional<Formula>(Formula)> rewrite_f =
-      [&](Formula f) -> std::optional<Formula> {
+  auto rewrite = [&](Poly& p) {
+    p = normalise(p, to_v);
+    if (!of_iteration(p.free_vars())) return false;
+    p = normalise(p, {{"fm_v", tx}});
+    return true;
+  };
+  auto rewrite_f = [&](Formula& f) {
     f = normalise(f, to_v);
-    for (const std::string& name : f.free_vars())
-      if (name == "fm_c" || name == "fm_k" || name == "blockIdx_x" || name == "threadIdx_x")
-        return std::nullopt;
-    return normalise(f, {{"fm_v", tx}});
+    if (!of_iteration(f.free_vars())) return false;
+    f = normalise(f, {{"fm_v", tx}});
+    return true;
   };
   // Chunk c of ceil(n / (B*s)) from blockIdx.x in steps of gridDim.x: every chunk once.
   const Poly per = bdim * s;
@@ -244,25 +251,14 @@ std::optional<std::vector<Formula>> virtualise_parametric(KernelSummary& k, Kern
         !(a.loops[1].step == Poly(1)) || !(a.loops[1].count == s))
       return std::nullopt;
     a.loops.erase(a.loops.begin(), a.loops.begin() + 2);
-    a.index = normalise(a.index, to_v);
-    if (depends(a.index)) return std::nullopt;
-    a.index = normalise(a.index, {{"fm_v", tx}});
-    for (Formula& g : a.guards) {
-      auto r = rewrite_f(g);
-      if (!r) return std::nullopt;
-      g = *r;
-    }
+    if (!rewrite(a.index)) return std::nullopt;
+    for (Formula& g : a.guards)
+      if (!rewrite_f(g)) return std::nullopt;
     for (LoopCtx& l : a.loops) {
-      for (Poly* p : {&l.lower, &l.count, &l.step}) {
-        *p = normalise(*p, to_v);
-        if (depends(*p)) return std::nullopt;
-        *p = normalise(*p, {{"fm_v", tx}});
-      }
-      for (Formula& f : l.facts) {
-        auto r = rewrite_f(f);
-        if (!r) return std::nullopt;
-        f = *r;
-      }
+      for (Poly* p : {&l.lower, &l.count, &l.step})
+        if (!rewrite(*p)) return std::nullopt;
+      for (Formula& f : l.facts)
+        if (!rewrite_f(f)) return std::nullopt;
     }
     for (auto& [name, value] : a.scope)
       value = normalise(normalise(value, to_v), {{"fm_v", tx}});
