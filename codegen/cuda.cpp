@@ -105,27 +105,10 @@ std::string Gen::kernel_fn(const std::string& name, const std::string& sig, Pos 
                            CudaKernelInfo& info, const std::string& version) {
   std::string body;
   const bool was_device = enter_function(info, name, version, l, captured);
-  if (!nest) {
+  if (!nest)
     block(l.body, body, 3);
-  } else {
-    frames_.emplace_back();
-    for (const imp::Stmt* s : nest->pre)
-      stmt(*s, body, 3);
-    // The inner bound, checked in every thread as the sequential version checks it.
-    Code m = exp(*nest->inner->bound);
-    body += pad(3) + "(void)fm_bound(" + m.first + ", " +
-            site("resource", nest->inner->bound->pos, "a loop of more than 2^31 - 1 iterations") +
-            ");\n";
-    body += pad(3) + inner_head + "\n";
-    frames_.emplace_back();
-    declare(nest->inner->iter.s, VarInfo{false, ScalarType::I64});
-    imp_loops_.emplace_back(nest->inner->iter.s, nest->inner->bound);
-    block(nest->inner->body, body, 4);
-    imp_loops_.pop_back();
-    frames_.pop_back();
-    body += pad(3) + "}\n";
-    frames_.pop_back();
-  }
+  else
+    nest_body(*nest, inner_head, body, 3);
   leave_function(was_device);
   std::string kt = "// The kernel at " + opt_.source_file + ":" + where(pos) + ".\n";
   kt += "__global__ void " + name + "(" + sig + ") {\n";
@@ -136,6 +119,27 @@ std::string Gen::kernel_fn(const std::string& name, const std::string& sig, Pos 
   kt += "    {\n" + body + "    }\n";
   kt += "  }\n}\n\n";
   return kt;
+}
+
+void Gen::nest_body(const Nest& nest, const std::string& inner_head, std::string& body,
+                    int indent) {
+  frames_.emplace_back();
+  for (const imp::Stmt* s : nest.pre)
+    stmt(*s, body, indent);
+  // The inner bound, checked in every thread as the sequential version checks it.
+  Code m = exp(*nest.inner->bound);
+  body += pad(indent) + "(void)fm_bound(" + m.first + ", " +
+          site("resource", nest.inner->bound->pos, "a loop of more than 2^31 - 1 iterations") +
+          ");\n";
+  body += pad(indent) + inner_head + "\n";
+  frames_.emplace_back();
+  declare(nest.inner->iter.s, VarInfo{false, ScalarType::I64});
+  imp_loops_.emplace_back(nest.inner->iter.s, nest.inner->bound);
+  block(nest.inner->body, body, indent + 1);
+  imp_loops_.pop_back();
+  frames_.pop_back();
+  body += pad(indent) + "}\n";
+  frames_.pop_back();
 }
 
 void Gen::launch(const imp::Loop& l, Pos pos, std::string& out, int indent) {
@@ -175,6 +179,7 @@ void Gen::launch(const imp::Loop& l, Pos pos, std::string& out, int indent) {
                   // The launch gives the block fm_m threads: thread j runs inner iteration j.
                   "if (threadIdx.x < fm_m) { const int64_t " + j + " = threadIdx.x;", k, "intra");
     k.inner_bound = nest->inner->bound;
+    if (opt_.parametric) parametric_variants2(l, *nest, pos, sig, copies, captured, k);
     kernels_text_ += kernel_fn(
         k.name + "_flat", "int64_t fm_n, int64_t fm_m" + sig, pos,
         "  for (int64_t fm_f = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; fm_f < fm_n * "
@@ -194,6 +199,7 @@ void Gen::launch(const imp::Loop& l, Pos pos, std::string& out, int indent) {
                          ", fm_harness::grid_for(fm_n, FM_BLOCK), dim3(FM_BLOCK), fm_n" + args +
                          ");\n";
   if (auto leaves = opt_.leaves.find(k.name); !nest && leaves != opt_.leaves.end()) {
+    out += p + "    const char* fm_kn = \"" + k.name + "\";\n";
     out += parametric_launch(k, leaves->second, args, p + "    ", where_text);
     out += p + "    fm_h.launch_end(fm_kn, " + where_text + ", fm_t0);\n";
   } else if (!nest) {
@@ -231,10 +237,16 @@ void Gen::launch(const imp::Loop& l, Pos pos, std::string& out, int indent) {
            "_intra, fm_harness::grid_blocks(fm_n), dim3((unsigned)fm_m), fm_n, fm_m" + args +
            ");\n";
     out += p + "    } else {\n";
-    out += p + "      fm_kn = \"" + k.name + "_flat\";\n";
-    out += p + "      FM_LAUNCH(" + k.name +
-           "_flat, fm_harness::grid_for(fm_n * fm_m, FM_BLOCK), dim3(FM_BLOCK), fm_n, fm_m" + args +
-           ");\n";
+    if (auto nest_leaves = opt_.leaves.find(k.name); nest_leaves != opt_.leaves.end()) {
+      out += p + "      {\n";
+      out += parametric_launch(k, nest_leaves->second, args, p + "        ", where_text);
+      out += p + "      }\n";
+    } else {
+      out += p + "      fm_kn = \"" + k.name + "_flat\";\n";
+      out += p + "      FM_LAUNCH(" + k.name +
+             "_flat, fm_harness::grid_for(fm_n * fm_m, FM_BLOCK), dim3(FM_BLOCK), fm_n, fm_m" +
+             args + ");\n";
+    }
     out += p + "    }\n";
     out += p + "    fm_h.launch_end(fm_kn, " + where_text + ", fm_t0);\n";
   }

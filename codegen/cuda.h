@@ -33,9 +33,10 @@ namespace funmem {
 /// One leaf of a kernel's case discussion as the host dispatcher launches it
 /// (comprehensive parametric kernels, docs/comprehensive.md).
 struct CudaLeaf {
-  /// C boolean over the program parameters `B` (block size), `s` (thread granularity)
-  /// and the machine's limits `T` (threads per block), `Z` (shared memory bytes per
-  /// block), `R` (registers per thread): the leaf's system of constraints.
+  /// C boolean over the program parameters `B` (block size; a kernel nest's blocks are
+  /// `B0` rows of `B1` threads), `s` (thread granularity) and the machine's limits `T`
+  /// (threads per block), `Z` (shared memory bytes per block), `R` (registers per
+  /// thread): the leaf's system of constraints.
   std::string condition;
   std::string function;         // the variant it launches (CudaVariant::function)
   bool granularity_one = false; // the granularity strategy: the leaf runs with s = 1
@@ -47,10 +48,11 @@ struct CudaOptions {
   bool checks = true;              // --checks=on|off
   std::string source_file = "fun"; // named in run-time error messages
   bool versions = true;            // multi-versioned kernel nests (--single-version: off)
-  /// Comprehensive parametric kernels: every outermost kernel that is not a
-  /// multi-versioned nest also gets variants over a run-time block size and thread
-  /// granularity, with and without shared-memory tiles of its reused inputs, each also
-  /// under every register cap of `register_caps` (CudaKernelInfo::variants).
+  /// Comprehensive parametric kernels: every outermost kernel also gets variants over a
+  /// run-time block size and thread granularity, with and without shared-memory tiles
+  /// of its reused inputs, each also under every register cap of `register_caps`
+  /// (CudaKernelInfo::variants). A multi-versioned nest's variants have two-dimensional
+  /// blocks and take the place of its flattened version.
   bool parametric = false;
   std::vector<int> register_caps = {24};
   /// Per kernel (fm_kernel_K), the leaves the host dispatcher chooses between; a kernel
@@ -59,24 +61,33 @@ struct CudaOptions {
 };
 
 /// A shared-memory tile of a parametric kernel's cached variant: the cells of `mem`
-/// that the iterations of one block read, `stride * (B * s - 1) + span + 1` of them
-/// (each 8 bytes), loaded once per block before a barrier.
+/// that the iterations of one block read (each 8 bytes), loaded once per block before
+/// a barrier. One-dimensional: `stride * (B * s - 1) + span + 1` cells. Two-dimensional
+/// (a nest's blocks of B0 x B1 threads, s inner iterations each): B0 rows by B1 * s
+/// columns, `span` more along dimension `unit` (0: rows, 1: columns), the one whose
+/// index coefficient is 1 and which is fastest in the tile.
 struct CudaTile {
   std::string mem; // IMP name
   int64_t stride = 1;
   int64_t span = 0;
   int reads = 0; // IMP reads served from the tile
+  int dims = 1;
+  int unit = 1;
 };
 
-/// The cells of a tile for blocks of B threads of granularity s, and the shared memory
-/// bytes a cached variant with `tiles` asks per block (8-byte cells): the one home of
-/// these sizes (the kernel's tile lengths, the launch, the case discussion's counter).
-Poly tile_cells(const CudaTile& t, const Poly& B, const Poly& s);
-Poly tile_bytes(const std::vector<CudaTile>& tiles, const Poly& B, const Poly& s);
+/// The cells of a tile for blocks of B threads (B0 rows of B threads) of granularity s,
+/// and the shared memory bytes a cached variant with `tiles` asks per block (8-byte
+/// cells): the one home of these sizes (the kernel's tile lengths, the launch, the case
+/// discussion's counter).
+Poly tile_cells(const CudaTile& t, const Poly& B, const Poly& s, const Poly& B0 = Poly(1));
+/// A two-dimensional tile's rows (`dim` 0) or columns (1).
+Poly tile_extent(const CudaTile& t, int dim, const Poly& B, const Poly& s, const Poly& B0);
+Poly tile_bytes(const std::vector<CudaTile>& tiles, const Poly& B, const Poly& s,
+                const Poly& B0 = Poly(1));
 
 /// A variant of a parametric kernel.
 struct CudaVariant {
-  std::string function; // fm_kernel_K_g, fm_kernel_K_gc, ..._rN
+  std::string function; // fm_kernel_K_g, fm_kernel_K_gc, ..._rN (a nest's: _b2, _b2c)
   bool cache = false;   // reads its tiles from shared memory
   int register_cap = 0; // __maxnreg__ (0: none)
 };
@@ -119,6 +130,7 @@ struct CudaFunction {
   /// first): counter and bound, over IMP names.
   std::vector<std::vector<std::pair<std::string, SExpP>>> store_loops;
   bool parametric = false; // a comprehensive kernel's variant (chunk and round loops)
+  int block_dims = 1;      // 2: a nest's variant, rows and columns of chunks
 };
 
 struct CudaKernelInfo {
@@ -132,9 +144,11 @@ struct CudaKernelInfo {
   std::vector<CudaFunction> functions;
   std::vector<HostFact> host_facts; // at its launch
   /// Comprehensive parametric kernels (CudaOptions::parametric): the variants and the
-  /// tiles the cached ones use (empty tiles: no cached variant).
+  /// tiles the cached ones use (empty tiles: no cached variant); `block_dims` 2 for a
+  /// nest's (blocks of B0 x B1 threads).
   std::vector<CudaVariant> variants;
   std::vector<CudaTile> tiles;
+  int block_dims = 1;
 };
 
 struct CudaCode {

@@ -17,7 +17,8 @@
 //   --threshold PATTERN=VALUE (glob over names, `*` = all; VALUE an integer or inf),
 //   --log-thresholds (each distinct comparison `threshold NAME P COUNT` on stderr),
 //   --tuning-tree (print the tuning forest and exit),
-//   --param B=N / s=N (block size and thread granularity of parametric kernels),
+//   --param B=N / s=N (block size and thread granularity of parametric kernels; a
+//   kernel nest's blocks are B0=N rows of B1=N threads),
 //   --limit T=N / Z=N / R=N (threads, shared bytes per block, registers per thread).
 // TYPE is i64, i32, f64, f32 or bool; floats are written in C's hexadecimal form (%a),
 // so that every value survives the round trip exactly. A run-time error prints
@@ -34,19 +35,26 @@
 #include <cstdlib>
 #include <cstring>
 #include <fnmatch.h>
+#include <initializer_list>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #ifdef __CUDACC__
 #include <cuda_runtime.h>
 #define FM_HD __host__ __device__
 // Kernels written in phases (parametric variants): `FM_THREADS { ... FM_TID ... }` runs
-// a phase in each of the block's threads (FM_TID its index), FM_SYNC() is the barrier
-// between phases, fm_smem the block's dynamic shared memory.
+// a phase in each of the block's threads (FM_TID its index in a one-dimensional block;
+// in a two-dimensional one FM_TY, FM_TX its row and column, FM_TID2 its index row by
+// row), FM_SYNC() is the barrier between phases, fm_smem the block's dynamic shared
+// memory.
 #define FM_SHARED_CELLS extern __shared__ fm_cell fm_smem[]
 #define FM_THREADS
 #define FM_TID threadIdx.x
+#define FM_TY threadIdx.y
+#define FM_TX threadIdx.x
+#define FM_TID2 (threadIdx.y * blockDim.x + threadIdx.x)
 #define FM_SYNC() __syncthreads()
 #if __CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4)
 #define FM_MAXNREG(n) __maxnreg__(n)
@@ -99,17 +107,17 @@ inline thread_local bool fm_in_kernel = false;
 /// A block's dynamic shared memory in the emulation (one per OpenMP thread).
 inline thread_local std::vector<unsigned char> fm_emu_shared;
 /// Runs `body` once per block, for kernels written in phases: FM_THREADS runs a phase
-/// for every thread of the block in order (FM_TID the thread), so a phase ends for all threads before the
-/// next begins, which is what FM_SYNC() (the barrier) guarantees on a GPU.
+/// for every thread of the block in order (FM_TID the thread), so a phase ends for all threads
+/// before the next begins, which is what FM_SYNC() (the barrier) guarantees on a GPU.
 template <class F> void fm_emulate_blocks(dim3 grid, dim3 block, size_t shared, F&& body) {
   gridDim = grid;
   blockDim = block;
-  const long blocks = static_cast<long>(grid.x);
+  const long blocks = static_cast<long>(grid.x) * static_cast<long>(grid.y);
 #pragma omp parallel for schedule(dynamic, 1)
   for (long b = 0; b < blocks; ++b) {
     fm_in_kernel = true;
     fm_emu_shared.assign(shared, 0);
-    blockIdx = dim3(static_cast<unsigned>(b));
+    blockIdx = dim3(static_cast<unsigned>(b % grid.x), static_cast<unsigned>(b / grid.x));
     body();
     fm_in_kernel = false;
   }
@@ -119,15 +127,18 @@ template <class F> void fm_emulate_blocks(dim3 grid, dim3 block, size_t shared, 
 /// barriers).
 template <class F> void fm_emulate(dim3 grid, dim3 block, F&& body) {
   fm_emulate_blocks(grid, block, 0, [&] {
-    for (unsigned t = 0; t < blockDim.x; ++t) {
-      threadIdx = dim3(t);
+    for (unsigned t = 0; t < blockDim.x * blockDim.y; ++t) {
+      threadIdx = dim3(t % blockDim.x, t / blockDim.x);
       body();
     }
   });
 }
 #define FM_SHARED_CELLS fm_cell* fm_smem = reinterpret_cast<fm_cell*>(fm_emu_shared.data())
-#define FM_THREADS for (unsigned fm_tid_ = 0; fm_tid_ < blockDim.x; ++fm_tid_)
+#define FM_THREADS for (unsigned fm_tid_ = 0; fm_tid_ < blockDim.x * blockDim.y; ++fm_tid_)
 #define FM_TID fm_tid_
+#define FM_TY (fm_tid_ / blockDim.x)
+#define FM_TX (fm_tid_ % blockDim.x)
+#define FM_TID2 fm_tid_
 #define FM_SYNC() ((void)0)
 #define FM_MAXNREG(n)
 #endif
@@ -370,6 +381,19 @@ FM_HD inline T fm_ld_tile(fm_mem m, int64_t i, int site, const fm_cell* tile, in
   }
   return fm_ld<T>(m, i, site);
 }
+/// A load through a two-dimensional tile: element i of m is the tile's cell `cell`
+/// (the generator computes both from the iteration) when `use` (the tile is in use) and
+/// i is inside m, else as fm_ld.
+template <class T>
+FM_HD inline T fm_ld_tile2(fm_mem m, int64_t i, int site, const fm_cell* tile, int64_t cell,
+                           int64_t use) {
+  if (use && i >= 0 && i < m.n) {
+    T v{};
+    memcpy(&v, &tile[cell], sizeof v);
+    return v;
+  }
+  return fm_ld<T>(m, i, site);
+}
 // Host code reads device memory through one cached page of cells (a sequential loop on
 // the host reading a block element by element costs one copy per page, not one per
 // element); a launch or an allocation drops the page, and a host store writes through
@@ -380,9 +404,7 @@ struct fm_page {
   int64_t first = 0, count = 0;   // its cells [first, first + count)
   fm_cell cells[kCells];
   void drop() { block = nullptr; }
-  bool holds(fm_mem m, int64_t i) const {
-    return block == m.p && i >= first && i < first + count;
-  }
+  bool holds(fm_mem m, int64_t i) const { return block == m.p && i >= first && i < first + count; }
 };
 inline fm_page& fm_host_cache() {
   static fm_page page;
@@ -516,10 +538,12 @@ struct fm_harness {
     errno = 0;
     long long v = eq == std::string::npos ? 0 : std::strtoll(item.c_str() + eq + 1, &end, 10);
     const long long lo = name == "Z" ? 0 : 1, hi = name == "Z" ? 1ll << 40 : 1 << 20;
-    if (name.empty() || std::strchr(names, name[0]) == nullptr || name.size() != 1 || !end ||
-        *end || errno || v < lo || v > hi)
-      fail(std::string(from) + ": expected NAME=VALUE with NAME one of " + names + " and VALUE in [" +
-           std::to_string(lo) + ", " + std::to_string(hi) + "], got '" + item + "'");
+    const std::string words = std::string(" ") + names + " ";
+    if (name.empty() || words.find(" " + name + " ") == std::string::npos || !end || *end ||
+        errno || v < lo || v > hi)
+      fail(std::string(from) + ": expected NAME=VALUE with NAME one of " + names +
+           " and VALUE in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got '" + item +
+           "'");
     to[name] = v;
   }
   /// A program parameter of the parametric kernels: --param NAME=VALUE, else `def`.
@@ -559,12 +583,16 @@ struct fm_harness {
     }
     return m;
   }
-  [[noreturn]] static void no_leaf(const char* kernel, const char* where, int64_t B, int64_t s,
+  [[noreturn]] static void no_leaf(const char* kernel, const char* where,
+                                   std::initializer_list<std::pair<const char*, int64_t>> params,
                                    const machine_limits& m) {
+    std::string ps;
+    for (const auto& [name, v] : params)
+      ps += (ps.empty() ? "" : " ") + std::string(name) + "=" + std::to_string(v);
     std::fprintf(stderr,
-                 "%s: error: resource: no leaf of %s's case discussion fits B=%" PRId64
-                 " s=%" PRId64 " with T=%" PRId64 " Z=%" PRId64 " R=%" PRId64 "\n",
-                 where, kernel, B, s, m.T, m.Z, m.R);
+                 "%s: error: resource: no leaf of %s's case discussion fits %s with T=%" PRId64
+                 " Z=%" PRId64 " R=%" PRId64 "\n",
+                 where, kernel, ps.c_str(), m.T, m.Z, m.R);
     std::exit(1);
   }
   void read_tuning(const char* file) {
@@ -618,9 +646,9 @@ struct fm_harness {
       else if (std::strcmp(argv[k], "--threshold") == 0 && k + 1 < argc)
         set_threshold(argv[++k], "--threshold");
       else if (std::strcmp(argv[k], "--param") == 0 && k + 1 < argc)
-        set_value(params, argv[++k], "--param", "Bs");
+        set_value(params, argv[++k], "--param", "B B0 B1 s");
       else if (std::strcmp(argv[k], "--limit") == 0 && k + 1 < argc)
-        set_value(limits, argv[++k], "--limit", "TZR");
+        set_value(limits, argv[++k], "--limit", "T Z R");
       else if (argv[k][0] == '-' && argv[k][1] == '-')
         fail(std::string("unknown flag '") + argv[k] + "'");
       else
@@ -714,12 +742,21 @@ struct fm_harness {
   /// Grid size for n iterations: enough blocks to give each iteration a thread, at most
   /// 65535 (larger kernels loop, grid-stride).
   /// Grid size for one block per iteration (grid-stride beyond 65535).
-  static dim3 grid_blocks(int64_t n) { return dim3(static_cast<unsigned>(n > 65535 ? 65535 : n)); }
+  static dim3 grid_blocks(int64_t n) {
+    return dim3(static_cast<unsigned>(n > 65535 ? 65535 : n));
+  }
   static dim3 grid_for(int64_t n, int block) {
     int64_t g = (n + block - 1) / block;
     return dim3(static_cast<unsigned>(g < 1 ? 1 : g > 65535 ? 65535 : g));
   }
-  std::chrono::steady_clock::time_point launch_start() { return std::chrono::steady_clock::now(); }
+  /// Grid of a kernel nest's two-dimensional blocks: columns of chunks of `x` inner
+  /// iterations by rows of chunks of `y` outer ones (grid-stride beyond 65535 each).
+  static dim3 grid_for2(int64_t n, int64_t y, int64_t m, int64_t x) {
+    return dim3(grid_for(m, static_cast<int>(x)).x, grid_for(n, static_cast<int>(y)).x);
+  }
+  std::chrono::steady_clock::time_point launch_start() {
+    return std::chrono::steady_clock::now();
+  }
   void launch_end(const char* kernel, const char* where, std::chrono::steady_clock::time_point t0) {
     fm_after_launch();
     KernelTime& k = kernel_times[kernel];

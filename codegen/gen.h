@@ -360,10 +360,11 @@ private:
               Code i = exp(*r.index);
               std::string st = site("bounds", s.pos, "read of '" + r.mem.s + "' out of bounds");
               if (auto t = tile_reads_.find(&r); device_ && t != tile_reads_.end()) {
-                const std::string K = std::to_string(t->second);
-                out += p + cname(r.dst.s) + " = fm_ld_tile<" + c_type(dst.t) + ">(" +
-                       cname(r.mem.s) + ", " + i.first + ", " + st + ", fm_smem + fm_at" + K +
-                       ", fm_start" + K + ", fm_use" + K + ");\n";
+                const std::string K = std::to_string(t->second.tile);
+                const bool two = !t->second.cell.empty();
+                out += p + cname(r.dst.s) + " = fm_ld_tile" + (two ? "2<" : "<") + c_type(dst.t) +
+                       ">(" + cname(r.mem.s) + ", " + i.first + ", " + st + ", fm_smem + fm_at" +
+                       K + ", " + (two ? t->second.cell : "fm_start" + K) + ", fm_use" + K + ");\n";
                 return;
               }
               out += p + cname(r.dst.s) + " = " + (device_ ? "fm_ld<" : "fm_host_ld<") +
@@ -534,6 +535,9 @@ private:
                         const std::vector<std::pair<std::string, VarInfo>>& captured,
                         const imp::Loop& l, const Nest* nest, const std::string& inner_head,
                         CudaKernelInfo& info, const std::string& version);
+  /// A nest's body in a thread: its pure prefix, the inner bound's check, then
+  /// `inner_head` (which opens a block defining the inner iterator) and the inner body.
+  void nest_body(const Nest& nest, const std::string& inner_head, std::string& body, int indent);
 
   /// An outermost IMP kernel: a __global__ function over the grid and its launch (and,
   /// for a nest, its other versions and the tuning tree that chooses between them).
@@ -546,13 +550,19 @@ private:
                       const std::vector<std::pair<std::string, VarInfo>>& captured);
   void leave_function(bool was_device);
 
-  // Comprehensive parametric kernels (codegen/parametric.cpp).
+  // Comprehensive parametric kernels (codegen/parametric.cpp, codegen/parametric_nest.cpp).
   struct TileInfo {
     CudaTile tile;
     const imp::Read* first = nullptr; // the read at the tile's lowest offset
     std::vector<const imp::Read*> reads;
+    std::vector<int64_t> shift; // two-dimensional: per read, its offset above the first's
   };
-  std::map<const imp::Read*, size_t> tile_reads_; // reads served by tile K (fm_ld_tile)
+  /// A read served by tile `tile`: through fm_ld_tile, or fm_ld_tile2 at `cell` (C text).
+  struct TileRead {
+    size_t tile = 0;
+    std::string cell;
+  };
+  std::map<const imp::Read*, TileRead> tile_reads_;
   static std::vector<TileInfo> find_tiles(const imp::Loop& l);
   std::string par_kernel_fn(const std::string& name, const std::string& sig, Pos pos,
                             const std::string& copies,
@@ -566,6 +576,26 @@ private:
   std::string parametric_launch(const CudaKernelInfo& k, const std::vector<CudaLeaf>& leaves,
                                 const std::string& args, const std::string& p,
                                 const std::string& where_text);
+  // A nest's variants: blocks of B0 x B1 threads (blockDim.y x blockDim.x) over rows and
+  // columns of chunks, s inner iterations per thread, two-dimensional tiles.
+  std::vector<TileInfo> find_tiles2(const imp::Loop& l, const Nest& nest) const;
+  /// The loads of the tiles into shared memory, each cell from the first read's index at
+  /// its iteration (outer iterator `i`, inner `j`), and the barrier after them.
+  std::string tile_loads2(const std::vector<TileInfo>& tiles, const std::string& copies,
+                          const std::string& i, const std::string& j);
+  std::string par2_kernel_fn(const std::string& name, const std::string& sig, Pos pos,
+                             const std::string& copies,
+                             const std::vector<std::pair<std::string, VarInfo>>& captured,
+                             const imp::Loop& l, const Nest& nest,
+                             const std::vector<TileInfo>& tiles, CudaKernelInfo& info,
+                             const CudaVariant& v);
+  void parametric_variants2(const imp::Loop& l, const Nest& nest, Pos pos, const std::string& sig,
+                            const std::string& copies,
+                            const std::vector<std::pair<std::string, VarInfo>>& captured,
+                            CudaKernelInfo& k);
+  /// The variants' declarations of the tiles' lengths, places and use (fm_lenK, fm_atK,
+  /// fm_useK); `e0` / `e1` give a two-dimensional tile's rows and columns.
+  static std::string tile_decls(const std::vector<TileInfo>& tiles, const imp::Loop& l, bool two);
 };
 
 } // namespace funmem::codegen

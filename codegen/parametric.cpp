@@ -102,7 +102,7 @@ std::string Gen::par_kernel_fn(const std::string& name, const std::string& sig, 
     force_unchecked_ = false;
     for (size_t k = 0; k < tiles.size(); ++k)
       for (const imp::Read* r : tiles[k].reads)
-        tile_reads_[r] = k;
+        tile_reads_[r] = TileRead{k, ""};
   }
   std::string body;
   block(l.body, body, 7);
@@ -119,25 +119,7 @@ std::string Gen::par_kernel_fn(const std::string& name, const std::string& sig, 
        name + "(" + sig + ") {\n";
   if (v.cache) t += "  FM_SHARED_CELLS;\n";
   t += "  const int64_t fm_B = blockDim.x, fm_per = fm_B * fm_s;\n";
-  std::string at = "0";
-  std::set<std::string> written;
-  written_mems(l.body, written);
-  if (v.cache)
-    for (size_t k = 0; k < tiles.size(); ++k) {
-      const std::string K = std::to_string(k);
-      t += "  const int64_t fm_len" + K + " = " +
-           tile_cells(tiles[k].tile, Poly::var("fm_B"), Poly::var("fm_s")).to_string() + ", fm_at" +
-           K + " = " + at + ";\n";
-      // A block the kernel also writes under another name is read from memory, not from
-      // its tile (fm_ld_tile with an empty tile).
-      std::string alias;
-      for (const std::string& w : written)
-        alias += "p_" + cname(tiles[k].tile.mem) + ".p == p_" + cname(w) + ".p || ";
-      t += "  const int64_t fm_use" + K + " = " +
-           (alias.empty() ? "" : "(" + alias.substr(0, alias.size() - 4) + ") ? 0 : ") + "fm_len" +
-           K + ";\n";
-      at = "fm_at" + K + " + fm_len" + K;
-    }
+  if (v.cache) t += tile_decls(tiles, l, false);
   t += "  const int64_t fm_chunks = (fm_n + fm_per - 1) / fm_per;\n";
   t += "  for (int64_t fm_c = blockIdx.x; fm_c < fm_chunks; fm_c += gridDim.x) {\n";
   t += "    const int64_t fm_o0 = fm_c * fm_per;\n";
@@ -179,6 +161,32 @@ std::string Gen::par_kernel_fn(const std::string& name, const std::string& sig, 
   return t;
 }
 
+std::string Gen::tile_decls(const std::vector<TileInfo>& tiles, const imp::Loop& l, bool two) {
+  const Poly B = Poly::var(two ? "fm_B1" : "fm_B"), s = Poly::var("fm_s"), B0 = Poly::var("fm_B0");
+  std::set<std::string> written;
+  written_mems(l.body, written);
+  std::string t, at = "0";
+  for (size_t k = 0; k < tiles.size(); ++k) {
+    const std::string K = std::to_string(k);
+    if (two)
+      t += "  const int64_t fm_e0" + K + " = " +
+           tile_extent(tiles[k].tile, 0, B, s, B0).to_string() + ", fm_e1" + K + " = " +
+           tile_extent(tiles[k].tile, 1, B, s, B0).to_string() + ";\n";
+    t += "  const int64_t fm_len" + K + " = " + tile_cells(tiles[k].tile, B, s, B0).to_string() +
+         ", fm_at" + K + " = " + at + ";\n";
+    // A block the kernel also writes under another name is read from memory, not from
+    // its tile (fm_ld_tile with an empty tile).
+    std::string alias;
+    for (const std::string& w : written)
+      alias += "p_" + cname(tiles[k].tile.mem) + ".p == p_" + cname(w) + ".p || ";
+    t += "  const int64_t fm_use" + K + " = " +
+         (alias.empty() ? "" : "(" + alias.substr(0, alias.size() - 4) + ") ? 0 : ") + "fm_len" +
+         K + ";\n";
+    at = "fm_at" + K + " + fm_len" + K;
+  }
+  return t;
+}
+
 void Gen::parametric_variants(const imp::Loop& l, Pos pos, const std::string& sig,
                               const std::string& copies,
                               const std::vector<std::pair<std::string, VarInfo>>& captured,
@@ -204,12 +212,17 @@ void Gen::parametric_variants(const imp::Loop& l, Pos pos, const std::string& si
 std::string Gen::parametric_launch(const CudaKernelInfo& k, const std::vector<CudaLeaf>& leaves,
                                    const std::string& args, const std::string& p,
                                    const std::string& where_text) {
+  const bool two = k.block_dims == 2;
   std::string out;
   out += p + "// The case discussion of " + k.name + " (docs/comprehensive.md).\n";
-  out += p + "const int64_t B = fm_h.param(\"B\", FM_BLOCK), s_param = fm_h.param(\"s\", 1);\n";
-  out += p + "const fm_harness::machine_limits fm_l = fm_h.machine(B);\n";
+  if (two)
+    out += p + "const int64_t B0 = fm_h.param(\"B0\", 8), B1 = fm_h.param(\"B1\", 32), s_param = "
+               "fm_h.param(\"s\", 1);\n";
+  else
+    out += p + "const int64_t B = fm_h.param(\"B\", FM_BLOCK), s_param = fm_h.param(\"s\", 1);\n";
+  out += p + "const fm_harness::machine_limits fm_l = fm_h.machine(" + (two ? "B0 * B1" : "B") +
+         ");\n";
   out += p + "const int64_t T = fm_l.T, Z = fm_l.Z, R = fm_l.R;\n";
-  out += p + "const char* fm_kn = \"" + k.name + "\";\n";
   for (size_t j = 0; j < leaves.size(); ++j) {
     const CudaLeaf& leaf = leaves[j];
     const CudaVariant* v = nullptr;
@@ -221,14 +234,23 @@ std::string Gen::parametric_launch(const CudaKernelInfo& k, const std::vector<Cu
     out += p + "  // leaf " + std::to_string(j + 1) + ": " + leaf.label + "\n";
     out += p + "  const int64_t s = " + (leaf.granularity_one ? "1" : "s_param") + ";\n";
     const std::string smem =
-        v->cache ? tile_bytes(k.tiles, Poly::var("B"), Poly::var("s")).to_string() : "0";
+        v->cache ? tile_bytes(k.tiles, Poly::var(two ? "B1" : "B"), Poly::var("s"), Poly::var("B0"))
+                       .to_string()
+                 : "0";
     out += p + "  fm_kn = \"" + leaf.function + "\";\n";
-    out += p + "  FM_LAUNCH_BLOCKS(" + leaf.function +
-           ", fm_harness::grid_for((fm_n + s - 1) / s, (int)B), dim3((unsigned)B), " + smem +
-           ", fm_n, s" + args + ");\n";
+    if (two)
+      out += p + "  FM_LAUNCH_BLOCKS(" + leaf.function +
+             ", fm_harness::grid_for2(fm_n, B0, (fm_m + s - 1) / s, B1), dim3((unsigned)B1, "
+             "(unsigned)B0), " +
+             smem + ", fm_n, fm_m, s" + args + ");\n";
+    else
+      out += p + "  FM_LAUNCH_BLOCKS(" + leaf.function +
+             ", fm_harness::grid_for((fm_n + s - 1) / s, (int)B), dim3((unsigned)B), " + smem +
+             ", fm_n, s" + args + ");\n";
   }
   out += p + (leaves.empty() ? "{\n" : "} else {\n");
-  out += p + "  fm_harness::no_leaf(\"" + k.name + "\", " + where_text + ", B, s_param, fm_l);\n";
+  out += p + "  fm_harness::no_leaf(\"" + k.name + "\", " + where_text + ", " +
+         (two ? "{{\"B0\", B0}, {\"B1\", B1}, " : "{{\"B\", B}, ") + "{\"s\", s_param}}, fm_l);\n";
   out += p + "}\n";
   return out;
 }
@@ -237,14 +259,19 @@ std::string Gen::parametric_launch(const CudaKernelInfo& k, const std::vector<Cu
 
 namespace funmem {
 
-Poly tile_cells(const CudaTile& t, const Poly& B, const Poly& s) {
+Poly tile_extent(const CudaTile& t, int dim, const Poly& B, const Poly& s, const Poly& B0) {
+  return (dim == 0 ? B0 : B * s) + Poly(t.unit == dim ? t.span : 0);
+}
+
+Poly tile_cells(const CudaTile& t, const Poly& B, const Poly& s, const Poly& B0) {
+  if (t.dims == 2) return tile_extent(t, 0, B, s, B0) * tile_extent(t, 1, B, s, B0);
   return Poly(t.stride) * (B * s - Poly(1)) + Poly(t.span + 1);
 }
 
-Poly tile_bytes(const std::vector<CudaTile>& tiles, const Poly& B, const Poly& s) {
+Poly tile_bytes(const std::vector<CudaTile>& tiles, const Poly& B, const Poly& s, const Poly& B0) {
   Poly cells = 0;
   for (const CudaTile& t : tiles)
-    cells = cells + tile_cells(t, B, s);
+    cells = cells + tile_cells(t, B, s, B0);
   return Poly(8) * cells;
 }
 

@@ -108,7 +108,7 @@ int64_t coefficient_gcd(const Poly& p, int64_t g) {
 /// memory other than their arguments' values: everything there except the ones below.
 bool touches_memory_builtin(const std::string& n) {
   return n.rfind("atomic", 0) == 0 || n == "memcpy" || n == "memset" || n == "fm_ld" ||
-         n == "fm_st" || n == "fm_ld_tile" || n == "__syncthreads";
+         n == "fm_st" || n == "fm_ld_tile" || n == "fm_ld_tile2" || n == "__syncthreads";
 }
 
 /// GPUVerify's annotation language (the bundled header declares it, marked
@@ -1362,8 +1362,9 @@ private:
       return;
     }
     // A parametric kernel's load through its shared tile, fm_ld_tile<T>(m, i, site, tile,
-    // start, len): it reads tile[i - start] or m[i]; both are recorded.
-    if (n == "fm_ld_tile" && args == 6) {
+    // start, len) or, two-dimensional, fm_ld_tile2<T>(m, i, site, tile, cell, use): it
+    // reads tile[i - start] (tile[cell]) or m[i]; both are recorded.
+    if ((n == "fm_ld_tile" || n == "fm_ld_tile2") && args == 6) {
       for (unsigned k = 1; k < args; ++k)
         if (k != 3) rvalue(call->getArg(k), c);
       int64_t size = bytes(call->getType(), call);
@@ -1371,8 +1372,9 @@ private:
       Target base = block(call->getArg(0), c);
       record(shifted(base, poly_at(call->getArg(1)) * Poly(size)), Poly(size), Kind::Read, c, call);
       Target tile = ptr(call->getArg(3), c);
-      record(shifted(tile, (poly_at(call->getArg(1)) - poly_at(call->getArg(4))) * Poly(8)),
-             Poly(size), Kind::Read, c, call);
+      const Poly cell = n == "fm_ld_tile2" ? poly_at(call->getArg(4))
+                                           : poly_at(call->getArg(1)) - poly_at(call->getArg(4));
+      record(shifted(tile, cell * Poly(8)), Poly(size), Kind::Read, c, call);
       return;
     }
     if (n.rfind("atomic", 0) == 0 && args >= 1 && call->getArg(0)->getType()->isPointerType()) {
@@ -2302,16 +2304,24 @@ private:
     return false;
   }
 
+  /// Whether a loop with this body is a barrier loop: a barrier among its top-level
+  /// statements.
   static bool has_top_barrier(const Stmt* body) {
     auto is_barrier = [](const Stmt* s) {
       const auto* call = dyn_cast<CallExpr>(s);
       return call && call->getDirectCallee() &&
              call->getDirectCallee()->getNameAsString() == "__syncthreads";
     };
-    if (is_barrier(body)) return true;
+    // A `for` loop at the top of the body with such a barrier counts as one (a loop
+    // nest whose bounds are uniform in the block: its barriers are met by every thread).
+    auto is_barrier_loop = [](const Stmt* s) {
+      const auto* f = dyn_cast<ForStmt>(s);
+      return f && has_top_barrier(f->getBody());
+    };
+    if (is_barrier(body) || is_barrier_loop(body)) return true;
     if (const auto* cs = dyn_cast<CompoundStmt>(body))
       for (const Stmt* s : cs->body())
-        if (is_barrier(s)) return true;
+        if (is_barrier(s) || is_barrier_loop(s)) return true;
     return false;
   }
 };

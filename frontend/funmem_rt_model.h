@@ -25,6 +25,9 @@ struct fm_mem {
 #define FM_SHARED_CELLS extern __shared__ fm_cell fm_smem[]
 #define FM_THREADS
 #define FM_TID threadIdx.x
+#define FM_TY threadIdx.y
+#define FM_TX threadIdx.x
+#define FM_TID2 (threadIdx.y * blockDim.x + threadIdx.x)
 #define FM_SYNC() __syncthreads()
 #define FM_MAXNREG(n)
 FM_HD void fm_fail(int site);
@@ -47,6 +50,9 @@ template <class T> FM_HD void fm_st(fm_mem m, int64_t i, T v, int site);
 template <class T>
 FM_HD T fm_ld_tile(fm_mem m, int64_t i, int site, const fm_cell* tile, int64_t start,
                    int64_t len);
+template <class T>
+FM_HD T fm_ld_tile2(fm_mem m, int64_t i, int site, const fm_cell* tile, int64_t cell,
+                    int64_t use);
 __device__ float fmodf(float, float);
 __device__ double fmod(double, double);
 __device__ float fabsf(float);

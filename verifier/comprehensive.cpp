@@ -82,12 +82,37 @@ std::vector<Formula> simplified(const std::vector<Formula>& fs) {
   return out;
 }
 
+/// The domain of the program parameters and limits (see comprehensive.h).
+std::vector<Formula> domain_of(int block_dims, int cap) {
+  const bool two = block_dims == 2;
+  const std::string cap_fact = "R >= " + std::to_string(std::max(cap, 1));
+  std::vector<const char*> facts;
+  if (two)
+    facts = {"B0 >= 1", "B1 >= 1", "B0 * B1 <= T"};
+  else
+    facts = {"B >= 1", "B <= T"};
+  for (const char* f : {"T <= 1024", "s >= 1", "s <= 1024", "Z >= 0", "Z <= 49152", "R <= 255"})
+    facts.push_back(f);
+  facts.push_back(two ? "B0 * B1 * R <= 65536" : "B * R <= 65536");
+  facts.push_back(cap_fact.c_str());
+  std::vector<Formula> out;
+  out.reserve(facts.size());
+  for (const char* f : facts)
+    out.push_back(fact(f));
+  return out;
+}
+
 KernelCases discuss(const CudaKernelInfo& k, const std::map<std::string, int>& registers,
-                    const std::map<std::string, int64_t>& spills, int cap, const CaseOptions& co) {
+                    const std::map<std::string, int64_t>& spills, int cap, CaseOptions co) {
   KernelCases kc;
   kc.kernel = k.name;
   kc.pos = k.pos;
   kc.tiles = k.tiles;
+  const bool two = k.block_dims == 2;
+  kc.block_dims = k.block_dims;
+  co.domain = kc.domain = domain_of(k.block_dims, cap);
+  co.vars = two ? std::vector<std::string>{"B0", "B1", "s", "T", "Z", "R"}
+                : std::vector<std::string>{"B", "s", "T", "Z", "R"};
   for (const CudaVariant& v : k.variants) {
     if (auto r = registers.find(v.function); r != registers.end())
       kc.registers[v.function] = r->second;
@@ -100,12 +125,13 @@ KernelCases discuss(const CudaKernelInfo& k, const std::map<std::string, int>& r
                                          : std::vector<std::string>{"granularity", "no-cache"}});
   kc.counters.push_back({"threads", "T", {}});
   auto evaluate = [&](const std::vector<std::string>& applied) {
-    const Poly B = Poly::var("B"), s = has(applied, "granularity") ? Poly(1) : Poly::var("s");
+    const Poly B = Poly::var(two ? "B1" : "B"), B0 = two ? Poly::var("B0") : Poly(1);
+    const Poly s = has(applied, "granularity") ? Poly(1) : Poly::var("s");
     const CudaVariant& v = variant_of(k, applied, cap);
     CounterValues c;
     if (measured) c["registers"] = Poly(kc.registers.at(v.function));
-    c["shared"] = v.cache ? tile_bytes(k.tiles, B, s) : Poly(0);
-    c["threads"] = B;
+    c["shared"] = v.cache ? tile_bytes(k.tiles, B, s, B0) : Poly(0);
+    c["threads"] = B0 * B;
     return c;
   };
   kc.cases = comprehensive(kc.counters, evaluate, co);
@@ -121,11 +147,12 @@ KernelCases discuss(const CudaKernelInfo& k, const std::map<std::string, int>& r
       cl.label += (cl.label.empty() ? "" : ", ") + s;
     if (cl.label.empty()) cl.label = "no strategy";
     kc.leaves.push_back(cl);
-    // A point of the leaf at B = 256, s = 4 when there is one (else its model).
+    // A point of the leaf at B = 256 (8 x 32), s = 4 when there is one (else its model).
     Env at = leaf.model;
     std::vector<Formula> typical = leaf.constraints;
-    typical.push_back(fact("B == 256"));
-    typical.push_back(fact("s == 4"));
+    for (const char* f : two ? std::vector<const char*>{"B0 == 8", "B1 == 32", "s == 4"}
+                             : std::vector<const char*>{"B == 256", "s == 4"})
+      typical.push_back(fact(f));
     Solver solver(co.domain, co.timeout_ms);
     Env m;
     if (solver.check(typical, co.vars, &m, co.timeout_ms) == SatResult::Sat) at = m;
@@ -168,13 +195,7 @@ comprehensive_kernels(const Lowered& l, const ComprehensiveOptions& opt, std::st
   }
   CaseOptions cases;
   cases.timeout_ms = opt.timeout_ms;
-  cases.vars = {"B", "s", "T", "Z", "R"};
-  const std::string cap_fact = "R >= " + std::to_string(std::max(cap, 1));
-  for (const char* f : {"B >= 1", "B <= T", "T <= 1024", "s >= 1", "s <= 1024", "Z >= 0",
-                        "Z <= 49152", "R <= 255", "B * R <= 65536"})
-    cases.domain.push_back(fact(f));
-  cases.domain.push_back(fact(cap_fact.c_str()));
-  out.domain = cases.domain;
+  out.domain = domain_of(1, cap);
   for (const CudaKernelInfo& k : plain->kernels) {
     if (k.variants.empty()) continue;
     out.kernels.push_back(discuss(k, registers, spills, cap, cases));
@@ -191,17 +212,30 @@ comprehensive_kernels(const Lowered& l, const ComprehensiveOptions& opt, std::st
 
 std::string comprehensive_text(const Comprehensive& c) {
   std::string t;
-  std::string dom;
-  for (const Formula& f : c.domain)
-    dom += (dom.empty() ? "" : ", ") + f.to_string();
-  t += "domain: " + dom + "\n";
+  auto listed = [](const std::vector<Formula>& fs) {
+    std::string out;
+    for (const Formula& f : fs)
+      out += (out.empty() ? "" : ", ") + f.to_string();
+    return out;
+  };
+  // The one-dimensional kernels' domain first; a nest's kernel gives its own.
+  if (std::any_of(c.kernels.begin(), c.kernels.end(),
+                  [](const KernelCases& k) { return k.block_dims == 1; }))
+    t += "domain: " + listed(c.domain) + "\n";
   if (!c.registers_note.empty()) t += "registers: " + c.registers_note + "\n";
   for (const KernelCases& k : c.kernels) {
     t += "\n" + k.kernel + " (the kernel at " + std::to_string(k.pos.line) + ":" +
          std::to_string(k.pos.col) + ")\n";
+    if (k.block_dims == 2) t += "  domain: " + listed(k.domain) + "\n";
+    const Poly B1 = Poly::var("B1"), s = Poly::var("s"), B0 = Poly::var("B0");
     for (const CudaTile& tile : k.tiles)
-      t += "  tile of " + tile.mem + ": " + std::to_string(tile.stride) + " * (B*s - 1) + " +
-           std::to_string(tile.span + 1) + " cells, " + std::to_string(tile.reads) + " reads\n";
+      t += "  tile of " + tile.mem + ": " +
+           (tile.dims == 2 ? "(" + tile_extent(tile, 0, B1, s, B0).to_string() + ") x (" +
+                                 tile_extent(tile, 1, B1, s, B0).to_string() + ") cells, " +
+                                 (tile.unit == 0 ? "rows" : "columns") + " fastest, "
+                           : std::to_string(tile.stride) + " * (B*s - 1) + " +
+                                 std::to_string(tile.span + 1) + " cells, ") +
+           std::to_string(tile.reads) + " reads\n";
     for (const auto& [f, r] : k.registers)
       t += "  " + f + ": " + std::to_string(r) + " registers" +
            (k.spill_bytes.count(f) && k.spill_bytes.at(f)
@@ -227,9 +261,16 @@ nlohmann::json comprehensive_json(const Comprehensive& c) {
     jk["kernel"] = k.kernel;
     jk["line"] = k.pos.line;
     jk["col"] = k.pos.col;
+    jk["block_dims"] = k.block_dims;
+    for (const Formula& f : k.domain)
+      jk["domain"].push_back(f.to_string());
     for (const CudaTile& t : k.tiles)
-      jk["tiles"].push_back(
-          {{"mem", t.mem}, {"stride", t.stride}, {"span", t.span}, {"reads", t.reads}});
+      jk["tiles"].push_back({{"mem", t.mem},
+                             {"stride", t.stride},
+                             {"span", t.span},
+                             {"reads", t.reads},
+                             {"dims", t.dims},
+                             {"unit", t.unit}});
     jk["registers"] = k.registers;
     for (const ResourceCounter& rc : k.counters)
       jk["counters"].push_back(
@@ -279,8 +320,11 @@ std::string leaf_args(const KernelCases& k, size_t leaf) {
     auto it = e.find(n);
     return std::to_string(it == e.end() ? 1 : it->second);
   };
-  return "--param B=" + v("B") + " --param s=" + v("s") + " --limit T=" + v("T") +
-         " --limit Z=" + v("Z") + " --limit R=" + v("R");
+  const std::string limits = " --param s=" + v("s") + " --limit T=" + v("T") +
+                             " --limit Z=" + v("Z") + " --limit R=" + v("R");
+  if (k.block_dims == 2)
+    return "--param B0=" + v("B0") + " --param B1=" + v("B1") + limits + " --threshold '*=inf'";
+  return "--param B=" + v("B") + limits;
 }
 
 } // namespace funmem

@@ -14,7 +14,8 @@
 //   threads <= T     B, no strategy.
 // The domain: 1 <= B <= T <= 1024, 1 <= s <= 1024, 0 <= Z <= 49152, cap <= R <= 255,
 // B * R <= 65536 (a block's registers), which the dispatcher's limits satisfy for every
-// block size a device accepts.
+// block size a device accepts. A kernel nest's blocks are B0 rows of B1 threads: B0 * B1
+// in place of B, and its shared counter counts two-dimensional tiles.
 //
 // Example: comprehensive_kernels(lowered_jacobi, {}) gives, for fm_kernel_0 with one
 // tile (stride 1, span 2), the leaves [] (s, cache), [granularity] (s = 1, cache) and
@@ -41,6 +42,8 @@ struct ComprehensiveOptions {
 struct KernelCases {
   std::string kernel; // fm_kernel_K
   Pos pos;            // the IMP kernel
+  int block_dims = 1; // 2: a nest's, blocks of B0 x B1 threads
+  std::vector<Formula> domain;
   std::vector<CudaTile> tiles;
   std::vector<ResourceCounter> counters;
   std::map<std::string, int> registers; // ptxas, per variant (empty without nvcc)
@@ -50,16 +53,16 @@ struct KernelCases {
   /// Per leaf, its system without comparisons of constants and repeated conditions
   /// (what the dispatcher tests).
   std::vector<std::vector<Formula>> systems;
-  /// Per leaf, parameters and limits where its system holds with B = 256 and s = 4 when
-  /// it can (else any): what the emulation runs the leaf with.
+  /// Per leaf, parameters and limits where its system holds with B = 256 (B0 = 8,
+  /// B1 = 32) and s = 4 when it can (else any): what the emulation runs the leaf with.
   std::vector<Env> sample;
 };
 
 struct Comprehensive {
   std::vector<KernelCases> kernels;
-  std::string registers_note; // why registers were not measured ("" when they were)
-  CudaCode code;              // the program with its dispatchers
-  std::vector<Formula> domain;
+  std::string registers_note;  // why registers were not measured ("" when they were)
+  CudaCode code;               // the program with its dispatchers
+  std::vector<Formula> domain; // of the one-dimensional kernels (KernelCases::domain)
 };
 
 /// The case discussions of `l`'s parametric kernels and the program with dispatchers.
@@ -76,7 +79,9 @@ nlohmann::json comprehensive_json(const Comprehensive& c);
 std::string launched_functions(const std::string& time_report, const std::string& kernel);
 
 /// The harness flags that make the dispatcher choose leaf `leaf` of kernel `k`
-/// (`--param B=.. --param s=.. --limit T=.. --limit Z=.. --limit R=..`).
+/// (`--param B=.. --param s=.. --limit T=.. --limit Z=.. --limit R=..`; for a nest
+/// B0 and B1, and every threshold at infinity, which gives the dispatcher the place of
+/// the flattened version).
 std::string leaf_args(const KernelCases& k, size_t leaf);
 
 } // namespace funmem

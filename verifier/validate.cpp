@@ -203,12 +203,21 @@ std::optional<std::vector<Formula>> virtualise(KernelSummary& k, const std::stri
 /// tiles' loads: reads never race with reads); `shared` receives the shared-memory
 /// accesses, checked on the real threads. Returns the launch facts of the virtual
 /// threads, or nothing when an access is not of that shape.
+///
+/// A nest's variant (`dims` 2) runs outer iteration fm_o = fm_ci*B0 + threadIdx.y and
+/// inner fm_p = fm_cj*B1*s + fm_k*B1 + threadIdx.x (B0 = blockDim.y, B1 = blockDim.x) in
+/// the loops fm_ci (from blockIdx.y, step gridDim.y, ceil(n / B0) rows of chunks), fm_cj
+/// (from blockIdx.x, step gridDim.x, ceil(m / (B1*s)) columns) and fm_k; its virtual
+/// threads are numbered as the flattened version's, block fm_o and thread fm_p.
 std::optional<std::vector<Formula>> virtualise_parametric(KernelSummary& k, KernelSummary& shared,
-                                                          const Poly& n) {
+                                                          const Poly& n, const Poly& m, int dims) {
   const Poly tx = Poly::var("threadIdx_x"), bx = Poly::var("blockIdx_x");
   const Poly bdim = Poly::var("blockDim_x"), gdim = Poly::var("gridDim_x");
+  const Poly by = Poly::var("blockIdx_y"), bdim_y = Poly::var("blockDim_y");
+  const Poly gdim_y = Poly::var("gridDim_y");
   const Poly c = Poly::var("fm_c"), kk = Poly::var("fm_k"), s = Poly::var("fm_s");
-  const Poly v = Poly::var("fm_v");
+  const Poly ci = Poly::var("fm_ci"), cj = Poly::var("fm_cj");
+  const Poly v = Poly::var("fm_v"), vi = Poly::var("fm_vi");
   std::set<std::string> written;
   for (const Access& a : k.accesses)
     if (a.write && a.space != Space::Shared) written.insert(a.array);
@@ -217,40 +226,56 @@ std::optional<std::vector<Formula>> virtualise_parametric(KernelSummary& k, Kern
   std::erase_if(k.accesses, [&](const Access& a) {
     return a.space == Space::Shared || (!a.write && !written.count(a.array));
   });
-  // threadIdx.x is what is left of the iteration once the chunk and round are taken out.
-  const Subst to_v = {{"threadIdx_x", v - bdim * s * c - bdim * kk}};
-  // A part of an access as a function of the iteration alone: fm_v in place of the
-  // thread, then the thread's name for the virtual thread; nothing when the chunk, the
-  // round or the real thread is still there.
+  // The thread is what is left of the iteration once the chunks and round are taken out.
+  const Subst to_v = dims == 2 ? Subst{{"threadIdx_x", v - bdim * s * cj - bdim * kk},
+                                       {"threadIdx_y", vi - bdim_y * ci}}
+                               : Subst{{"threadIdx_x", v - bdim * s * c - bdim * kk}};
+  const Subst to_virtual = dims == 2 ? Subst{{"fm_v", tx}, {"fm_vi", bx}} : Subst{{"fm_v", tx}};
+  // A part of an access as a function of the iteration alone: fm_v (fm_vi) in place of
+  // the thread, then the virtual thread's names; nothing when a chunk, the round or the
+  // real thread or block is still there.
   auto of_iteration = [](const std::vector<std::string>& names) {
     for (const std::string& name : names)
-      if (name == "fm_c" || name == "fm_k" || name == "blockIdx_x" || name == "threadIdx_x")
+      if (name == "fm_c" || name == "fm_ci" || name == "fm_cj" || name == "fm_k" ||
+          name.rfind("blockIdx_", 0) == 0 || name.rfind("threadIdx_", 0) == 0 ||
+          name.rfind("blockDim_", 0) == 0 || name.rfind("gridDim_", 0) == 0)
         return false;
     return true;
   };
   auto rewrite = [&](Poly& p) {
     p = normalise(p, to_v);
     if (!of_iteration(p.free_vars())) return false;
-    p = normalise(p, {{"fm_v", tx}});
+    p = normalise(p, to_virtual);
     return true;
   };
   auto rewrite_f = [&](Formula& f) {
     f = normalise(f, to_v);
     if (!of_iteration(f.free_vars())) return false;
-    f = normalise(f, {{"fm_v", tx}});
+    f = normalise(f, to_virtual);
     return true;
   };
-  // Chunk c of ceil(n / (B*s)) from blockIdx.x in steps of gridDim.x: every chunk once.
+  // Chunk loop `l` over `count` chunks from `first` in steps of `step`: every chunk once.
+  auto chunk_loop = [](const LoopCtx& l, const char* var, const Poly& count, const Poly& first,
+                       const Poly& step) {
+    const Poly times = normalise(Poly::div(count - first + step - 1, step), {});
+    return l.var == var && l.lower == first && l.step == step && normalise(l.count, {}) == times;
+  };
   const Poly per = bdim * s;
-  const Poly chunks = normalise(Poly::div(n + per - 1, per), {});
-  const Poly chunk_count = normalise(Poly::div(chunks - bx + gdim - 1, gdim), {});
+  const size_t chunk_loops = dims == 2 ? 2 : 1;
   for (Access& a : k.accesses) {
-    if (a.loops.size() < 2 || a.loops[0].var != "fm_c" || a.loops[1].var != "fm_k" ||
-        !(a.loops[0].lower == bx) || !(a.loops[0].step == gdim) ||
-        !(normalise(a.loops[0].count, {}) == chunk_count) || !(a.loops[1].lower == Poly(0)) ||
-        !(a.loops[1].step == Poly(1)) || !(a.loops[1].count == s))
+    if (a.loops.size() < chunk_loops + 1) return std::nullopt;
+    const bool chunks =
+        dims == 2
+            ? chunk_loop(a.loops[0], "fm_ci", normalise(Poly::div(n + bdim_y - 1, bdim_y), {}), by,
+                         gdim_y) &&
+                  chunk_loop(a.loops[1], "fm_cj", normalise(Poly::div(m + per - 1, per), {}), bx,
+                             gdim)
+            : chunk_loop(a.loops[0], "fm_c", normalise(Poly::div(n + per - 1, per), {}), bx, gdim);
+    const LoopCtx& round = a.loops[chunk_loops];
+    if (!chunks || round.var != "fm_k" || !(round.lower == Poly(0)) || !(round.step == Poly(1)) ||
+        !(round.count == s))
       return std::nullopt;
-    a.loops.erase(a.loops.begin(), a.loops.begin() + 2);
+    a.loops.erase(a.loops.begin(), a.loops.begin() + static_cast<std::ptrdiff_t>(chunk_loops) + 1);
     if (!rewrite(a.index)) return std::nullopt;
     for (Formula& g : a.guards)
       if (!rewrite_f(g)) return std::nullopt;
@@ -261,12 +286,21 @@ std::optional<std::vector<Formula>> virtualise_parametric(KernelSummary& k, Kern
         if (!rewrite_f(f)) return std::nullopt;
     }
     for (auto& [name, value] : a.scope)
-      value = normalise(normalise(value, to_v), {{"fm_v", tx}});
+      value = normalise(normalise(value, to_v), to_virtual);
     a.phase = 0; // one interval: the barriers order nothing more (conservative)
   }
   k.barriers = 0;
   k.unknown.clear(); // barrier intervals concern the shared accesses, checked apart
-  return std::vector<Formula>{eq(bdim, n), eq(gdim, 1)};
+  // One row of virtual blocks of virtual threads.
+  std::vector<Formula> facts = {eq(bdim_y, 1), eq(gdim_y, 1)};
+  if (dims == 2) {
+    facts.push_back(eq(gdim, n));
+    facts.push_back(eq(bdim, m));
+  } else {
+    facts.push_back(eq(bdim, n));
+    facts.push_back(eq(gdim, 1));
+  }
+  return facts;
 }
 
 /// A canonical form of an LMAD as a set: unit and zero-stride dimensions dropped,
@@ -440,7 +474,7 @@ bool check_races(KernelSummary& k, const CudaFunction& fn, RaceOptions& o, const
   const bool parametric = fn.parametric;
   KernelSummary shared, global = k;
   std::optional<std::vector<Formula>> par_facts;
-  if (parametric) par_facts = virtualise_parametric(global, shared, n);
+  if (parametric) par_facts = virtualise_parametric(global, shared, n, m, fn.block_dims);
   if (par_facts) {
     // The shared accesses on the real threads, the global ones on virtual threads.
     RaceOptions og = o;
@@ -472,7 +506,8 @@ bool check_races(KernelSummary& k, const CudaFunction& fn, RaceOptions& o, const
       p += std::string(": ") +
            (virtual_threads
                 ? "(threads numbered by iteration: " +
-                      std::string(version == "flat"    ? "block fm_f / fm_m, thread fm_f % fm_m"
+                      std::string(fn.block_dims == 2   ? "block fm_o, thread fm_p"
+                                  : version == "flat"  ? "block fm_f / fm_m, thread fm_f % fm_m"
                                   : version == "intra" ? "block fm_o"
                                                        : "thread fm_o") +
                       ") "
@@ -525,7 +560,7 @@ Validation validate_cuda(const CudaCode& code, const ToImpReport& report,
           o.facts.push_back(ge(value, 1));
           return value;
         };
-        bool uses_m = fn.version == "intra" || fn.version == "flat";
+        bool uses_m = fn.version == "intra" || fn.version == "flat" || fn.block_dims == 2;
         Poly n = bound("fm_n", info.outer_bound);
         Poly m = 1;
         if (uses_m) {
@@ -557,8 +592,11 @@ Validation validate_cuda(const CudaCode& code, const ToImpReport& report,
               check_store(*writes[s], s,
                           fn.store_loops.size() > s ? fn.store_loops[s]
                                                     : std::vector<std::pair<std::string, SExpP>>{},
-                          fn.stores[s], parametric ? "" : fn.version, report, k, virtual_writes,
-                          launch, virtual_threads, n, m, fv.problems));
+                          fn.stores[s],
+                          fn.block_dims == 2 ? "flat"
+                          : parametric       ? ""
+                                             : fn.version,
+                          report, k, virtual_writes, launch, virtual_threads, n, m, fv.problems));
         }
       } catch (const SymbolicOverflow& e) {
         // An index polynomial whose coefficients leave 64 bits: nothing is proved.

@@ -12,6 +12,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -316,32 +317,46 @@ TEST_CASE("funmem-cuda validates its kernels by default", "[frontend][validate][
   std::remove(out.c_str());
 }
 
-TEST_CASE("parametric variants broken by hand are caught", "[frontend][validate][comprehensive]") {
-  bool read = false;
-  Lowered l = lower(read_file(std::string(FUNMEM_SOURCE_DIR) + "/corpus/cpk/jacobi-1d.fun", &read),
-                    "jacobi-1d.fun");
-  REQUIRE(read);
-  ComprehensiveOptions o;
-  o.registers = false;
-  std::string err;
-  auto c = comprehensive_kernels(l, o, &err);
-  REQUIRE(c);
-  Validation ok = validate_cuda(c->code, l.imp_stats, "j.cu");
-  INFO(validation_report(ok, true));
-  REQUIRE(ok.ok());
-  CHECK(function(ok, "fm_kernel_0_gc").stores.at(0).lmad_equal);
-  // `from` replaced in function `fn` only.
-  auto broken = [&](const std::string& fn, const std::string& from, const std::string& to) {
-    CudaCode code = c->code;
-    size_t at = code.text.find("void " + fn + "(");
+/// A corpus program's comprehensive kernels, which validate; `broken(fn, from, to)`
+/// validates them with `from` replaced in function `fn` only, expects a failure and
+/// returns that function's validation.
+struct Parametric {
+  Lowered l;
+  CudaCode code;
+  explicit Parametric(const std::string& file) {
+    bool read = false;
+    l = lower(read_file(std::string(FUNMEM_SOURCE_DIR) + "/corpus/" + file, &read), file);
+    REQUIRE(read);
+    ComprehensiveOptions o;
+    o.registers = false;
+    std::string err;
+    auto c = comprehensive_kernels(l, o, &err);
+    REQUIRE(c);
+    code = c->code;
+  }
+  FunctionValidation broken(const std::string& fn, const std::string& from,
+                            const std::string& to) const {
+    CudaCode c = code;
+    size_t at = c.text.find("void " + fn + "(");
     REQUIRE(at != std::string::npos);
-    at = code.text.find(from, at);
+    at = c.text.find(from, at);
     REQUIRE(at != std::string::npos);
-    code.text.replace(at, from.size(), to);
-    Validation v = validate_cuda(code, l.imp_stats, "j.cu");
+    c.text.replace(at, from.size(), to);
+    Validation v = validate_cuda(c, l.imp_stats, "p.cu");
     INFO(validation_report(v, true));
     CHECK_FALSE(v.ok());
     return function(v, fn);
+  }
+};
+
+TEST_CASE("parametric variants broken by hand are caught", "[frontend][validate][comprehensive]") {
+  const Parametric p("cpk/jacobi-1d.fun");
+  Validation ok = validate_cuda(p.code, p.l.imp_stats, "j.cu");
+  INFO(validation_report(ok, true));
+  REQUIRE(ok.ok());
+  CHECK(function(ok, "fm_kernel_0_gc").stores.at(0).lmad_equal);
+  auto broken = [&](const std::string& fn, const std::string& from, const std::string& to) {
+    return p.broken(fn, from, to);
   };
   SECTION("a round too many: two threads run one iteration") {
     CHECK(broken("fm_kernel_0_g", "fm_k < fm_s;", "fm_k <= fm_s;").race.verdict !=
@@ -363,6 +378,37 @@ TEST_CASE("parametric variants broken by hand are caught", "[frontend][validate]
   }
   SECTION("no barrier between the tile's copy and its reads") {
     CHECK(broken("fm_kernel_0_gc", "FM_SYNC();\n", "\n").race.verdict != Verdict::RaceFree);
+  }
+}
+
+TEST_CASE("a nest's two-dimensional variants broken by hand are caught",
+          "[frontend][validate][comprehensive]") {
+  const Parametric p("cpk/transpose.fun");
+  Validation ok = validate_cuda(p.code, p.l.imp_stats, "t.cu");
+  INFO(validation_report(ok, true));
+  REQUIRE(ok.ok());
+  CHECK(function(ok, "fm_kernel_0_b2c").stores.at(0).lmad_equal);
+  SECTION("every row of blocks takes every row of chunks") {
+    CHECK(p.broken("fm_kernel_0_b2", "fm_ci += gridDim.y", "fm_ci += 1").race.verdict !=
+          Verdict::RaceFree);
+  }
+  SECTION("rows of a block overlap: two threads run one iteration") {
+    CHECK(p.broken("fm_kernel_0_b2", "fm_o = fm_i0 + FM_TY", "fm_o = fm_i0 + FM_TY / 2")
+              .race.verdict != Verdict::RaceFree);
+  }
+  SECTION("the last column of chunks left out: the iterations run are not shown") {
+    const FunctionValidation f =
+        p.broken("fm_kernel_0_b2", "(fm_m + fm_per - 1) / fm_per", "fm_m / fm_per");
+    CHECK(std::any_of(f.problems.begin(), f.problems.end(), [](const std::string& q) {
+      return q.find("which iterations it runs is not shown") != std::string::npos;
+    }));
+  }
+  SECTION("no barrier between the tile's copy and its reads") {
+    CHECK(p.broken("fm_kernel_0_b2c", "FM_SYNC();\n", "\n").race.verdict != Verdict::RaceFree);
+  }
+  SECTION("every thread copies the same tile cells") {
+    CHECK(p.broken("fm_kernel_0_b2c", "fm_q * fm_bt + fm_t;", "fm_q * fm_bt;").race.verdict !=
+          Verdict::RaceFree);
   }
 }
 
