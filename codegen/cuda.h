@@ -73,6 +73,12 @@ struct CudaTile {
   int reads = 0; // IMP reads served from the tile
   int dims = 1;
   int unit = 1;
+  /// Two-dimensional tiles of a strip-tiled nest (the inner body's sequential loop over
+  /// q cut into strips of B0 iterations): `Rows`, B0 rows by the B0 values of q of a
+  /// strip; `Columns`, the strip's B0 values of q by B1 * s columns; `State`, `span`
+  /// values per iteration of the block kept across the strips' barriers.
+  enum class Strip { None, Rows, Columns, State };
+  Strip strip = Strip::None;
 };
 
 /// The cells of a tile for blocks of B threads (B0 rows of B threads) of granularity s,

@@ -394,6 +394,16 @@ FM_HD inline T fm_ld_tile2(fm_mem m, int64_t i, int site, const fm_cell* tile, i
   }
   return fm_ld<T>(m, i, site);
 }
+/// A thread's value kept in shared memory across a barrier (a nest's strip-tiled
+/// variant): cell `cell` of `s`.
+template <class T> FM_HD inline T fm_sld(const fm_cell* s, int64_t cell) {
+  T v{};
+  memcpy(&v, &s[cell], sizeof v);
+  return v;
+}
+template <class T> FM_HD inline void fm_sst(fm_cell* s, int64_t cell, T v) {
+  memcpy(&s[cell], &v, sizeof v);
+}
 // Host code reads device memory through one cached page of cells (a sequential loop on
 // the host reading a block element by element costs one copy per page, not one per
 // element); a launch or an allocation drops the page, and a host store writes through

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -582,7 +583,33 @@ private:
   /// The loads of the tiles into shared memory, each cell from the first read's index at
   /// its iteration (outer iterator `i`, inner `j`), and the barrier after them.
   std::string tile_loads2(const std::vector<TileInfo>& tiles, const std::string& copies,
-                          const std::string& i, const std::string& j);
+                          const std::string& i, const std::string& j, const std::string& q);
+  /// A nest whose inner body is scalar work, one sequential loop over q with an
+  /// invariant bound, then the rest: the loop's reads reused across a block's rows or
+  /// columns become tiles over strips of B0 values of q, loaded between barriers, and
+  /// the scalars the inner body declares before the loop are kept in shared memory
+  /// across them (codegen/parametric_strip.cpp).
+  struct Strip {
+    size_t at = 0; // the loop's place in the inner body
+    const imp::Loop* loop = nullptr;
+    std::vector<TileInfo> tiles; // Rows / Columns tiles, then the State one
+    std::vector<std::pair<std::string, VarInfo>> state;
+  };
+  std::optional<Strip> find_strip(const imp::Loop& l, const Nest& nest) const;
+  std::string strip_kernel_fn(const std::string& name, const std::string& sig, Pos pos,
+                              const std::string& copies,
+                              const std::vector<std::pair<std::string, VarInfo>>& captured,
+                              const imp::Loop& l, const Nest& nest, const Strip& strip,
+                              CudaKernelInfo& info, const CudaVariant& v);
+  /// A nest's variant up to its chunk loops' bodies (`what` describes it, `decls` its
+  /// tiles' sizes).
+  std::string nest_kernel_head(const std::string& name, const std::string& sig, Pos pos,
+                               const CudaVariant& v, const std::string& what,
+                               const std::string& decls) const;
+  /// One phase of a nest's variant: every iteration of the thread's rounds, with the
+  /// nest's prefix and the inner iterator, then `inner` (generated in that scope).
+  std::string nest_phase(const imp::Loop& l, const Nest& nest, const std::string& copies,
+                         const std::function<void(std::string&, int)>& inner);
   std::string par2_kernel_fn(const std::string& name, const std::string& sig, Pos pos,
                              const std::string& copies,
                              const std::vector<std::pair<std::string, VarInfo>>& captured,
@@ -593,6 +620,10 @@ private:
                             const std::string& copies,
                             const std::vector<std::pair<std::string, VarInfo>>& captured,
                             CudaKernelInfo& k);
+  /// Every variant of kernel `k` (with and without its tiles when `tiled`, each under
+  /// every register cap), named fm_kernel_K_<suffix>[c][_rN], its text from `make`.
+  void emit_variants(CudaKernelInfo& k, bool tiled, const std::string& suffix,
+                     const std::function<std::string(const CudaVariant&)>& make);
   /// The variants' declarations of the tiles' lengths, places and use (fm_lenK, fm_atK,
   /// fm_useK); `e0` / `e1` give a two-dimensional tile's rows and columns.
   static std::string tile_decls(const std::vector<TileInfo>& tiles, const imp::Loop& l, bool two);

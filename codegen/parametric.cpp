@@ -161,6 +161,22 @@ std::string Gen::par_kernel_fn(const std::string& name, const std::string& sig, 
   return t;
 }
 
+void Gen::emit_variants(CudaKernelInfo& k, bool tiled, const std::string& suffix,
+                        const std::function<std::string(const CudaVariant&)>& make) {
+  std::vector<int> caps = {0};
+  caps.insert(caps.end(), opt_.register_caps.begin(), opt_.register_caps.end());
+  for (bool cache : {false, true}) {
+    if (cache && !tiled) continue;
+    for (int cap : caps) {
+      CudaVariant v{k.name + "_" + suffix + (cache ? "c" : "") +
+                        (cap ? "_r" + std::to_string(cap) : std::string()),
+                    cache, cap};
+      kernels_text_ += make(v);
+      k.variants.push_back(v);
+    }
+  }
+}
+
 std::string Gen::tile_decls(const std::vector<TileInfo>& tiles, const imp::Loop& l, bool two) {
   const Poly B = Poly::var(two ? "fm_B1" : "fm_B"), s = Poly::var("fm_s"), B0 = Poly::var("fm_B0");
   std::set<std::string> written;
@@ -178,7 +194,8 @@ std::string Gen::tile_decls(const std::vector<TileInfo>& tiles, const imp::Loop&
     // its tile (fm_ld_tile with an empty tile).
     std::string alias;
     for (const std::string& w : written)
-      alias += "p_" + cname(tiles[k].tile.mem) + ".p == p_" + cname(w) + ".p || ";
+      if (tiles[k].tile.strip != CudaTile::Strip::State)
+        alias += "p_" + cname(tiles[k].tile.mem) + ".p == p_" + cname(w) + ".p || ";
     t += "  const int64_t fm_use" + K + " = " +
          (alias.empty() ? "" : "(" + alias.substr(0, alias.size() - 4) + ") ? 0 : ") + "fm_len" +
          K + ";\n";
@@ -194,19 +211,10 @@ void Gen::parametric_variants(const imp::Loop& l, Pos pos, const std::string& si
   std::vector<TileInfo> tiles = find_tiles(l);
   for (const TileInfo& t : tiles)
     k.tiles.push_back(t.tile);
-  std::vector<int> caps = {0};
-  caps.insert(caps.end(), opt_.register_caps.begin(), opt_.register_caps.end());
-  for (bool cache : {false, true}) {
-    if (cache && tiles.empty()) continue;
-    for (int cap : caps) {
-      CudaVariant v{k.name + (cache ? "_gc" : "_g") +
-                        (cap ? "_r" + std::to_string(cap) : std::string()),
-                    cache, cap};
-      kernels_text_ += par_kernel_fn(v.function, "int64_t fm_n, int64_t fm_s" + sig, pos, copies,
-                                     captured, l, tiles, k, v);
-      k.variants.push_back(v);
-    }
-  }
+  emit_variants(k, !tiles.empty(), "g", [&](const CudaVariant& v) {
+    return par_kernel_fn(v.function, "int64_t fm_n, int64_t fm_s" + sig, pos, copies, captured, l,
+                         tiles, k, v);
+  });
 }
 
 std::string Gen::parametric_launch(const CudaKernelInfo& k, const std::vector<CudaLeaf>& leaves,
@@ -260,6 +268,16 @@ std::string Gen::parametric_launch(const CudaKernelInfo& k, const std::vector<Cu
 namespace funmem {
 
 Poly tile_extent(const CudaTile& t, int dim, const Poly& B, const Poly& s, const Poly& B0) {
+  switch (t.strip) {
+  case CudaTile::Strip::Rows: // i by a strip of q
+    return B0;
+  case CudaTile::Strip::Columns: // a strip of q by j
+    return dim == 0 ? B0 : B * s;
+  case CudaTile::Strip::State:
+    return dim == 0 ? Poly(t.span) * B0 : B * s;
+  case CudaTile::Strip::None:
+    break;
+  }
   return (dim == 0 ? B0 : B * s) + Poly(t.unit == dim ? t.span : 0);
 }
 

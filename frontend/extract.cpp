@@ -108,7 +108,8 @@ int64_t coefficient_gcd(const Poly& p, int64_t g) {
 /// memory other than their arguments' values: everything there except the ones below.
 bool touches_memory_builtin(const std::string& n) {
   return n.rfind("atomic", 0) == 0 || n == "memcpy" || n == "memset" || n == "fm_ld" ||
-         n == "fm_st" || n == "fm_ld_tile" || n == "fm_ld_tile2" || n == "__syncthreads";
+         n == "fm_st" || n == "fm_ld_tile" || n == "fm_ld_tile2" || n == "fm_sld" ||
+         n == "fm_sst" || n == "__syncthreads";
 }
 
 /// GPUVerify's annotation language (the bundled header declares it, marked
@@ -1359,6 +1360,16 @@ private:
       Target base = block(call->getArg(0), c);
       record(shifted(base, poly_at(call->getArg(1)) * Poly(size)), Poly(size),
              n == "fm_st" ? Kind::Write : Kind::Read, c, call);
+      return;
+    }
+    // A value a parametric kernel keeps in shared memory: fm_sld<T>(s, cell),
+    // fm_sst<T>(s, cell, v), a read / write of s[cell] (8-byte cells).
+    if ((n == "fm_sld" && args == 2) || (n == "fm_sst" && args == 3)) {
+      for (unsigned k = 1; k < args; ++k)
+        rvalue(call->getArg(k), c);
+      Target s = ptr(call->getArg(0), c);
+      record(shifted(s, poly_at(call->getArg(1)) * Poly(8)), Poly(8),
+             n == "fm_sst" ? Kind::Write : Kind::Read, c, call);
       return;
     }
     // A parametric kernel's load through its shared tile, fm_ld_tile<T>(m, i, site, tile,

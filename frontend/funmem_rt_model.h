@@ -50,6 +50,8 @@ template <class T> FM_HD void fm_st(fm_mem m, int64_t i, T v, int site);
 template <class T>
 FM_HD T fm_ld_tile(fm_mem m, int64_t i, int site, const fm_cell* tile, int64_t start,
                    int64_t len);
+template <class T> FM_HD T fm_sld(const fm_cell* s, int64_t cell);
+template <class T> FM_HD void fm_sst(fm_cell* s, int64_t cell, T v);
 template <class T>
 FM_HD T fm_ld_tile2(fm_mem m, int64_t i, int site, const fm_cell* tile, int64_t cell,
                     int64_t use);

@@ -210,6 +210,36 @@ comprehensive_kernels(const Lowered& l, const ComprehensiveOptions& opt, std::st
   return out;
 }
 
+namespace {
+
+/// A tile as the case discussion's text shows it.
+std::string tile_text(const CudaTile& tile) {
+  const Poly B1 = Poly::var("B1"), s = Poly::var("s"), B0 = Poly::var("B0");
+  const std::string reads = ", " + std::to_string(tile.reads) + " reads";
+  const std::string rows = "(" + tile_extent(tile, 0, B1, s, B0).to_string() + ")";
+  const std::string cols = "(" + tile_extent(tile, 1, B1, s, B0).to_string() + ")";
+  const std::string fastest = std::string(tile.unit == 0 ? ", rows" : ", columns") + " fastest";
+  switch (tile.strip) {
+  case CudaTile::Strip::Rows:
+    return "tile of " + tile.mem + ": " + rows + " rows x " + cols + " values of a strip" +
+           fastest + reads;
+  case CudaTile::Strip::Columns:
+    return "tile of " + tile.mem + ": " + rows + " values of a strip x " + cols + " columns" +
+           fastest + reads;
+  case CudaTile::Strip::State:
+    return "state kept across the strips: " + std::to_string(tile.span) +
+           " value(s) per iteration, " + rows + " x " + cols + " cells";
+  case CudaTile::Strip::None:
+    break;
+  }
+  if (tile.dims == 2)
+    return "tile of " + tile.mem + ": " + rows + " x " + cols + " cells" + fastest + reads;
+  return "tile of " + tile.mem + ": " + std::to_string(tile.stride) + " * (B*s - 1) + " +
+         std::to_string(tile.span + 1) + " cells" + reads;
+}
+
+} // namespace
+
 std::string comprehensive_text(const Comprehensive& c) {
   std::string t;
   auto listed = [](const std::vector<Formula>& fs) {
@@ -229,13 +259,7 @@ std::string comprehensive_text(const Comprehensive& c) {
     if (k.block_dims == 2) t += "  domain: " + listed(k.domain) + "\n";
     const Poly B1 = Poly::var("B1"), s = Poly::var("s"), B0 = Poly::var("B0");
     for (const CudaTile& tile : k.tiles)
-      t += "  tile of " + tile.mem + ": " +
-           (tile.dims == 2 ? "(" + tile_extent(tile, 0, B1, s, B0).to_string() + ") x (" +
-                                 tile_extent(tile, 1, B1, s, B0).to_string() + ") cells, " +
-                                 (tile.unit == 0 ? "rows" : "columns") + " fastest, "
-                           : std::to_string(tile.stride) + " * (B*s - 1) + " +
-                                 std::to_string(tile.span + 1) + " cells, ") +
-           std::to_string(tile.reads) + " reads\n";
+      t += "  " + tile_text(tile) + "\n";
     for (const auto& [f, r] : k.registers)
       t += "  " + f + ": " + std::to_string(r) + " registers" +
            (k.spill_bytes.count(f) && k.spill_bytes.at(f)

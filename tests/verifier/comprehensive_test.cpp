@@ -77,6 +77,21 @@ const char* kPairs = R"(def pairs (n : i64) (xs : [2 * n]i64) (ys : [n]i64) : ([
 -- input: n=5
 )";
 
+/// The seed's shape of a case discussion without registers: s and the cache (variant
+/// `plain` + "c"); s = 1 and the cache; s = 1 and no cache (`plain`); Definition 2 (i)
+/// and (iii).
+void check_seed_shape(const KernelCases& k, const std::string& plain) {
+  REQUIRE(k.leaves.size() == 3);
+  CHECK(k.cases.leaves[0].strategies.empty());
+  CHECK(k.cases.leaves[1].strategies == std::vector<std::string>{"granularity"});
+  CHECK(k.cases.leaves[2].strategies == std::vector<std::string>{"granularity", "no-cache"});
+  CHECK(k.leaves[0].function == plain + "c");
+  CHECK(k.leaves[1].function == plain + "c");
+  CHECK(k.leaves[2].function == plain);
+  CHECK(k.cases.all_consistent);
+  CHECK(k.cases.coverage == SatResult::Unsat);
+}
+
 } // namespace
 
 TEST_CASE("parametric variants: tiles of reused inputs, variants per cache and register cap",
@@ -134,15 +149,7 @@ TEST_CASE("the case discussion of 1-D Jacobi: the golden tree, Definition 2, enu
   CHECK(ok);
   REQUIRE(c.kernels.size() == 1);
   const KernelCases& k = c.kernels[0];
-  // The seed's figure 7: s and the cache; s = 1 and the cache; no cache.
-  REQUIRE(k.leaves.size() == 3);
-  CHECK(k.cases.leaves[0].strategies.empty());
-  CHECK(k.cases.leaves[1].strategies == std::vector<std::string>{"granularity"});
-  CHECK(k.cases.leaves[2].strategies == std::vector<std::string>{"granularity", "no-cache"});
-  CHECK(k.leaves[0].function == "fm_kernel_0_gc");
-  CHECK(k.leaves[2].function == "fm_kernel_0_g");
-  CHECK(k.cases.all_consistent);
-  CHECK(k.cases.coverage == SatResult::Unsat);
+  check_seed_shape(k, "fm_kernel_0_g"); // the seed's figure 7
 
   // Over a grid of the domain: exactly one leaf holds at each point (the dispatcher's
   // choice is unique), and its counters fit the limits there.
@@ -172,12 +179,14 @@ TEST_CASE("the case discussion of 1-D Jacobi: the golden tree, Definition 2, enu
   CHECK(points > 100);
 }
 
-TEST_CASE("the case discussion of matrix transposition: two-dimensional blocks and tile",
-          "[verifier][comprehensive]") {
-  Lowered l = lower_file("cpk/transpose.fun");
-  Comprehensive c = discuss(l, false);
+namespace {
+
+/// A nest's case discussion against its golden file (FUNMEM_UPDATE_GOLDEN=1 rewrites
+/// it), with the seed's shape: s and the cache; s = 1 and the cache; no cache; and
+/// exactly one leaf holding at every point of a grid of the domain, its counters fitting.
+void check_nest_cases(const Comprehensive& c, const std::string& golden) {
   const std::string text = comprehensive_text(c);
-  const std::string golden_path = corpus("cpk/transpose.cases");
+  const std::string golden_path = corpus(golden);
   if (std::getenv("FUNMEM_UPDATE_GOLDEN")) std::ofstream(golden_path) << text;
   bool ok = false;
   CHECK(text == read_file(golden_path, &ok));
@@ -185,21 +194,7 @@ TEST_CASE("the case discussion of matrix transposition: two-dimensional blocks a
   REQUIRE(c.kernels.size() == 1);
   const KernelCases& k = c.kernels[0];
   CHECK(k.block_dims == 2);
-  // a[j, i]: coefficient 1 on the outer iterator, a row stride on the inner one; the
-  // tile is B0 x (B1*s) cells, rows fastest (loaded along a's rows).
-  REQUIRE(k.tiles.size() == 1);
-  CHECK(k.tiles[0].dims == 2);
-  CHECK(k.tiles[0].unit == 0);
-  CHECK(k.tiles[0].span == 0);
-  // The seed's figure 8: s and the cache; s = 1 and the cache; no cache.
-  REQUIRE(k.leaves.size() == 3);
-  CHECK(k.cases.leaves[0].strategies.empty());
-  CHECK(k.cases.leaves[1].strategies == std::vector<std::string>{"granularity"});
-  CHECK(k.cases.leaves[2].strategies == std::vector<std::string>{"granularity", "no-cache"});
-  CHECK(k.leaves[0].function == "fm_kernel_0_b2c");
-  CHECK(k.leaves[2].function == "fm_kernel_0_b2");
-  CHECK(k.cases.all_consistent);
-  CHECK(k.cases.coverage == SatResult::Unsat);
+  check_seed_shape(k, "fm_kernel_0_b2"); // the seed's figure 8
   int points = 0;
   for (int64_t B0 : {1, 2, 8, 32})
     for (int64_t B1 : {1, 32, 128, 1024})
@@ -223,6 +218,41 @@ TEST_CASE("the case discussion of matrix transposition: two-dimensional blocks a
               CHECK(holding == 1);
             }
   CHECK(points > 100);
+}
+
+} // namespace
+
+TEST_CASE("the case discussion of matrix multiplication: strips of q in shared memory",
+          "[verifier][comprehensive]") {
+  Lowered l = lower_file("cpk/matmul.fun");
+  Comprehensive c = discuss(l, false);
+  check_nest_cases(c, "cpk/matmul.cases");
+  const KernelCases& k = c.kernels.at(0);
+  // a[i, q]: a strip of B0 rows by B0 values of q; b[q, j]: B0 values of q by B1*s
+  // columns; the accumulator, one cell per iteration of the block.
+  REQUIRE(k.tiles.size() == 3);
+  CHECK(k.tiles[0].strip == CudaTile::Strip::Rows);
+  CHECK(k.tiles[0].mem == "a_mem");
+  CHECK(k.tiles[1].strip == CudaTile::Strip::Columns);
+  CHECK(k.tiles[1].mem == "b_mem");
+  CHECK(k.tiles[2].strip == CudaTile::Strip::State);
+  CHECK(k.tiles[2].span == 1);
+  CHECK(tile_bytes(k.tiles, Poly::var("B1"), Poly::var("s"), Poly::var("B0")).to_string() ==
+        "16*B0*B1*s + 8*B0*B0");
+}
+
+TEST_CASE("the case discussion of matrix transposition: two-dimensional blocks and tile",
+          "[verifier][comprehensive]") {
+  Lowered l = lower_file("cpk/transpose.fun");
+  Comprehensive c = discuss(l, false);
+  check_nest_cases(c, "cpk/transpose.cases");
+  const KernelCases& k = c.kernels.at(0);
+  // a[j, i]: coefficient 1 on the outer iterator, a row stride on the inner one; the
+  // tile is B0 x (B1*s) cells, rows fastest (loaded along a's rows).
+  REQUIRE(k.tiles.size() == 1);
+  CHECK(k.tiles[0].dims == 2);
+  CHECK(k.tiles[0].unit == 0);
+  CHECK(k.tiles[0].span == 0);
 
   // Blocks of more threads than the device allows fit no leaf: a clear error.
   l.code = c.code;
@@ -243,9 +273,10 @@ TEST_CASE("the case discussion of matrix transposition: two-dimensional blocks a
 TEST_CASE("every leaf runs on the emulation, chosen by the dispatcher",
           "[verifier][comprehensive]") {
   // Jacobi (one tile) and a stencil over two inputs (two tiles, one after the other).
-  // And the transposition's nest (two-dimensional blocks and tile).
+  // And the nests of the transposition (two-dimensional tile) and of the matrix
+  // multiplication (strips of its loop, its accumulator in shared memory).
   for (const char* file :
-       {"cpk/jacobi-1d.fun", "cpk/stencil-two-inputs.fun", "cpk/transpose.fun"}) {
+       {"cpk/jacobi-1d.fun", "cpk/stencil-two-inputs.fun", "cpk/transpose.fun", "cpk/matmul.fun"}) {
     Lowered l = lower_file(file);
     Comprehensive c = discuss(l, !nvcc_path().empty());
     l.code = c.code;
