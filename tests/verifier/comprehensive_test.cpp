@@ -278,13 +278,17 @@ TEST_CASE("every leaf runs on the emulation, chosen by the dispatcher",
   for (const char* file :
        {"cpk/jacobi-1d.fun", "cpk/stencil-two-inputs.fun", "cpk/transpose.fun", "cpk/matmul.fun"}) {
     Lowered l = lower_file(file);
-    Comprehensive c = discuss(l, !nvcc_path().empty());
+    // Registers (ptxas, when nvcc is there) split Jacobi's leaves on R; the capped
+    // variants differ from the others by a macro the emulation ignores, so the rest
+    // run without (3 leaves).
+    const bool registers = !nvcc_path().empty() && std::string(file) == "cpk/jacobi-1d.fun";
+    Comprehensive c = discuss(l, registers);
     l.code = c.code;
     const std::string dir = scratch(), cu = dir + "/leaves.cu", exe = cu + ".emu";
     REQUIRE(write_cuda(cu, l.code).empty());
     REQUIRE(build_emulation(cu, exe).empty());
     const KernelCases& k = c.kernels.at(0);
-    if (nvcc_path().empty())
+    if (!registers)
       CHECK(k.leaves.size() == 3u);
     else
       CHECK(k.leaves.size() >= 6u); // each also under the register cap
