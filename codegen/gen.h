@@ -59,6 +59,18 @@ inline std::string float_literal(double v, bool single) {
   return single ? std::string("((float)") + buf + ")" : std::string("(") + buf + ")";
 }
 
+/// `lines` (each ending in a newline) with `pad` in front of each.
+inline std::string indented(const std::string& lines, const std::string& pad) {
+  std::string out;
+  for (size_t a = 0; a < lines.size();) {
+    size_t e = lines.find('\n', a);
+    if (e == std::string::npos) e = lines.size() - 1;
+    out += pad + lines.substr(a, e - a + 1);
+    a = e + 1;
+  }
+  return out;
+}
+
 inline std::string int_literal(int64_t v) {
   if (v == INT64_MIN) return "(-INT64_C(9223372036854775807) - 1)";
   return "INT64_C(" + std::to_string(v) + ")";

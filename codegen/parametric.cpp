@@ -146,13 +146,7 @@ std::string Gen::par_kernel_fn(const std::string& name, const std::string& sig, 
   t += "        const int64_t fm_o = fm_o0 + fm_k * fm_B + fm_t;\n";
   t += "        if (fm_o < fm_n) {\n";
   t += "        // Each iteration starts from the values before the kernel.\n";
-  std::string indented;
-  for (size_t a = 0; a < copies.size();) {
-    size_t e = copies.find('\n', a);
-    indented += "      " + copies.substr(a, e - a + 1);
-    a = e + 1;
-  }
-  t += indented;
+  t += indented(copies, "      ");
   t += "          const int64_t " + it + " = fm_o;\n";
   t += "          {\n" + body + "          }\n";
   t += "        }\n      }\n    }\n";

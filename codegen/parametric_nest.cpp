@@ -154,12 +154,7 @@ std::string Gen::tile_loads2(const std::vector<TileInfo>& tiles, const std::stri
   std::string t =
       "      // Every thread loads its share of the tiles; the barrier ends the loads.\n";
   t += "      FM_THREADS {\n        const int64_t fm_t = FM_TID2, fm_bt = fm_B0 * fm_B1;\n";
-  std::string indented;
-  for (size_t a = 0; a < copies.size();) {
-    size_t e = copies.find('\n', a);
-    indented += "        " + copies.substr(a, e - a + 1);
-    a = e + 1;
-  }
+  const std::string copied = indented(copies, "        ");
   for (size_t k = 0; k < tiles.size(); ++k) {
     const CudaTile& tile = tiles[k].tile;
     if (tile.strip == CudaTile::Strip::State) continue;
@@ -176,7 +171,7 @@ std::string Gen::tile_loads2(const std::vector<TileInfo>& tiles, const std::stri
     const std::string at_j = rows ? "fm_j0" : "fm_j0 + " + x1;
     t += "        for (int64_t fm_q = 0; fm_q < (fm_len" + K + " + fm_bt - 1) / fm_bt; ++fm_q) {\n";
     t += "          const int64_t fm_x = fm_q * fm_bt + fm_t;\n";
-    t += "          if (fm_x < fm_len" + K + ") {\n" + indented;
+    t += "          if (fm_x < fm_len" + K + ") {\n" + copied;
     t += "            const int64_t " + cname(i) + " = " + at_i + ";\n";
     t += "            const int64_t " + cname(j) + " = " + at_j + ";\n";
     if (rows || cols)
@@ -379,11 +374,7 @@ std::string Gen::nest_phase(const imp::Loop& l, const Nest& nest, const std::str
   t += "          const int64_t fm_p = fm_j0 + fm_k * fm_B1 + FM_TX;\n";
   t += "          if (fm_o < fm_n && fm_p < fm_m) {\n";
   t += "          // Each iteration starts from the values before the kernel.\n";
-  for (size_t a = 0; a < copies.size();) {
-    size_t e = copies.find('\n', a);
-    t += "        " + copies.substr(a, e - a + 1);
-    a = e + 1;
-  }
+  t += indented(copies, "        ");
   t += "            const int64_t " + cname(l.iter.s) + " = fm_o;\n            {\n";
   frames_.emplace_back();
   for (const imp::Stmt* s : nest.pre)
@@ -489,11 +480,7 @@ std::string Gen::strip_kernel_fn(const std::string& name, const std::string& sig
                                    "  const int64_t fm_W = fm_B0; // a strip's values of " +
                                        loop.iter.s + "\n" + tile_decls(strip.tiles, l, true));
   t += "      int64_t fm_D = 0;\n      {\n";
-  for (size_t a = 0; a < copies.size();) {
-    size_t e = copies.find('\n', a);
-    t += "    " + copies.substr(a, e - a + 1);
-    a = e + 1;
-  }
+  t += indented(copies, "    ");
   t += "        fm_D = " + D + ";\n      }\n";
   t += "      // Each iteration's work before the loop over " + loop.iter.s +
        ", its state kept in shared memory.\n";
