@@ -40,6 +40,12 @@ const char* status_word(RunResult::Status s) {
   return "failed";
 }
 
+RunResult::Status status_of(const std::string& word) {
+  return word == "ok"        ? RunResult::Status::Ok
+         : word == "timeout" ? RunResult::Status::Timeout
+                             : RunResult::Status::Failed;
+}
+
 json thresholds_json(const Forest& f, const std::vector<int64_t>& t) {
   json j = json::object();
   for (size_t i = 0; i < t.size(); ++i)
@@ -100,10 +106,7 @@ ProgramRunner::ProgramRunner(std::string exe, std::vector<ProgramDataset> datase
         t[static_cast<size_t>(i)] = s == "inf" ? kInf : std::stoll(s);
       }
       RunResult r;
-      std::string st = j.at("status").get<std::string>();
-      r.status = st == "ok"        ? RunResult::Status::Ok
-                 : st == "timeout" ? RunResult::Status::Timeout
-                                   : RunResult::Status::Failed;
+      r.status = status_of(j.at("status").get<std::string>());
       r.ms = j.value("ms", 0.0);
       r.error = j.value("error", "");
       for (const json& c : j.at("comparisons")) {
@@ -117,12 +120,17 @@ ProgramRunner::ProgramRunner(std::string exe, std::vector<ProgramDataset> datase
   }
 }
 
-int ProgramRunner::run_raw(size_t d, const std::string& flags, std::string* err) const {
+int run_generated(const std::string& exe, const std::string& input, const std::string& flags,
+                  double timeout_s, std::string* err) {
   std::ostringstream timeout;
-  timeout << timeout_s_;
-  return run_command("timeout -s KILL " + timeout.str() + " " + shell_quote(exe_) + " " +
-                         shell_quote(datasets_[d].input_file) + " --no-output " + flags,
+  timeout << timeout_s;
+  return run_command("timeout -s KILL " + timeout.str() + " " + shell_quote(exe) + " " +
+                         shell_quote(input) + " --no-output " + flags,
                      nullptr, err);
+}
+
+int ProgramRunner::run_raw(size_t d, const std::string& flags, std::string* err) const {
+  return run_generated(exe_, datasets_[d].input_file, flags, timeout_s_, err);
 }
 
 RunResult ProgramRunner::run(size_t d, const std::vector<int64_t>& t) {
@@ -159,6 +167,59 @@ RunResult ProgramRunner::run(size_t d, const std::vector<int64_t>& t) {
     for (const auto& [i, ps] : r.comparisons)
       for (const auto& [p, count] : ps)
         j["comparisons"].push_back({forest_.thresholds[static_cast<size_t>(i)].name, p, count});
+    std::ofstream(log_path_, std::ios::app) << j.dump() << "\n";
+  }
+  return r;
+}
+
+FlagRunner::FlagRunner(std::string exe, double timeout_s, std::string log_path)
+    : exe_(std::move(exe)), timeout_s_(timeout_s), log_path_(std::move(log_path)) {
+  if (log_path_.empty() || !fs::exists(log_path_)) return;
+  std::ifstream in(log_path_);
+  int no = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++no;
+    if (line.empty()) continue;
+    try {
+      json j = json::parse(line);
+      RunResult r;
+      r.status = status_of(j.at("status").get<std::string>());
+      r.ms = j.value("ms", 0.0);
+      r.error = j.value("error", "");
+      logged_[{j.at("dataset").get<std::string>(), j.at("flags").get<std::string>()}].push_back(r);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(log_path_ + ":" + std::to_string(no) + ": error: " + e.what());
+    }
+  }
+}
+
+size_t FlagRunner::add_dataset(ProgramDataset d) {
+  datasets_.push_back(std::move(d));
+  return datasets_.size() - 1;
+}
+
+RunResult FlagRunner::run(size_t d, const std::string& flags) {
+  Key key{datasets_[d].name, flags};
+  if (auto it = logged_.find(key); it != logged_.end()) {
+    size_t& k = used_[key];
+    if (k < it->second.size()) {
+      ++replayed;
+      return it->second[k++];
+    }
+  }
+  std::string err;
+  int rc = run_generated(exe_, datasets_[d].input_file, "--time " + flags, timeout_s_, &err);
+  ++executed;
+  RunResult r = parse_run_output(err, rc, Forest{});
+  logged_[key].push_back(r);
+  ++used_[key];
+  if (!log_path_.empty()) {
+    json j;
+    j["dataset"] = datasets_[d].name;
+    j["flags"] = flags;
+    j["status"] = status_word(r.status);
+    j["ms"] = r.ms;
+    if (!r.error.empty()) j["error"] = r.error;
     std::ofstream(log_path_, std::ios::app) << j.dump() << "\n";
   }
   return r;

@@ -52,4 +52,31 @@ private:
 /// Parses the harness's stderr after a run: `time: run X ms` and `threshold NAME P N`.
 RunResult parse_run_output(const std::string& err, int status, const Forest& f);
 
+/// Runs `exe input --no-output FLAGS`, killed after `timeout_s`: its status and stderr.
+int run_generated(const std::string& exe, const std::string& input, const std::string& flags,
+                  double timeout_s, std::string* err);
+
+/// Runs a generated program with harness flags (input-aware tuning, tune/isaac.h): one
+/// process per run with `--time`, every run appended to a log (JSON lines: data set,
+/// flags, status, time); given an existing log, a run asked again is replayed from it
+/// in order, so an interrupted session resumes where it stopped.
+class FlagRunner {
+public:
+  /// `log_path` empty: no log. Throws std::runtime_error on an unreadable log.
+  FlagRunner(std::string exe, double timeout_s, std::string log_path);
+  /// Adds a data set (its name is the log's key): its index.
+  size_t add_dataset(ProgramDataset d);
+  RunResult run(size_t d, const std::string& flags);
+  int executed = 0, replayed = 0;
+
+private:
+  std::string exe_;
+  double timeout_s_;
+  std::string log_path_;
+  std::vector<ProgramDataset> datasets_;
+  using Key = std::pair<std::string, std::string>;
+  std::map<Key, std::vector<RunResult>> logged_;
+  std::map<Key, size_t> used_;
+};
+
 } // namespace funmem::tune
