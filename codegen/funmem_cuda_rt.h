@@ -20,6 +20,10 @@
 //   --param B=N / s=N (block size and thread granularity of parametric kernels; a
 //   kernel nest's blocks are B0=N rows of B1=N threads),
 //   --limit T=N / Z=N / R=N (threads, shared bytes per block, registers per thread).
+// A tuning file may also hold `shape NAME=VALUE ... : FLAGS` lines (funmem-tune --model):
+//   once the input is read, the line whose sizes are nearest the scalar inputs (equal,
+//   or the least sum of |log2(1 + a) - log2(1 + b)|) gives its --param, --limit and
+//   --threshold flags, under those of the command line; --time names it on stderr.
 // TYPE is i64, i32, f64, f32 or bool; floats are written in C's hexadecimal form (%a),
 // so that every value survives the round trip exactly. A run-time error prints
 // `FILE:LINE:COL: error: KIND: ...` on stderr and exits with status 1.
@@ -474,6 +478,15 @@ struct fm_harness {
   // Comprehensive parametric kernels: program parameters (--param B=128 s=4) and the
   // machine's limits as flags (--limit T=.. Z=.. R=..; on a GPU at most the device's).
   std::map<std::string, int64_t> params, limits;
+  // Input-aware tuning: the tuning files' `shape` lines, and the command line's --param,
+  // --limit and --threshold flags (flag and value), which override a shape line's.
+  struct shape_line {
+    std::string text;
+    std::vector<std::pair<std::string, long long>> sizes;
+    std::vector<std::string> flags; // flag, value, flag, value, ...
+  };
+  std::vector<shape_line> shape_lines;
+  std::vector<std::string> cli_flags;
 
   [[noreturn]] static void fail(const std::string& msg) {
     std::fprintf(stderr, "%s: error: input: %s\n", fm_file, msg.c_str());
@@ -617,9 +630,92 @@ struct fm_harness {
         l.pop_back();
       size_t b = l.find_first_not_of(" \t");
       if (b == std::string::npos || l[b] == '#') continue;
-      set_threshold(l.substr(b), (std::string(file) + ":" + std::to_string(no)).c_str());
+      const std::string where = std::string(file) + ":" + std::to_string(no);
+      if (l.compare(b, 6, "shape ") == 0)
+        read_shape_line(l.substr(b + 6), where);
+      else
+        set_threshold(l.substr(b), where.c_str());
     }
     std::fclose(f);
+  }
+  /// `NAME=VALUE ... : --param X=N --limit Y=N --threshold 'P=V' ...` (quotes dropped).
+  void read_shape_line(const std::string& l, const std::string& where) {
+    const size_t colon = l.find(" : ");
+    if (colon == std::string::npos)
+      fail(where + ": expected `shape NAME=VALUE ... : FLAGS`, got 'shape " + l + "'");
+    shape_line s;
+    s.text = l.substr(0, colon);
+    auto words = [](const std::string& t) {
+      std::vector<std::string> w;
+      size_t at = 0;
+      while ((at = t.find_first_not_of(" \t", at)) != std::string::npos) {
+        size_t end = t.find_first_of(" \t", at);
+        std::string word = t.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        word.erase(std::remove(word.begin(), word.end(), '\''), word.end());
+        w.push_back(word);
+        at = end;
+      }
+      return w;
+    };
+    for (const std::string& w : words(s.text)) {
+      const size_t eq = w.find('=');
+      char* end = nullptr;
+      errno = 0;
+      const long long v = eq == std::string::npos ? -1 : std::strtoll(w.c_str() + eq + 1, &end, 10);
+      if (eq == 0 || eq == std::string::npos || !end || *end || errno || v < 0)
+        fail(where + ": bad size '" + w + "' (NAME=VALUE, VALUE a non-negative integer)");
+      s.sizes.emplace_back(w.substr(0, eq), v);
+    }
+    s.flags = words(l.substr(colon + 3));
+    if (s.sizes.empty() || s.flags.size() % 2) fail(where + ": expected `shape NAME=VALUE ... : FLAGS`");
+    std::map<std::string, int64_t> checked; // the values' checks, reported at the line
+    for (size_t k = 0; k < s.flags.size(); k += 2) {
+      if (s.flags[k] == "--param")
+        set_value(checked, s.flags[k + 1], where.c_str(), "B B0 B1 s");
+      else if (s.flags[k] == "--limit")
+        set_value(checked, s.flags[k + 1], where.c_str(), "T Z R");
+      else if (s.flags[k] != "--threshold")
+        fail(where + ": a shape line sets --param, --limit or --threshold, not '" + s.flags[k] + "'");
+    }
+    shape_lines.push_back(std::move(s));
+  }
+  void apply_flag(const std::string& flag, const std::string& value, const char* from) {
+    if (flag == "--param")
+      set_value(params, value, from, "B B0 B1 s");
+    else if (flag == "--limit")
+      set_value(limits, value, from, "T Z R");
+    else
+      set_threshold(value, from);
+  }
+  /// The shape line nearest the scalar inputs, applied under the command line's flags.
+  void choose_shape() {
+    const shape_line* best = nullptr;
+    double best_d = 0;
+    for (const shape_line& s : shape_lines) {
+      double d = 0;
+      bool named = true;
+      for (const auto& [name, v] : s.sizes) {
+        auto it = in.find(name);
+        if (it == in.end() || it->second.is_mem) {
+          named = false;
+          break;
+        }
+        const double x = std::max(0.0, std::strtod(it->second.value.c_str(), nullptr));
+        d += std::fabs(std::log2(1.0 + x) - std::log2(1.0 + static_cast<double>(v)));
+      }
+      if (named && (!best || d < best_d)) {
+        best = &s;
+        best_d = d;
+      }
+    }
+    if (!best) return;
+    for (size_t k = 0; k + 1 < best->flags.size(); k += 2)
+      apply_flag(best->flags[k], best->flags[k + 1], ("shape " + best->text).c_str());
+    for (size_t k = 0; k + 1 < cli_flags.size(); k += 2)
+      apply_flag(cli_flags[k], cli_flags[k + 1], cli_flags[k].c_str());
+    if (time)
+      std::fprintf(stderr, "time: shape %s (%s)\n", best->text.c_str(),
+                   best_d == 0 ? "equal" : "nearest");
   }
   static void print_tuning_tree() {
     for (int t = 0; t < fm_thresholds_count; ++t) {
@@ -653,12 +749,14 @@ struct fm_harness {
         std::exit(0);
       } else if (std::strcmp(argv[k], "--tuning") == 0 && k + 1 < argc)
         read_tuning(argv[++k]);
-      else if (std::strcmp(argv[k], "--threshold") == 0 && k + 1 < argc)
-        set_threshold(argv[++k], "--threshold");
-      else if (std::strcmp(argv[k], "--param") == 0 && k + 1 < argc)
-        set_value(params, argv[++k], "--param", "B B0 B1 s");
-      else if (std::strcmp(argv[k], "--limit") == 0 && k + 1 < argc)
-        set_value(limits, argv[++k], "--limit", "T Z R");
+      else if ((std::strcmp(argv[k], "--threshold") == 0 || std::strcmp(argv[k], "--param") == 0 ||
+                std::strcmp(argv[k], "--limit") == 0) &&
+               k + 1 < argc) {
+        cli_flags.push_back(argv[k]);
+        cli_flags.push_back(argv[k + 1]);
+        apply_flag(argv[k], argv[k + 1], argv[k]);
+        ++k;
+      }
       else if (argv[k][0] == '-' && argv[k][1] == '-')
         fail(std::string("unknown flag '") + argv[k] + "'");
       else
@@ -709,6 +807,7 @@ struct fm_harness {
       in[name] = std::move(it);
     }
     if (path) std::fclose(f);
+    choose_shape();
   }
 
   const Item& item(const char* name, bool mem) {

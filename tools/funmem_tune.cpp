@@ -2,13 +2,17 @@
 // sets (issue 9; docs/tuning.md). Lowers and builds the program as funmem-cuda does
 // (the CPU emulation here, nvcc when a GPU is present), reads its tuning forest, runs
 // the monotonic autotuner (tune/tuner.h) and writes a `name=value` tuning file and a
-// report. Every run goes to a log; --resume replays it.
+// report. Every run goes to a log; --resume replays it. With --model, input-aware
+// tuning instead (verifier/input_tuning.h): a model of run time over input shapes and
+// the comprehensive parametric kernels' parameters, and a choice per shape.
 #include "support/files.h"
 #include "support/process.h"
 #include "tools/guarded_main.h"
 #include "tune/program_runner.h"
 #include "tune/tuner.h"
+#include "verifier/comprehensive.h"
 #include "verifier/cuda_check.h"
+#include "verifier/input_tuning.h"
 
 #include <CLI/CLI.hpp>
 
@@ -135,6 +139,42 @@ bool dataset_files(const Lowered& lowered, const std::vector<std::string>& specs
   return true;
 }
 
+/// --model: input-aware tuning of FILE's comprehensive parametric kernels.
+int model_main(const Lowered& lowered, const std::string& file, const std::string& work,
+               std::string exe, const std::string& output, InputTuningOptions& o, bool quiet) {
+  std::string error;
+  auto cpk = comprehensive_kernels(lowered, {}, &error);
+  if (!cpk) {
+    std::cerr << "funmem-tune: error: " << error << "\n";
+    return 1;
+  }
+  if (exe.empty()) {
+    if (std::string e = build_program(cpk->code, file, work, exe); !e.empty()) {
+      std::cerr << "funmem-tune: error: " << e << "\n";
+      return 1;
+    }
+  }
+  int runs = 0;
+  if (!quiet)
+    o.progress = [&](const std::string& what) {
+      std::fprintf(stderr, "funmem-tune: [measurement %d] %s\n", ++runs, what.c_str());
+    };
+  std::printf("input-aware tuning of %s: shapes %s, %zu for training, %zu held out, %zu "
+              "configuration(s) measured per training shape, %d timing(s) each\n",
+              file.c_str(), o.ranges.c_str(), o.train_shapes, o.held_out_shapes,
+              o.isaac.samples_per_shape, o.repeats);
+  InputTuningResult r = input_tuning(lowered, *cpk, exe, o);
+  std::printf("%s", r.report.c_str());
+  if (!r.ok) {
+    std::cerr << "funmem-tune: error: " << r.error << "\n";
+    return 1;
+  }
+  std::ofstream(output) << r.tuning_file;
+  std::printf("runs: %d executed, %d replayed from %s\nwrote %s\n", r.executed, r.replayed,
+              o.log.c_str(), output.c_str());
+  return 0;
+}
+
 } // namespace
 
 static int tool_main(int argc, char** argv);
@@ -151,12 +191,32 @@ static int tool_main(int argc, char** argv) {
   TuneOptions opt;
   opt.repeats = 3;
   double timeout_s = 60;
-  bool resume = false, compare = false, quiet = false, no_sc = false;
+  bool resume = false, compare = false, quiet = false, no_sc = false, model = false;
+  bool grid = false, no_evaluate = false;
+  InputTuningOptions mo;
   app.add_option("file", file, "a .fun or .funmem program")->required();
   app.add_option("--datasets", dataset_specs,
                  "data sets: harness input files, or sizes as on an `-- input:` line "
-                 "(`n=2 m=1000000`; arrays are filled with seeded random values)")
-      ->required();
+                 "(`n=2 m=1000000`; arrays are filled with seeded random values)");
+  app.add_flag("--model", model,
+               "input-aware tuning: learn run time over input shapes and the comprehensive "
+               "kernels' parameters, write a choice per shape (docs/tuning.md)");
+  app.add_option("--shapes", mo.ranges,
+                 "with --model: the input shapes, sizes or LO:HI ranges (`n=64:2048 m=64:2048`)");
+  app.add_option("--train", mo.train_shapes, "with --model: training shapes drawn")
+      ->check(CLI::Range(1, 10000));
+  app.add_option("--held-out", mo.held_out_shapes, "with --model: held-out shapes drawn")
+      ->check(CLI::Range(1, 10000));
+  app.add_option("--samples", mo.isaac.samples_per_shape,
+                 "with --model: configurations measured per training shape")
+      ->check(CLI::Range(1, 100000));
+  app.add_option("--seed", mo.isaac.seed, "with --model: the seed of shapes, samples and model");
+  app.add_option("--query", mo.queries, "with --model: further shapes to choose for");
+  app.add_flag("--grid-sampling", grid,
+               "with --model: sample the raw grid (illegal points skipped) instead of the legal "
+               "configurations");
+  app.add_flag("--no-evaluate", no_evaluate,
+               "with --model: no exhaustive measurement of the held-out shapes");
   app.add_option("-o,--output", output, "the tuning file to write (default FILE.tuning)");
   app.add_option("--log", log, "the log of runs (default FILE.tune-log)");
   app.add_flag("--resume", resume, "replay the runs of an existing log instead of repeating them");
@@ -177,7 +237,15 @@ static int tool_main(int argc, char** argv) {
                  "tune this already built generated program instead of building FILE");
   CLI11_PARSE(app, argc, argv);
   if (output.empty()) output = file + ".tuning";
-  if (log.empty()) log = file + ".tune-log";
+  if (log.empty()) log = file + (model ? ".isaac-log" : ".tune-log");
+  if (model == mo.ranges.empty()) {
+    std::cerr << "funmem-tune: error: --shapes goes with --model, and --model needs it\n";
+    return 2;
+  }
+  if (!model && dataset_specs.empty()) {
+    std::cerr << "funmem-tune: error: --datasets is required (or --model with --shapes)\n";
+    return 2;
+  }
   if (work.empty()) work = file + ".tune";
   fs::create_directories(work);
 
@@ -194,6 +262,16 @@ static int tool_main(int argc, char** argv) {
   if (!lowered) {
     std::cerr << error << "\n";
     return 1;
+  }
+  if (model) {
+    if (!resume) fs::remove(log);
+    mo.repeats = opt.repeats;
+    mo.timeout_s = timeout_s;
+    mo.evaluate = !no_evaluate;
+    mo.isaac.sampling = grid ? tune::Sampling::Grid : tune::Sampling::Legal;
+    mo.work = work;
+    mo.log = log;
+    return model_main(*lowered, file, work, exe, output, mo, quiet);
   }
   if (exe.empty()) {
     if (std::string e = build_program(lowered->code, file, work, exe); !e.empty()) {

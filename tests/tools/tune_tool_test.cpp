@@ -122,3 +122,76 @@ TEST_CASE("the program runner parses times and comparisons, and times out", "[tu
   CHECK(t.status == RunResult::Status::Timeout);
   fs::remove_all(dir);
 }
+
+TEST_CASE("funmem-tune --model learns over shapes, writes shape lines the program reads, resumes",
+          "[tools][tune][isaac]") {
+  std::string dir = out_dir() + "/model";
+  fs::create_directories(dir);
+  fs::copy_file(corpus("cpk/jacobi-1d.fun"), dir + "/jacobi-1d.fun",
+                fs::copy_options::overwrite_existing);
+  const std::string cmd = std::string(FUNMEM_TUNE_BIN) + " " + dir +
+                          "/jacobi-1d.fun --model --shapes 'n=1000:20000 steps=2' --train 3 "
+                          "--held-out 2 --samples 3 --repeats 1 --query 'n=64 steps=2'";
+  Run r = funmem::test::run_command(cmd);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("space: ") != std::string::npos);
+  CHECK(r.out.find("0 illegal (no leaf holds)") != std::string::npos);
+  CHECK(r.out.find("training: 3 shape(s), 9 measurement(s) of 1 run(s), 0 failed") !=
+        std::string::npos);
+  CHECK(r.out.find("cross-validation by shape (3 folds)") != std::string::npos);
+  CHECK(r.out.find("| exhaustive search | ") != std::string::npos);
+  CHECK(r.out.find("| model: MLP 64-64 | 9 | ") != std::string::npos);
+  CHECK(r.out.find("| program defaults | 0 | ") != std::string::npos);
+  CHECK(r.out.find("funmem-tune: [measurement 1] ") != std::string::npos);
+  const std::string tuning = funmem::test::slurp(dir + "/jacobi-1d.fun.tuning");
+  CHECK(tuning.find("\nshape n=64 steps=2 : --param B=") != std::string::npos);
+  CHECK(fs::exists(dir + "/jacobi-1d.fun.isaac-log"));
+
+  // Resuming replays every run: nothing is executed, the same choices are written.
+  Run again = funmem::test::run_command(cmd + " --resume --quiet");
+  INFO(again.out);
+  CHECK(again.code == 0);
+  CHECK(again.out.find("runs: 0 executed") != std::string::npos);
+  CHECK(funmem::test::slurp(dir + "/jacobi-1d.fun.tuning") == tuning);
+
+  // The program takes the nearest shape line's flags, under the command line's.
+  const std::string exe = dir + "/jacobi-1d.fun.tune/jacobi-1d.fun.cu.emu";
+  std::ofstream(dir + "/two.tuning") << "# two shapes\nshape n=20 steps=2 : --param B=32 "
+                                        "--limit Z=0\nshape n=5000 steps=2 : --param B=64\n";
+  std::ofstream(dir + "/small.in") << "scalar n i64 24\nscalar steps i64 2\n"
+                                      "mem a0_mem 24 random f64 1\n";
+  std::ofstream(dir + "/big.in") << "scalar n i64 5000\nscalar steps i64 2\n"
+                                    "mem a0_mem 5000 random f64 1\n";
+  const std::string flags = " --no-output --time --tuning " + dir + "/two.tuning";
+  Run small = funmem::test::run_command(exe + " " + dir + "/small.in" + flags);
+  CHECK(small.code == 0);
+  CHECK(small.out.find("time: shape n=20 steps=2 (nearest)") != std::string::npos);
+  CHECK(small.out.find("time: kernel fm_kernel_0_g ") != std::string::npos); // Z=0: no tile
+  Run big = funmem::test::run_command(exe + " " + dir + "/big.in" + flags);
+  CHECK(big.out.find("time: shape n=5000 steps=2 (equal)") != std::string::npos);
+  CHECK(big.out.find("time: kernel fm_kernel_0_gc ") != std::string::npos);
+  Run over = funmem::test::run_command(exe + " " + dir + "/small.in" + flags + " --limit Z=49152");
+  CHECK(over.out.find("time: kernel fm_kernel_0_gc ") != std::string::npos); // the flag wins
+  std::ofstream(dir + "/bad.tuning") << "shape n=5 : --param B=0\n";
+  Run bad =
+      funmem::test::run_command(exe + " " + dir + "/small.in --tuning " + dir + "/bad.tuning");
+  CHECK(bad.code == 1);
+  CHECK(bad.out.find("bad.tuning:1: expected NAME=VALUE with NAME one of B B0 B1 s") !=
+        std::string::npos);
+  std::ofstream(dir + "/bad.tuning") << "shape n=5 --param B=3\n";
+  bad = funmem::test::run_command(exe + " " + dir + "/small.in --tuning " + dir + "/bad.tuning");
+  CHECK(bad.code == 1);
+  CHECK(bad.out.find("bad.tuning:1: expected `shape NAME=VALUE ... : FLAGS`") != std::string::npos);
+
+  // Usage errors.
+  Run no_shapes = funmem::test::run_command(std::string(FUNMEM_TUNE_BIN) + " " + dir +
+                                            "/jacobi-1d.fun --model");
+  CHECK(no_shapes.code == 2);
+  CHECK(no_shapes.out.find("--shapes goes with --model, and --model needs it") !=
+        std::string::npos);
+  Run bad_range = funmem::test::run_command(std::string(FUNMEM_TUNE_BIN) + " " + dir +
+                                            "/jacobi-1d.fun --model --shapes 'n=9:3' --quiet");
+  CHECK(bad_range.code == 1);
+  CHECK(bad_range.out.find("--shapes: expected NAME=VALUE or NAME=LO:HI") != std::string::npos);
+}

@@ -7,12 +7,14 @@
 #include "support/files.h"
 #include "tests/test_util.h"
 #include "verifier/comprehensive.h"
+#include "verifier/input_tuning.h"
 
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include <unistd.h>
 
@@ -401,4 +403,55 @@ TEST_CASE("kernel nests keep their versions and thresholds, blocked variants in 
       CHECK(launched_functions(r.time_report, "fm_kernel_0") == c.kernels[0].leaves[j].function);
     }
   fs::remove_all(dir);
+}
+
+TEST_CASE("the input-aware tuning space: every configuration runs the variant it names",
+          "[verifier][comprehensive][isaac]") {
+  // Each configuration of the space is run on the emulation with its flags: the
+  // dispatcher launches the variant the space's leaf evaluation names, and a point the
+  // space calls illegal (blocks above T) is one where the dispatcher finds no leaf.
+  for (const char* file : {"cpk/jacobi-1d.fun", "cpk/transpose.fun"}) {
+    Lowered l = lower_file(file);
+    Comprehensive c = discuss(l, false);
+    TuningSpaceOptions so;
+    so.T = 128;
+    const tune::ConfigSpace sp = tuning_space(c, so);
+    INFO(file);
+    CHECK(sp.illegal > 0);
+    const size_t forced = c.code.thresholds.empty() ? 0 : 2; // outer and intra-block
+    CHECK(sp.grid == sp.illegal + sp.duplicates + sp.configs.size() - forced);
+    CHECK(sp.grid_map.size() == sp.grid);
+    const std::string dir = scratch(), cu = dir + "/space.cu", exe = cu + ".emu";
+    REQUIRE(write_cuda(cu, c.code).empty());
+    REQUIRE(build_emulation(cu, exe).empty());
+    std::string err;
+    auto input = harness_random_input(
+        l, std::string(file) == "cpk/transpose.fun" ? "n=40 m=70" : "n=300 steps=1", &err);
+    REQUIRE(input);
+    std::ofstream(dir + "/in.txt") << *input;
+    std::set<std::string> labels;
+    for (const tune::TuneConfig& cfg : sp.configs) {
+      labels.insert(cfg.label);
+      CHECK(cfg.features.size() == sp.feature_names.size());
+      test::CommandResult r =
+          test::run_command(exe + " " + dir + "/in.txt --no-output --time " + cfg.flags);
+      INFO(cfg.flags << "\n" << r.out);
+      REQUIRE(r.code == 0);
+      const std::string launched = launched_functions(r.out, "fm_kernel_0");
+      if (cfg.label.rfind("fm_kernel_0", 0) == 0)
+        CHECK(cfg.label.substr(0, cfg.label.find(' ')) == launched);
+      else // the nests' forced versions
+        CHECK(launched.find("_b2") == std::string::npos);
+    }
+    CHECK(labels.size() == sp.configs.size()); // distinct
+    // Blocks of 256 threads exceed T = 128: no leaf, as the space says.
+    const std::string big = std::string(file) == "cpk/transpose.fun"
+                                ? "--param B0=8 --param B1=32 --threshold '*=inf'"
+                                : "--param B=256";
+    test::CommandResult r =
+        test::run_command(exe + " " + dir + "/in.txt --no-output --limit T=128 " + big);
+    CHECK(r.code == 1);
+    CHECK(r.out.find("error: resource: no leaf of fm_kernel_0") != std::string::npos);
+    fs::remove_all(dir);
+  }
 }
