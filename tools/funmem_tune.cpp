@@ -175,29 +175,29 @@ int model_main(const Lowered& lowered, const std::string& file, const std::strin
   return 0;
 }
 
-} // namespace
-
-static int tool_main(int argc, char** argv);
-
-int main(int argc, char** argv) {
-  return funmem::guarded_main("funmem-tune", [&] { return tool_main(argc, argv); });
+/// FILE read and lowered; nullopt with the exit status set (2: unreadable, 1: not lowered).
+std::optional<Lowered> read_and_lower(const std::string& file, bool no_sc, int& status) {
+  bool ok = false;
+  std::string text = read_file(file, &ok);
+  if (!ok) {
+    std::cerr << file << ": error: cannot read the file\n";
+    status = 2;
+    return std::nullopt;
+  }
+  LowerOptions lo;
+  lo.short_circuit = !no_sc;
+  std::string error;
+  auto lowered = lower_to_cuda(file, text, lo, &error);
+  if (!lowered) {
+    std::cerr << error << "\n";
+    status = 1;
+  }
+  return lowered;
 }
 
-static int tool_main(int argc, char** argv) {
-  CLI::App app{"funmem-tune: tune the thresholds of multi-versioned generated code over data "
-               "sets (monotonic autotuner)"};
-  std::string file, output, log, work, exe;
-  std::vector<std::string> dataset_specs;
-  TuneOptions opt;
-  opt.repeats = 3;
-  double timeout_s = 60;
-  bool resume = false, compare = false, quiet = false, no_sc = false, model = false;
-  bool grid = false, no_evaluate = false;
-  InputTuningOptions mo;
-  app.add_option("file", file, "a .fun or .funmem program")->required();
-  app.add_option("--datasets", dataset_specs,
-                 "data sets: harness input files, or sizes as on an `-- input:` line "
-                 "(`n=2 m=1000000`; arrays are filled with seeded random values)");
+/// The options of --model.
+void add_model_options(CLI::App& app, InputTuningOptions& mo, bool& model, bool& grid,
+                       bool& no_evaluate) {
   app.add_flag("--model", model,
                "input-aware tuning: learn run time over input shapes and the comprehensive "
                "kernels' parameters, write a choice per shape (docs/tuning.md)");
@@ -217,6 +217,32 @@ static int tool_main(int argc, char** argv) {
                "configurations");
   app.add_flag("--no-evaluate", no_evaluate,
                "with --model: no exhaustive measurement of the held-out shapes");
+}
+
+} // namespace
+
+static int tool_main(int argc, char** argv);
+
+int main(int argc, char** argv) {
+  return funmem::guarded_main("funmem-tune", [&] { return tool_main(argc, argv); });
+}
+
+static int tool_main(int argc, char** argv) {
+  CLI::App app{"funmem-tune: tune the thresholds of multi-versioned generated code over data "
+               "sets (monotonic autotuner)"};
+  std::string file, output, log, work, exe;
+  std::vector<std::string> dataset_specs;
+  TuneOptions opt;
+  opt.repeats = 3;
+  double timeout_s = 60;
+  bool resume = false, compare = false, quiet = false, no_sc = false, model = false, grid = false,
+       no_evaluate = false;
+  InputTuningOptions mo;
+  app.add_option("file", file, "a .fun or .funmem program")->required();
+  app.add_option("--datasets", dataset_specs,
+                 "data sets: harness input files, or sizes as on an `-- input:` line "
+                 "(`n=2 m=1000000`; arrays are filled with seeded random values)");
+  add_model_options(app, mo, model, grid, no_evaluate);
   app.add_option("-o,--output", output, "the tuning file to write (default FILE.tuning)");
   app.add_option("--log", log, "the log of runs (default FILE.tune-log)");
   app.add_flag("--resume", resume, "replay the runs of an existing log instead of repeating them");
@@ -238,31 +264,19 @@ static int tool_main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   if (output.empty()) output = file + ".tuning";
   if (log.empty()) log = file + (model ? ".isaac-log" : ".tune-log");
-  if (model == mo.ranges.empty()) {
-    std::cerr << "funmem-tune: error: --shapes goes with --model, and --model needs it\n";
+  if (model == mo.ranges.empty() || (!model && dataset_specs.empty())) {
+    std::cerr << "funmem-tune: error: "
+              << (model == mo.ranges.empty() ? "--shapes goes with --model, and --model needs it"
+                                             : "--datasets is required (or --model with --shapes)")
+              << "\n";
     return 2;
   }
-  if (!model && dataset_specs.empty()) {
-    std::cerr << "funmem-tune: error: --datasets is required (or --model with --shapes)\n";
-    return 2;
-  }
-  if (work.empty()) work = file + ".tune";
-  fs::create_directories(work);
+  fs::create_directories(work = work.empty() ? file + ".tune" : work);
 
-  bool ok = false;
-  std::string text = read_file(file, &ok);
-  if (!ok) {
-    std::cerr << file << ": error: cannot read the file\n";
-    return 2;
-  }
-  LowerOptions lo;
-  lo.short_circuit = !no_sc;
+  int status = 0;
+  auto lowered = read_and_lower(file, no_sc, status);
+  if (!lowered) return status;
   std::string error;
-  auto lowered = lower_to_cuda(file, text, lo, &error);
-  if (!lowered) {
-    std::cerr << error << "\n";
-    return 1;
-  }
   if (model) {
     if (!resume) fs::remove(log);
     mo.repeats = opt.repeats;
@@ -322,7 +336,7 @@ static int tool_main(int argc, char** argv) {
   std::printf("wrote %s\n", output.c_str());
   std::printf("%s", tuning_file(forest, res).c_str());
 
-  int status = 0;
+  status = 0;
   bool any_ok = false;
   for (const DatasetReport& d : res.datasets)
     any_ok = any_ok || d.best_ms < std::numeric_limits<double>::infinity();
