@@ -667,7 +667,8 @@ struct fm_harness {
       s.sizes.emplace_back(w.substr(0, eq), v);
     }
     s.flags = words(l.substr(colon + 3));
-    if (s.sizes.empty() || s.flags.size() % 2) fail(where + ": expected `shape NAME=VALUE ... : FLAGS`");
+    if (s.sizes.empty() || s.flags.size() % 2)
+      fail(where + ": expected `shape NAME=VALUE ... : FLAGS`");
     std::map<std::string, int64_t> checked; // the values' checks, reported at the line
     for (size_t k = 0; k < s.flags.size(); k += 2) {
       if (s.flags[k] == "--param")
@@ -675,7 +676,8 @@ struct fm_harness {
       else if (s.flags[k] == "--limit")
         set_value(checked, s.flags[k + 1], where.c_str(), "T Z R");
       else if (s.flags[k] != "--threshold")
-        fail(where + ": a shape line sets --param, --limit or --threshold, not '" + s.flags[k] + "'");
+        fail(where + ": a shape line sets --param, --limit or --threshold, not '" + s.flags[k] +
+             "'");
     }
     shape_lines.push_back(std::move(s));
   }
@@ -756,8 +758,7 @@ struct fm_harness {
         cli_flags.push_back(argv[k + 1]);
         apply_flag(argv[k], argv[k + 1], argv[k]);
         ++k;
-      }
-      else if (argv[k][0] == '-' && argv[k][1] == '-')
+      } else if (argv[k][0] == '-' && argv[k][1] == '-')
         fail(std::string("unknown flag '") + argv[k] + "'");
       else
         path = argv[k];
@@ -785,13 +786,18 @@ struct fm_harness {
         unsigned long long seed = 0;
         if (std::fscanf(f, " random %15s %llu", type, &seed) == 2) {
           // `random TYPE SEED`: COUNT values in -8..8 (benchmarks; no text per element).
+          const std::string t = type;
+          it.cells.reserve(static_cast<size_t>(count));
+          fm_cell small[17]; // each value's cell, converted once
+          for (int v = 0; v < 17; ++v)
+            small[v] = cell_of(t, std::to_string(v - 8));
           for (long long k = 0; k < count; ++k) {
             seed += 0x9e3779b97f4a7c15ull;
             unsigned long long z = seed;
             z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
             z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
             z ^= z >> 31;
-            it.cells.push_back(cell_of(type, std::to_string(static_cast<long long>(z % 17) - 8)));
+            it.cells.push_back(small[z % 17]);
           }
           count = 0;
         } else {

@@ -198,6 +198,7 @@ std::optional<Lowered> read_and_lower(const std::string& file, bool no_sc, int& 
 /// The options of --model.
 void add_model_options(CLI::App& app, InputTuningOptions& mo, bool& model, bool& grid,
                        bool& no_evaluate) {
+  mo.isaac.mlp.ensemble = 5;
   app.add_flag("--model", model,
                "input-aware tuning: learn run time over input shapes and the comprehensive "
                "kernels' parameters, write a choice per shape (docs/tuning.md)");
@@ -212,6 +213,11 @@ void add_model_options(CLI::App& app, InputTuningOptions& mo, bool& model, bool&
       ->check(CLI::Range(1, 100000));
   app.add_option("--seed", mo.isaac.seed, "with --model: the seed of shapes, samples and model");
   app.add_option("--query", mo.queries, "with --model: further shapes to choose for");
+  app.add_option("--epochs", mo.isaac.mlp.epochs, "with --model: the MLP's passes over the samples")
+      ->check(CLI::Range(1, 100000));
+  app.add_option("--ensemble", mo.isaac.mlp.ensemble,
+                 "with --model: MLPs trained from as many seeds, their predictions averaged")
+      ->check(CLI::Range(1, 100));
   app.add_flag("--grid-sampling", grid,
                "with --model: sample the raw grid (illegal points skipped) instead of the legal "
                "configurations");

@@ -14,22 +14,28 @@ namespace {
 
 constexpr double kInfMs = std::numeric_limits<double>::infinity();
 
-/// The configurations to measure on one training shape.
+/// The configurations to measure on one training shape: those outside the grid (a
+/// nest's forced versions: few, and unlike the grid's), then the samples.
 std::vector<size_t> draw(const ConfigSpace& space, const IsaacOptions& o, std::mt19937_64& rng,
                          IsaacResult& r) {
-  std::vector<size_t> out;
+  std::vector<bool> in_grid(space.configs.size(), space.grid_map.empty());
+  for (int c : space.grid_map)
+    if (c >= 0) in_grid[static_cast<size_t>(c)] = true;
+  std::vector<size_t> out, grid;
+  for (size_t c = 0; c < space.configs.size(); ++c)
+    (in_grid[c] ? grid : out).push_back(c);
   if (o.sampling == Sampling::Legal) {
-    std::vector<size_t> all(space.configs.size());
-    std::iota(all.begin(), all.end(), 0);
-    std::shuffle(all.begin(), all.end(), rng);
-    all.resize(std::min(all.size(), o.samples_per_shape));
-    return all;
+    std::shuffle(grid.begin(), grid.end(), rng);
+    grid.resize(std::min(grid.size(), o.samples_per_shape));
+    out.insert(out.end(), grid.begin(), grid.end());
+    return out;
   }
+  const size_t forced = out.size();
   std::vector<size_t> points(space.grid_map.size());
   std::iota(points.begin(), points.end(), 0);
   std::shuffle(points.begin(), points.end(), rng);
   for (size_t p : points) {
-    if (out.size() == o.samples_per_shape) break;
+    if (out.size() == forced + o.samples_per_shape) break;
     ++r.grid_draws;
     if (space.grid_map[p] < 0) {
       ++r.illegal_draws;
@@ -209,11 +215,12 @@ HeldOutEvaluation evaluate_held_out(const IsaacResult& r, const ConfigSpace& spa
   score("exhaustive search", e.exhaustive_runs, [&](size_t s) {
     return static_cast<size_t>(std::min_element(e.ms[s].begin(), e.ms[s].end()) - e.ms[s].begin());
   });
+  const size_t training_runs = r.runs * runs_per_measure;
   if (r.mlp)
-    score("model: " + r.mlp->name(), r.runs,
+    score("model: " + r.mlp->name(), training_runs,
           [&](size_t s) { return choose(*r.mlp, space, shapes[s]); });
   if (r.knn)
-    score("model: " + r.knn->name(), r.runs,
+    score("model: " + r.knn->name(), training_runs,
           [&](size_t s) { return choose(*r.knn, space, shapes[s]); });
   double best_sum = kInfMs;
   for (size_t c = 0; c < n; ++c) {

@@ -36,7 +36,10 @@ using Measure = std::function<double(size_t shape, size_t config)>;
 enum class Sampling { Legal, Grid };
 
 struct IsaacOptions {
-  size_t samples_per_shape = 16; // configurations measured per training shape
+  /// Configurations drawn per training shape; those outside the grid (ConfigSpace:
+  /// configurations no grid point runs, a nest's forced versions) are measured on
+  /// every training shape besides.
+  size_t samples_per_shape = 16;
   Sampling sampling = Sampling::Legal;
   uint64_t seed = 1;
   size_t folds = 5; // cross-validation, by shape (below 2: none)
@@ -99,10 +102,10 @@ struct MethodScore {
 };
 
 /// Exhaustive measurement of every configuration on every held-out shape, and the
-/// scores of: the MLP's and the baseline's choices, the best single configuration over
-/// these shapes, and the default configuration (when in the space). `extra`, when
-/// given, adds methods measured elsewhere (the monotonic tuner's thresholds): per
-/// method its runs and its time per shape.
+/// scores of (runs: program runs, `runs_per_measure` per measurement): the MLP's and the baseline's
+/// choices, the best single configuration over these shapes, and the default configuration (when in
+/// the space). `extra`, when given, adds methods measured elsewhere (the monotonic tuner's
+/// thresholds): per method its runs and its time per shape.
 struct HeldOutEvaluation {
   std::vector<std::vector<double>> ms; // [shape][config]
   std::vector<double> best_ms;         // per shape

@@ -53,7 +53,9 @@ using Net = dlib::loss_mean_squared<dlib::fc<
 class Mlp : public Regressor {
 public:
   explicit Mlp(const MlpOptions& o) : o_(o) {}
-  std::string name() const override { return "MLP 64-64"; }
+  std::string name() const override {
+    return o_.ensemble > 1 ? "MLP 64-64 x" + std::to_string(o_.ensemble) : "MLP 64-64";
+  }
 
   void fit(const Samples& s) override {
     if (s.x.empty()) throw std::invalid_argument("no samples");
@@ -64,15 +66,33 @@ public:
       x.push_back(column(scale_->x(s.x[i])));
       y.push_back(static_cast<float>((s.y[i] - scale_->y_mean) / scale_->y_dev));
     }
+    nets_.clear();
+    for (int k = 0; k < std::max(1, o_.ensemble); ++k)
+      nets_.push_back(train(x, y, o_.seed + 7919 * static_cast<uint64_t>(k)));
+  }
+
+  double predict(const std::vector<double>& raw) const override {
+    if (nets_.empty()) throw std::logic_error("predict before fit");
+    const dlib::matrix<float, 0, 1> in = column(scale_->x(raw));
+    double sum = 0;
+    for (const auto& net : nets_)
+      sum += static_cast<double>((*net)(in));
+    return sum / static_cast<double>(nets_.size()) * scale_->y_dev + scale_->y_mean;
+  }
+
+private:
+  /// One network trained from the seed's initial weights, in the seed's batch order.
+  std::unique_ptr<Net> train(const std::vector<dlib::matrix<float, 0, 1>>& x,
+                             const std::vector<float>& y, uint64_t seed) const {
     // dlib seeds each layer's initial weights from std::rand.
-    std::srand(static_cast<unsigned>(o_.seed));
-    net_ = std::make_unique<Net>();
-    dlib::dnn_trainer<Net, dlib::adam> trainer(*net_, dlib::adam(0, 0.9, 0.999));
+    std::srand(static_cast<unsigned>(seed));
+    auto net = std::make_unique<Net>();
+    dlib::dnn_trainer<Net, dlib::adam> trainer(*net, dlib::adam(0, 0.9, 0.999));
     trainer.set_learning_rate(o_.learning_rate);
     trainer.set_min_learning_rate(o_.learning_rate * 1e-3);
     trainer.set_iterations_without_progress_threshold(500);
     trainer.be_quiet();
-    std::mt19937_64 rng(o_.seed);
+    std::mt19937_64 rng(seed);
     std::vector<size_t> order(x.size());
     std::iota(order.begin(), order.end(), 0);
     const size_t batch = static_cast<size_t>(std::max(1, o_.batch));
@@ -91,16 +111,10 @@ public:
       }
     }
     trainer.get_net(); // waits for the steps queued
-    net_->clean();
+    net->clean();
+    return net;
   }
 
-  double predict(const std::vector<double>& raw) const override {
-    if (!net_) throw std::logic_error("predict before fit");
-    const float v = (*net_)(column(scale_->x(raw)));
-    return static_cast<double>(v) * scale_->y_dev + scale_->y_mean;
-  }
-
-private:
   static dlib::matrix<float, 0, 1> column(const std::vector<double>& v) {
     dlib::matrix<float, 0, 1> m(static_cast<long>(v.size()));
     for (size_t j = 0; j < v.size(); ++j)
@@ -109,7 +123,7 @@ private:
   }
   MlpOptions o_;
   std::unique_ptr<Scaling> scale_;
-  mutable std::unique_ptr<Net> net_; // dlib's forward pass is not const
+  std::vector<std::unique_ptr<Net>> nets_; // dlib's forward pass is not const: owned apart
 };
 
 class Knn : public Regressor {

@@ -37,9 +37,11 @@ struct MlpOptions {
   int batch = 32;   // samples per step
   double learning_rate = 0.003;
   uint64_t seed = 1; // the initial weights and the order of the samples
+  int ensemble = 1;  // networks from as many seeds, their predictions averaged
 };
 
-/// Two hidden layers of 64 ReLU units and a linear output, mean squared error, Adam.
+/// Two hidden layers of 64 ReLU units and a linear output, mean squared error, Adam;
+/// with `ensemble` > 1, the mean of that many such networks.
 std::unique_ptr<Regressor> make_mlp(const MlpOptions& o);
 /// The mean of the k nearest training samples' targets (Euclidean distance over the
 /// standardised features, ties to the earlier sample), weighted by 1 / (distance + 0.01).

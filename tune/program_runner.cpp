@@ -87,9 +87,10 @@ RunResult parse_run_output(const std::string& err, int status, const Forest& f) 
 }
 
 ProgramRunner::ProgramRunner(std::string exe, std::vector<ProgramDataset> datasets,
-                             const Forest& forest, double timeout_s, std::string log_path)
+                             const Forest& forest, double timeout_s, std::string log_path,
+                             std::string env)
     : exe_(std::move(exe)), datasets_(std::move(datasets)), forest_(forest), timeout_s_(timeout_s),
-      log_path_(std::move(log_path)) {
+      log_path_(std::move(log_path)), env_(std::move(env)) {
   if (log_path_.empty() || !fs::exists(log_path_)) return;
   std::ifstream in(log_path_);
   int no = 0;
@@ -121,16 +122,17 @@ ProgramRunner::ProgramRunner(std::string exe, std::vector<ProgramDataset> datase
 }
 
 int run_generated(const std::string& exe, const std::string& input, const std::string& flags,
-                  double timeout_s, std::string* err) {
+                  double timeout_s, std::string* err, const std::string& env) {
   std::ostringstream timeout;
   timeout << timeout_s;
-  return run_command("timeout -s KILL " + timeout.str() + " " + shell_quote(exe) + " " +
-                         shell_quote(input) + " --no-output " + flags,
+  return run_command((env.empty() ? "" : "env " + env + " ") + "timeout -s KILL " + timeout.str() +
+                         " " + shell_quote(exe) + " " + shell_quote(input) + " --no-output " +
+                         flags,
                      nullptr, err);
 }
 
 int ProgramRunner::run_raw(size_t d, const std::string& flags, std::string* err) const {
-  return run_generated(exe_, datasets_[d].input_file, flags, timeout_s_, err);
+  return run_generated(exe_, datasets_[d].input_file, flags, timeout_s_, err, env_);
 }
 
 RunResult ProgramRunner::run(size_t d, const std::vector<int64_t>& t) {
@@ -172,8 +174,9 @@ RunResult ProgramRunner::run(size_t d, const std::vector<int64_t>& t) {
   return r;
 }
 
-FlagRunner::FlagRunner(std::string exe, double timeout_s, std::string log_path)
-    : exe_(std::move(exe)), timeout_s_(timeout_s), log_path_(std::move(log_path)) {
+FlagRunner::FlagRunner(std::string exe, double timeout_s, std::string log_path, std::string env)
+    : exe_(std::move(exe)), timeout_s_(timeout_s), log_path_(std::move(log_path)),
+      env_(std::move(env)) {
   if (log_path_.empty() || !fs::exists(log_path_)) return;
   std::ifstream in(log_path_);
   int no = 0;
@@ -208,7 +211,7 @@ RunResult FlagRunner::run(size_t d, const std::string& flags) {
     }
   }
   std::string err;
-  int rc = run_generated(exe_, datasets_[d].input_file, "--time " + flags, timeout_s_, &err);
+  int rc = run_generated(exe_, datasets_[d].input_file, "--time " + flags, timeout_s_, &err, env_);
   ++executed;
   RunResult r = parse_run_output(err, rc, Forest{});
   logged_[key].push_back(r);

@@ -27,8 +27,9 @@ struct ProgramDataset {
 class ProgramRunner : public Runner {
 public:
   /// `log_path` empty: no log. Throws std::runtime_error on an unreadable log.
+  /// `env`: as for run_generated.
   ProgramRunner(std::string exe, std::vector<ProgramDataset> datasets, const Forest& forest,
-                double timeout_s, std::string log_path);
+                double timeout_s, std::string log_path, std::string env = "");
   size_t datasets() const override { return datasets_.size(); }
   std::string dataset_name(size_t d) const override { return datasets_[d].name; }
   RunResult run(size_t d, const std::vector<int64_t>& thresholds) override;
@@ -43,7 +44,7 @@ private:
   std::vector<ProgramDataset> datasets_;
   const Forest& forest_;
   double timeout_s_;
-  std::string log_path_;
+  std::string log_path_, env_;
   using Key = std::pair<std::string, std::vector<int64_t>>;
   std::map<Key, std::vector<RunResult>> logged_;
   std::map<Key, size_t> used_;
@@ -53,8 +54,9 @@ private:
 RunResult parse_run_output(const std::string& err, int status, const Forest& f);
 
 /// Runs `exe input --no-output FLAGS`, killed after `timeout_s`: its status and stderr.
+/// `env`, when not empty, is put before the command (`NAME=VALUE ...`).
 int run_generated(const std::string& exe, const std::string& input, const std::string& flags,
-                  double timeout_s, std::string* err);
+                  double timeout_s, std::string* err, const std::string& env = "");
 
 /// Runs a generated program with harness flags (input-aware tuning, tune/isaac.h): one
 /// process per run with `--time`, every run appended to a log (JSON lines: data set,
@@ -62,8 +64,9 @@ int run_generated(const std::string& exe, const std::string& input, const std::s
 /// in order, so an interrupted session resumes where it stopped.
 class FlagRunner {
 public:
-  /// `log_path` empty: no log. Throws std::runtime_error on an unreadable log.
-  FlagRunner(std::string exe, double timeout_s, std::string log_path);
+  /// `log_path` empty: no log. Throws std::runtime_error on an unreadable log. `env`:
+  /// as for run_generated.
+  FlagRunner(std::string exe, double timeout_s, std::string log_path, std::string env = "");
   /// Adds a data set (its name is the log's key): its index.
   size_t add_dataset(ProgramDataset d);
   RunResult run(size_t d, const std::string& flags);
@@ -72,7 +75,7 @@ public:
 private:
   std::string exe_;
   double timeout_s_;
-  std::string log_path_;
+  std::string log_path_, env_;
   std::vector<ProgramDataset> datasets_;
   using Key = std::pair<std::string, std::string>;
   std::map<Key, std::vector<RunResult>> logged_;

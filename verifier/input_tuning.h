@@ -41,7 +41,7 @@ tune::ConfigSpace tuning_space(const Comprehensive& c, const TuningSpaceOptions&
 
 struct InputTuningOptions {
   std::string ranges; // training and held-out shapes, e.g. `n=64:2048 m=64:2048`
-  size_t train_shapes = 12, held_out_shapes = 8;
+  size_t train_shapes = 32, held_out_shapes = 10;
   std::vector<std::string> queries; // further shapes to write choices for
   int repeats = 2;                  // timings per measurement (the least is taken)
   double timeout_s = 60;

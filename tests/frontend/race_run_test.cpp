@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <future>
 #include <map>
@@ -133,12 +135,21 @@ TEST_CASE("the detector finds every racy corpus/cuda kernel's race, and none in 
     Launch launch;
   };
   std::vector<Case> cases;
-  for (const auto& e : fs::directory_iterator(fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "cuda")) {
-    if (e.path().extension() != ".cu") continue;
-    std::string code = test::slurp(e.path());
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "cuda"))
+    if (e.path().extension() == ".cu") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  // The sanitizer build runs a few of each verdict (FUNMEM_CUDA_CORPUS_LIMIT, as the CUDA
+  // corpus test): the compiled kernels run outside it anyway.
+  const char* limit_env = std::getenv("FUNMEM_CUDA_CORPUS_LIMIT");
+  const size_t limit = limit_env ? static_cast<size_t>(std::atoi(limit_env)) : files.size();
+  std::map<std::string, size_t> taken;
+  for (const fs::path& file : files) {
+    std::string code = test::slurp(file);
     std::string expect = code.substr(code.find("// expect: ") + 11);
     expect = expect.substr(0, expect.find('\n'));
-    ExtractResult r = extract(code, e.path().filename().string());
+    if (taken[expect]++ >= limit) continue;
+    ExtractResult r = extract(code, file.filename().string());
     REQUIRE(r.kernels.size() == 1);
     GpuVerifyHeader h = read_gpuverify_header(code);
     Launch l = default_launch(r.kernels[0], h);
@@ -146,11 +157,11 @@ TEST_CASE("the detector finds every racy corpus/cuda kernel's race, and none in 
       RaceOptions o;
       o.facts = h.facts;
       std::vector<KernelVerdict> vs = {check_kernel(r.kernels[0], o)};
-      confirm_by_running(code, e.path().filename().string(), r.kernels, vs, o.facts);
+      confirm_by_running(code, file.filename().string(), r.kernels, vs, o.facts);
       REQUIRE(vs[0].witness);
       l = witness_launch(*vs[0].witness);
     }
-    cases.push_back({e.path(), expect, l});
+    cases.push_back({file, expect, l});
   }
   auto run = [](const Case& c) {
     std::string code = test::slurp(c.file);
@@ -188,8 +199,8 @@ TEST_CASE("the detector finds every racy corpus/cuda kernel's race, and none in 
       CHECK(r.races.empty());
     }
   }
-  CHECK(racy >= 19);
-  CHECK(free >= 10);
+  CHECK(racy >= static_cast<int>(std::min<size_t>(19, limit)));
+  CHECK(free >= static_cast<int>(std::min<size_t>(10, limit)));
 }
 
 TEST_CASE("mutations: each applies alone, all together behind their switches",

@@ -141,7 +141,7 @@ TEST_CASE("funmem-tune --model learns over shapes, writes shape lines the progra
         std::string::npos);
   CHECK(r.out.find("cross-validation by shape (3 folds)") != std::string::npos);
   CHECK(r.out.find("| exhaustive search | ") != std::string::npos);
-  CHECK(r.out.find("| model: MLP 64-64 | 9 | ") != std::string::npos);
+  CHECK(r.out.find("| model: MLP 64-64 x5 | 9 | ") != std::string::npos);
   CHECK(r.out.find("| program defaults | 0 | ") != std::string::npos);
   CHECK(r.out.find("funmem-tune: [measurement 1] ") != std::string::npos);
   const std::string tuning = funmem::test::slurp(dir + "/jacobi-1d.fun.tuning");
