@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -53,6 +55,43 @@ json thresholds_json(const Forest& f, const std::vector<int64_t>& t) {
   return j;
 }
 
+/// Calls `f` on each JSON line of the log at `path` (nothing when there is none); a line
+/// `f` cannot read ends the reading with `PATH:LINE: error: ...`.
+void read_log(const std::string& path, const std::function<void(const json&)>& f) {
+  if (path.empty() || !fs::exists(path)) return;
+  std::ifstream in(path);
+  int no = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++no;
+    if (line.empty()) continue;
+    try {
+      f(json::parse(line));
+    } catch (const std::exception& e) {
+      throw std::runtime_error(path + ":" + std::to_string(no) + ": error: " + e.what());
+    }
+  }
+}
+
+/// A logged run's status, time and error.
+RunResult logged_result(const json& j) {
+  RunResult r;
+  r.status = status_of(j.at("status").get<std::string>());
+  r.ms = j.value("ms", 0.0);
+  r.error = j.value("error", "");
+  return r;
+}
+
+/// The next logged run of `key` not replayed yet, if any.
+template <class Key>
+std::optional<RunResult> replay(const std::map<Key, std::vector<RunResult>>& logged,
+                                std::map<Key, size_t>& used, const Key& key) {
+  auto it = logged.find(key);
+  if (it == logged.end()) return std::nullopt;
+  size_t& k = used[key];
+  if (k >= it->second.size()) return std::nullopt;
+  return it->second[k++];
+}
+
 } // namespace
 
 RunResult parse_run_output(const std::string& err, int status, const Forest& f) {
@@ -91,34 +130,21 @@ ProgramRunner::ProgramRunner(std::string exe, std::vector<ProgramDataset> datase
                              std::string env)
     : exe_(std::move(exe)), datasets_(std::move(datasets)), forest_(forest), timeout_s_(timeout_s),
       log_path_(std::move(log_path)), env_(std::move(env)) {
-  if (log_path_.empty() || !fs::exists(log_path_)) return;
-  std::ifstream in(log_path_);
-  int no = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++no;
-    if (line.empty()) continue;
-    try {
-      json j = json::parse(line);
-      std::vector<int64_t> t(forest_.thresholds.size(), kInf);
-      for (auto& [name, v] : j.at("thresholds").items()) {
-        int i = forest_.index(name);
-        if (i < 0) throw std::runtime_error("unknown threshold '" + name + "'");
-        std::string s = v.get<std::string>();
-        t[static_cast<size_t>(i)] = s == "inf" ? kInf : std::stoll(s);
-      }
-      RunResult r;
-      r.status = status_of(j.at("status").get<std::string>());
-      r.ms = j.value("ms", 0.0);
-      r.error = j.value("error", "");
-      for (const json& c : j.at("comparisons")) {
-        int i = forest_.index(c.at(0).get<std::string>());
-        if (i >= 0) r.comparisons[i][c.at(1).get<int64_t>()] += c.at(2).get<int64_t>();
-      }
-      logged_[{j.at("dataset").get<std::string>(), t}].push_back(r);
-    } catch (const std::exception& e) {
-      throw std::runtime_error(log_path_ + ":" + std::to_string(no) + ": error: " + e.what());
+  read_log(log_path_, [&](const json& j) {
+    std::vector<int64_t> t(forest_.thresholds.size(), kInf);
+    for (auto& [name, v] : j.at("thresholds").items()) {
+      int i = forest_.index(name);
+      if (i < 0) throw std::runtime_error("unknown threshold '" + name + "'");
+      std::string s = v.get<std::string>();
+      t[static_cast<size_t>(i)] = s == "inf" ? kInf : std::stoll(s);
     }
-  }
+    RunResult r = logged_result(j);
+    for (const json& c : j.at("comparisons")) {
+      int i = forest_.index(c.at(0).get<std::string>());
+      if (i >= 0) r.comparisons[i][c.at(1).get<int64_t>()] += c.at(2).get<int64_t>();
+    }
+    logged_[{j.at("dataset").get<std::string>(), t}].push_back(r);
+  });
 }
 
 int run_generated(const std::string& exe, const std::string& input, const std::string& flags,
@@ -137,12 +163,9 @@ int ProgramRunner::run_raw(size_t d, const std::string& flags, std::string* err)
 
 RunResult ProgramRunner::run(size_t d, const std::vector<int64_t>& t) {
   Key key{datasets_[d].name, t};
-  if (auto it = logged_.find(key); it != logged_.end()) {
-    size_t& k = used_[key];
-    if (k < it->second.size()) {
-      ++replayed;
-      return it->second[k++];
-    }
+  if (auto r = replay(logged_, used_, key)) {
+    ++replayed;
+    return *r;
   }
   fs::path tuning = temp(".tuning");
   {
@@ -177,23 +200,10 @@ RunResult ProgramRunner::run(size_t d, const std::vector<int64_t>& t) {
 FlagRunner::FlagRunner(std::string exe, double timeout_s, std::string log_path, std::string env)
     : exe_(std::move(exe)), timeout_s_(timeout_s), log_path_(std::move(log_path)),
       env_(std::move(env)) {
-  if (log_path_.empty() || !fs::exists(log_path_)) return;
-  std::ifstream in(log_path_);
-  int no = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++no;
-    if (line.empty()) continue;
-    try {
-      json j = json::parse(line);
-      RunResult r;
-      r.status = status_of(j.at("status").get<std::string>());
-      r.ms = j.value("ms", 0.0);
-      r.error = j.value("error", "");
-      logged_[{j.at("dataset").get<std::string>(), j.at("flags").get<std::string>()}].push_back(r);
-    } catch (const std::exception& e) {
-      throw std::runtime_error(log_path_ + ":" + std::to_string(no) + ": error: " + e.what());
-    }
-  }
+  read_log(log_path_, [&](const json& j) {
+    logged_[{j.at("dataset").get<std::string>(), j.at("flags").get<std::string>()}].push_back(
+        logged_result(j));
+  });
 }
 
 size_t FlagRunner::add_dataset(ProgramDataset d) {
@@ -203,12 +213,9 @@ size_t FlagRunner::add_dataset(ProgramDataset d) {
 
 RunResult FlagRunner::run(size_t d, const std::string& flags) {
   Key key{datasets_[d].name, flags};
-  if (auto it = logged_.find(key); it != logged_.end()) {
-    size_t& k = used_[key];
-    if (k < it->second.size()) {
-      ++replayed;
-      return it->second[k++];
-    }
+  if (auto r = replay(logged_, used_, key)) {
+    ++replayed;
+    return *r;
   }
   std::string err;
   int rc = run_generated(exe_, datasets_[d].input_file, "--time " + flags, timeout_s_, &err, env_);

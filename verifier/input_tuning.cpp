@@ -1,27 +1,16 @@
 // Input-aware tuning of a generated program (see input_tuning.h).
 #include "verifier/input_tuning.h"
-#include "support/process.h"
-#include "tune/program_runner.h"
-#include "tune/tuner.h"
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <limits>
 #include <map>
-#include <set>
 
 namespace funmem {
 
-namespace fs = std::filesystem;
 using tune::ConfigSpace;
-using tune::Shape;
 using tune::TuneConfig;
 
 namespace {
-
-constexpr double kInfMs = std::numeric_limits<double>::infinity();
 
 /// One grid point: the program parameters and limits.
 struct GridPoint {
