@@ -105,7 +105,10 @@ tune::MethodScore measured_method(const std::string& name, size_t runs, const st
 InputTuningResult input_tuning(const Lowered& lowered, const Comprehensive& cpk,
                                const std::string& exe, const InputTuningOptions& o) {
   InputTuningResult out;
-  const ConfigSpace space = tuning_space(cpk, {});
+  // R is a knob on a GPU only: the emulation ignores register caps (__maxnreg__).
+  TuningSpaceOptions so;
+  so.registers = emulation_env(exe).empty();
+  const ConfigSpace space = tuning_space(cpk, so);
   out.report = space_text(space);
   if (space.configs.empty()) {
     out.error = "no legal configuration: the program has no comprehensive parametric kernel";
