@@ -2,8 +2,10 @@
 #pragma once
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -15,6 +17,15 @@ inline std::string slurp(const std::filesystem::path& p) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+/// FUNMEM_CUDA_CORPUS_LIMIT, when set: how many corpus programs (or kernels of each
+/// verdict) the tests that build and run generated code take. The sanitizer build sets
+/// it: the compilers and the programs they build run outside the sanitizers anyway.
+inline std::optional<size_t> cuda_corpus_limit() {
+  const char* v = std::getenv("FUNMEM_CUDA_CORPUS_LIMIT");
+  if (!v) return std::nullopt;
+  return static_cast<size_t>(std::atoi(v));
 }
 
 /// A command's exit code and its output (stdout and stderr together).

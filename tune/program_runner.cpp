@@ -81,6 +81,17 @@ RunResult logged_result(const json& j) {
   return r;
 }
 
+/// A run's log line without what its runner adds (thresholds, flags): the inverse of
+/// logged_result.
+json result_json(const std::string& dataset, const RunResult& r) {
+  json j;
+  j["dataset"] = dataset;
+  j["status"] = status_word(r.status);
+  j["ms"] = r.ms;
+  if (!r.error.empty()) j["error"] = r.error;
+  return j;
+}
+
 /// The next logged run of `key` not replayed yet, if any.
 template <class Key>
 std::optional<RunResult> replay(const std::map<Key, std::vector<RunResult>>& logged,
@@ -182,12 +193,8 @@ RunResult ProgramRunner::run(size_t d, const std::vector<int64_t>& t) {
   logged_[key].push_back(r);
   ++used_[key];
   if (!log_path_.empty()) {
-    json j;
-    j["dataset"] = datasets_[d].name;
+    json j = result_json(datasets_[d].name, r);
     j["thresholds"] = thresholds_json(forest_, t);
-    j["status"] = status_word(r.status);
-    j["ms"] = r.ms;
-    if (!r.error.empty()) j["error"] = r.error;
     j["comparisons"] = json::array();
     for (const auto& [i, ps] : r.comparisons)
       for (const auto& [p, count] : ps)
@@ -224,12 +231,8 @@ RunResult FlagRunner::run(size_t d, const std::string& flags) {
   logged_[key].push_back(r);
   ++used_[key];
   if (!log_path_.empty()) {
-    json j;
-    j["dataset"] = datasets_[d].name;
+    json j = result_json(datasets_[d].name, r);
     j["flags"] = flags;
-    j["status"] = status_word(r.status);
-    j["ms"] = r.ms;
-    if (!r.error.empty()) j["error"] = r.error;
     std::ofstream(log_path_, std::ios::app) << j.dump() << "\n";
   }
   return r;

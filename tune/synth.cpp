@@ -10,18 +10,8 @@ namespace funmem::tune {
 
 namespace {
 
-struct Point {
-  int64_t b, s;
-  bool tile;
-};
-
 constexpr int64_t kBlocks[] = {32, 64, 128, 256, 512, 1024};
 constexpr int64_t kGrains[] = {1, 2, 4, 8};
-
-Point point_of(const TuneConfig& c) {
-  return {std::llround(std::exp2(c.features[0])), std::llround(std::exp2(c.features[1])),
-          c.features[2] > 0.5};
-}
 
 int64_t size_of(const Shape& s, const char* name, int64_t def) {
   for (const auto& [n, v] : s.sizes)
@@ -32,7 +22,7 @@ int64_t size_of(const Shape& s, const char* name, int64_t def) {
 } // namespace
 
 double SynthProgram::cost(const Shape& shape, size_t c) const {
-  const Point p = point_of(space.configs[c]);
+  const Point& p = points[c];
   const double n = static_cast<double>(std::max<int64_t>(1, size_of(shape, "n", 1)));
   const double m = static_cast<double>(std::max<int64_t>(1, size_of(shape, "m", 1)));
   const double B = static_cast<double>(p.b), s = static_cast<double>(p.s);
@@ -76,6 +66,7 @@ SynthProgram synth_program(uint64_t seed) {
         if (b == 256 && s == 1 && tile) sp.default_config = sp.configs.size();
         sp.grid_map.push_back(static_cast<int>(sp.configs.size()));
         sp.configs.push_back(std::move(c));
+        p.points.push_back({b, s, tile});
       }
   return p;
 }

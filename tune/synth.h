@@ -23,6 +23,12 @@ namespace funmem::tune {
 
 struct SynthProgram {
   ConfigSpace space;
+  /// What each configuration of `space` sets.
+  struct Point {
+    int64_t b = 0, s = 0;
+    bool tile = false;
+  };
+  std::vector<Point> points;
   // The cost model's constants.
   double launch_ms = 0.01, block_us = 0.5, wave_us = 2.0, op_ns = 1.0, cached_op_ns = 0.4,
          load_ns = 3.0;

@@ -36,11 +36,11 @@ std::string emulation_env(const std::string& exe) {
   return exe.size() >= 4 && exe.compare(exe.size() - 4, 4, ".emu") == 0 ? "OMP_NUM_THREADS=1" : "";
 }
 
-/// The shapes' data sets in the runner, written as harness inputs under `work`.
-std::optional<std::vector<size_t>> add_shapes(const Lowered& l, const std::vector<Shape>& shapes,
-                                              const std::string& work, const std::string& tag,
-                                              tune::FlagRunner& runner, std::string* error) {
-  std::vector<size_t> ids;
+/// The shapes' data sets, written as harness inputs under `work`.
+std::optional<std::vector<tune::ProgramDataset>>
+write_shapes(const Lowered& l, const std::vector<Shape>& shapes, const std::string& work,
+             const std::string& tag, std::string* error) {
+  std::vector<tune::ProgramDataset> sets;
   for (size_t k = 0; k < shapes.size(); ++k) {
     auto input = harness_random_input(l, shapes[k].spec, error);
     if (!input) {
@@ -49,29 +49,21 @@ std::optional<std::vector<size_t>> add_shapes(const Lowered& l, const std::vecto
     }
     const std::string path = (fs::path(work) / (tag + "-" + std::to_string(k) + ".in")).string();
     std::ofstream(path) << *input;
-    ids.push_back(runner.add_dataset({shapes[k].spec, path}));
+    sets.push_back({shapes[k].spec, path});
   }
-  return ids;
+  return sets;
 }
 
-/// The monotonic tuner's thresholds, tuned on the training shapes with the program's
-/// default parameters: the tuning file, and the runs it took.
-std::optional<std::string> monotonic_file(const std::string& exe, const Lowered& l,
-                                          const std::vector<Shape>& train,
+/// The monotonic tuner's thresholds, tuned on the training shapes' data sets with the
+/// program's default parameters: the tuning file, and the runs it took.
+std::optional<std::string> monotonic_file(const std::string& exe,
+                                          const std::vector<tune::ProgramDataset>& sets,
                                           const InputTuningOptions& o, int* runs) {
   std::string tree;
   if (run_command(shell_quote(exe) + " --tuning-tree", &tree) != 0) return std::nullopt;
   std::string error;
   tune::Forest forest = tune::parse_tuning_tree(tree, &error);
   if (!error.empty() || forest.thresholds.empty()) return std::nullopt;
-  std::vector<tune::ProgramDataset> sets;
-  for (size_t k = 0; k < train.size(); ++k) {
-    auto input = harness_random_input(l, train[k].spec, &error);
-    if (!input) return std::nullopt;
-    const std::string path = (fs::path(o.work) / ("mono-" + std::to_string(k) + ".in")).string();
-    std::ofstream(path) << *input;
-    sets.push_back({train[k].spec, path});
-  }
   tune::ProgramRunner runner(exe, sets, forest, o.timeout_s, "", emulation_env(exe));
   tune::TuneOptions to;
   to.repeats = o.repeats;
@@ -138,13 +130,20 @@ InputTuningResult input_tuning(const Lowered& lowered, const Comprehensive& cpk,
     out.error = e.what();
     return out;
   }
-  auto train_ids = add_shapes(lowered, *train, o.work, "train", *runner, &error);
-  auto held_ids =
-      train_ids ? add_shapes(lowered, *held, o.work, "held", *runner, &error) : std::nullopt;
-  if (!held_ids) {
+  auto train_sets = write_shapes(lowered, *train, o.work, "train", &error);
+  auto held_sets = train_sets ? write_shapes(lowered, *held, o.work, "held", &error) : std::nullopt;
+  if (!held_sets) {
     out.error = error;
     return out;
   }
+  auto add = [&](const std::vector<tune::ProgramDataset>& sets) {
+    std::vector<size_t> ids;
+    ids.reserve(sets.size());
+    for (const tune::ProgramDataset& d : sets)
+      ids.push_back(runner->add_dataset(d));
+    return ids;
+  };
+  const std::vector<size_t> train_ids = add(*train_sets), held_ids = add(*held_sets);
   // The least of `repeats` timings; infinity when a run fails.
   auto time = [&](size_t d, const std::string& flags) {
     double best = kInfMs;
@@ -160,7 +159,7 @@ InputTuningResult input_tuning(const Lowered& lowered, const Comprehensive& cpk,
   };
   tune::IsaacOptions io = o.isaac;
   io.progress = o.progress;
-  tune::IsaacResult r = tune::isaac_train(space, *train, on(*train_ids), io);
+  tune::IsaacResult r = tune::isaac_train(space, *train, on(train_ids), io);
   out.report += "training: " + std::to_string(train->size()) + " shape(s), " +
                 std::to_string(r.runs) + " measurement(s) of " + std::to_string(o.repeats) +
                 " run(s), " + std::to_string(r.failed) + " failed\n";
@@ -180,13 +179,13 @@ InputTuningResult input_tuning(const Lowered& lowered, const Comprehensive& cpk,
   out.tuning_file = tune::shape_tuning_file(cache, space, chosen, r.mlp->name());
   if (o.evaluate) {
     tune::HeldOutEvaluation e =
-        tune::evaluate_held_out(r, space, *held, on(*held_ids), static_cast<size_t>(o.repeats));
-    e.methods.push_back(measured_method("program defaults", 0, "", *held_ids, e, time));
+        tune::evaluate_held_out(r, space, *held, on(held_ids), static_cast<size_t>(o.repeats));
+    e.methods.push_back(measured_method("program defaults", 0, "", held_ids, e, time));
     int mono_runs = 0;
-    if (auto f = monotonic_file(exe, lowered, *train, o, &mono_runs))
+    if (auto f = monotonic_file(exe, *train_sets, o, &mono_runs))
       e.methods.push_back(measured_method("monotonic tuner's thresholds",
                                           static_cast<size_t>(mono_runs),
-                                          "--tuning " + shell_quote(*f), *held_ids, e, time));
+                                          "--tuning " + shell_quote(*f), held_ids, e, time));
     out.report += "held-out shapes: " + std::to_string(held->size()) + "\n" +
                   tune::evaluation_report(e, held->size());
   }

@@ -9,7 +9,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <future>
 #include <map>
@@ -139,10 +138,8 @@ TEST_CASE("the detector finds every racy corpus/cuda kernel's race, and none in 
   for (const auto& e : fs::directory_iterator(fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "cuda"))
     if (e.path().extension() == ".cu") files.push_back(e.path());
   std::sort(files.begin(), files.end());
-  // The sanitizer build runs a few of each verdict (FUNMEM_CUDA_CORPUS_LIMIT, as the CUDA
-  // corpus test): the compiled kernels run outside it anyway.
-  const char* limit_env = std::getenv("FUNMEM_CUDA_CORPUS_LIMIT");
-  const size_t limit = limit_env ? static_cast<size_t>(std::atoi(limit_env)) : files.size();
+  // The sanitizer build runs a few of each verdict (test::cuda_corpus_limit).
+  const size_t limit = test::cuda_corpus_limit().value_or(files.size());
   std::map<std::string, size_t> taken;
   for (const fs::path& file : files) {
     std::string code = test::slurp(file);

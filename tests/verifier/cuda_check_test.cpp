@@ -41,12 +41,6 @@ std::vector<Case> accepted_corpus(size_t limit) {
   return out;
 }
 
-size_t corpus_limit() {
-  // The sanitizer build checks a few programs (the compilers run outside it anyway).
-  const char* v = std::getenv("FUNMEM_CUDA_CORPUS_LIMIT");
-  return v ? static_cast<size_t>(std::atoi(v)) : 100000;
-}
-
 fs::path work_dir(const char* name) {
   fs::path d =
       fs::temp_directory_path() / ("funmem-cuda-test-" + std::to_string(::getpid())) / name;
@@ -84,7 +78,7 @@ template <class F> void in_parallel(const std::vector<Case>& cases, F f) {
 
 TEST_CASE("every accepted corpus program agrees with the interpreter on the CPU emulation",
           "[codegen][cuda][corpus]") {
-  std::vector<Case> cases = accepted_corpus(corpus_limit());
+  std::vector<Case> cases = accepted_corpus(test::cuda_corpus_limit().value_or(100000));
   REQUIRE(cases.size() >= 3);
   fs::path dir = work_dir("emulation");
   std::mutex mu;
@@ -129,7 +123,7 @@ TEST_CASE("every accepted corpus program agrees with the interpreter on the CPU 
   CHECK(failures.empty());
   CHECK(lowered == static_cast<int>(cases.size()));
   CHECK(runs >= lowered);
-  if (!std::getenv("FUNMEM_CUDA_CORPUS_LIMIT")) CHECK(versioned >= 2);
+  if (!test::cuda_corpus_limit()) CHECK(versioned >= 2);
   fs::remove_all(dir.parent_path());
 }
 
@@ -142,7 +136,7 @@ TEST_CASE("every generated corpus file compiles with nvcc", "[codegen][cuda][nvc
     return;
   }
   const bool all_full = std::getenv("FUNMEM_CUDA_NVCC_FULL") != nullptr;
-  std::vector<Case> cases = accepted_corpus(corpus_limit());
+  std::vector<Case> cases = accepted_corpus(test::cuda_corpus_limit().value_or(100000));
   fs::path dir = work_dir("nvcc");
   std::mutex mu;
   std::vector<std::string> failures;

@@ -67,9 +67,9 @@ const FunctionValidation& function(const Validation& v, const std::string& name)
 
 TEST_CASE("every accepted corpus program's kernels pass translation validation",
           "[frontend][validate][corpus]") {
-  // The sanitizer build checks a few (FUNMEM_CUDA_CORPUS_LIMIT, as the CUDA corpus test).
-  const char* limit_env = std::getenv("FUNMEM_CUDA_CORPUS_LIMIT");
-  const int limit = limit_env ? std::atoi(limit_env) : 1 << 30;
+  // The sanitizer build checks a few (test::cuda_corpus_limit).
+  const std::optional<size_t> few = test::cuda_corpus_limit();
+  const int limit = few ? static_cast<int>(*few) : 1 << 30;
   int programs = 0, functions = 0, stores = 0;
   for (Lang lang : {Lang::Fun, Lang::FunMem})
     for (const test::CorpusProgram& c : test::well_typed_corpus(lang)) {
@@ -93,7 +93,7 @@ TEST_CASE("every accepted corpus program's kernels pass translation validation",
       }
     }
   CHECK(programs >= std::min(limit, 40));
-  if (!limit_env) {
+  if (!few) {
     CHECK(functions > programs); // the versions of multi-versioned nests too
     CHECK(stores >= functions);
   }
