@@ -139,20 +139,21 @@ void replace_first(std::string& s, const std::string& from, const std::string& t
 /// run has a race the program has no meaning, and only the end is compared.
 struct StageReference {
   std::optional<RunError> error;
-  /// The source's heap results when they are the reference (a FUNMEM source whose heap
-  /// run differs from its value semantics); else a stage's mismatch with the value
-  /// semantics is the difference.
-  const std::vector<Data>* results = nullptr;
+  /// The results are the source's heap results (a FUNMEM source whose heap run has
+  /// results other than the value semantics'): a stage's difference from them is
+  /// computed as it runs; else its mismatch with the value semantics is the difference.
+  bool heap_results = false;
   bool racy = false;
 };
 
 /// How a stage's run differs from the reference: an end of another kind (an error of
 /// another kind or at another position, an error where the source has results, results
-/// where it has an error), other results, or a race the source does not have. `got`:
-/// the stage's heap results. The FUNMEM program itself (no stage) may differ: that is
-/// what validity checks.
+/// where it has an error), other results, or a race the source does not have.
+/// `from_source`: the stage's first result element that differs from the source's heap
+/// results (with want.heap_results). The FUNMEM program itself (no stage) may differ:
+/// that is what validity checks.
 std::vector<std::string> stage_differences(const StageReference& want, const DataSetRun& d,
-                                           const std::vector<Data>& got) {
+                                           const std::optional<std::string>& from_source) {
   if (d.stage.empty() || !d.heap_ran) return {};
   const std::string stage = "stage " + d.stage;
   auto text = [](const RunError& e) {
@@ -166,20 +167,26 @@ std::vector<std::string> stage_differences(const StageReference& want, const Dat
   }
   std::vector<std::string> out;
   if (want.racy) return out;
-  std::optional<std::string> results = d.mismatch;
-  if (want.results && d.stage != "to-imp" && !end) {
-    // Both are heap results: name them as the source and the stage.
-    results = compare_results(*want.results, got);
-    if (results) {
-      replace_first(*results, ": value semantics ", ": source ");
-      replace_first(*results, ", heap semantics ", ", " + stage + " ");
-    }
-  }
+  const std::optional<std::string>& results =
+      want.heap_results && d.stage != "to-imp" ? from_source : d.mismatch;
   if (results) out.push_back(stage + "'s results differ from the source's at " + *results);
   if (!d.races.empty())
     out.push_back(stage +
                   " has a data race that the source does not have: " + d.races[0].to_string());
   return out;
+}
+
+/// The first difference of a stage's heap results from the source's, both heap
+/// results, named as the source and the stage.
+std::optional<std::string> differs_from_source(const std::vector<Data>& source,
+                                               const std::vector<Data>& got,
+                                               const std::string& stage) {
+  std::optional<std::string> d = compare_results(source, got);
+  if (d) {
+    replace_first(*d, ": value semantics ", ": source ");
+    replace_first(*d, ", heap semantics ", ", stage " + stage + " ");
+  }
+  return d;
 }
 
 /// Evaluates a run-time expectation over all data sets.
@@ -378,42 +385,47 @@ HeapPrograms run_stages(CheckReport& r, const Program& p, const std::vector<Expe
 
 /// Runs one data set through every heap program and compares every stage with the
 /// source (stage_differences).
-void run_data_set_stages(CheckReport& r, const Program& p, const HeapPrograms& hs,
-                         const Reference& ref, const CheckOptions& opt) {
+void run_data_set_stages(CheckReport& r, const HeapPrograms& hs, const Reference& ref,
+                         const CheckOptions& opt) {
   const size_t first = r.runs.size();
-  // The heap results of every run; only a FUNMEM source's stages compare them.
-  const bool keep = p.lang == Lang::FunMem;
-  std::vector<std::vector<Data>> results;
-  std::vector<Data> last;
+  // A FUN source: its value semantics. A FUNMEM source: its own heap run (the first),
+  // which ends as the value semantics does unless the program is invalid.
+  StageReference want;
+  want.error = ref.value.error;
+  // The source's heap results when they are the reference, and per run the difference
+  // of its results from them (results are kept only then).
+  std::vector<Data> source, got;
+  std::vector<std::optional<std::string>> from_source;
   for (size_t h = 0; h < hs.progs.size(); ++h) {
     const auto& [stage, prog] = hs.progs[h];
-    DataSetRun d =
-        hs.unchanged[h] ? r.runs.back() : run_data_set(ref, &prog, opt, keep ? &last : nullptr);
+    const bool ran = !hs.unchanged[h];
+    const bool keep = (h == 0 && stage.empty()) || want.heap_results;
+    DataSetRun d = ran ? run_data_set(ref, &prog, opt, keep ? &got : nullptr) : r.runs.back();
+    if (h == 0 && stage.empty() && d.heap_ran) {
+      if (!same_end(d.heap_error, ref.value.error)) want.error = d.heap_error;
+      want.heap_results = !want.error && (d.mismatch || ref.value.error);
+      want.racy = !d.races.empty();
+      if (want.heap_results) source = std::move(got);
+    }
+    if (!want.heap_results || h == 0)
+      from_source.emplace_back();
+    else
+      from_source.push_back(ran ? differs_from_source(source, got, stage) : from_source.back());
+    got.clear();
     d.name = ref.base.name;
     d.stage = stage;
     if (!stage.empty()) d.name += " after " + stage;
     r.runs.push_back(std::move(d));
-    results.push_back(last);
   }
   if (hs.imp) {
     DataSetRun d = run_imp_data_set(ref, *hs.imp, hs.imp_def, opt);
     d.name += " after to-imp";
     r.runs.push_back(std::move(d));
-    results.emplace_back();
+    from_source.emplace_back(); // IMP's blocks are compared with the value semantics
   }
   if (ref.base.input_error) return;
-  // A FUN source: its value semantics. A FUNMEM source: its own heap run, which ends as
-  // the value semantics does unless the program is invalid.
-  StageReference want;
-  want.error = ref.value.error;
-  const DataSetRun& src = r.runs[first];
-  if (p.lang == Lang::FunMem && src.heap_ran) {
-    if (!same_end(src.heap_error, ref.value.error)) want.error = src.heap_error;
-    if (!want.error && (src.mismatch || ref.value.error)) want.results = &results[0];
-    want.racy = !src.races.empty();
-  }
   for (size_t j = first; j < r.runs.size(); ++j)
-    for (const std::string& why : stage_differences(want, r.runs[j], results[j - first]))
+    for (const std::string& why : stage_differences(want, r.runs[j], from_source[j - first]))
       r.stage_mismatches.push_back(r.runs[j].name + ": " + why);
 }
 
@@ -462,7 +474,7 @@ void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& exp
       r.runs.push_back(run_data_set(ref, nullptr, opt));
       continue;
     }
-    run_data_set_stages(r, p, hs, ref, opt);
+    run_data_set_stages(r, hs, ref, opt);
     record_sc_impact(r, p.lang, first, name);
   }
   r.run_seconds = seconds_since(runs_start);

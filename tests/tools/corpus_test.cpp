@@ -228,33 +228,43 @@ TEST_CASE("a FUNMEM source's sc stage is compared with the source's heap run on 
   CHECK(bad.stage_mismatches[0] == "input at line 13 after sc: stage sc's results differ from "
                                    "the source's at result 3: value semantics 20, heap "
                                    "semantics 6");
-  // An invalid source (a reused block clobbers the live a) is its stages' reference: sc
-  // keeps its heap results, and nothing differs.
-  const std::string invalid = "def clobber (n : i64) (xm : mem) (xs : [n]@xm -> R(n)) : (mem, "
-                              "[n], mem, [n]) =\n"
-                              "  assume n > 1\n"
-                              "  let (m : mem) = alloc n\n"
-                              "  let (a : [n]@m -> R(n)) = kernel i < n do\n"
-                              "    let x = xs[i]\n"
-                              "    let y = x + 1\n"
-                              "    in (y)\n"
-                              "  let (b : [n]@m -> R(n)) = kernel i < n do\n"
-                              "    let x = xs[i]\n"
-                              "    let y = x * 2\n"
-                              "    in (y)\n"
-                              "  in (m, a, m, b)\n"
-                              "-- input: n=1\n"
-                              "-- input: n=4 xs=iota\n"
-                              "-- expect: error assume\n";
+  // An invalid source (b reuses the block of a, which is still a result) is its stages'
+  // reference: its own heap results, which sc keeps, and which the broken sc changes.
+  const std::string invalid =
+      "def target_row (m : i64) (n : i64) (ysm : mem) (ys0 : [m][n]i64 @ysm -> R(m, n)) : "
+      "(mem, [m][n]i64, i64, mem, [n]i64, mem, [n]i64) =\n"
+      "  assume m > 1 && n > 0\n"
+      "  let (cm : mem) = alloc n\n"
+      "  let (a : [n]i64 @cm -> R(n)) = iota n\n"
+      "  let (b : [n]i64 @cm -> R(n)) = replicate n 7\n"
+      "  let (xm : mem) = alloc n\n"
+      "  let (x : [n]i64 @xm -> R(n)) = iota n\n"
+      "  let z = 0\n"
+      "  let (s : i64) = loop (acc : i64) = (z) for j < n do\n"
+      "    let (v : i64) = ys0[1, j]\n"
+      "    let w = acc + v\n"
+      "    in (w)\n"
+      "  let (ys : [m][n]i64 @ysm -> R(m, n)) = ys0 with [1] = x\n"
+      "  in (ysm, ys, s, cm, a, cm, b)\n"
+      "-- input: m=1 n=4\n"
+      "-- input: m=3 n=4 ys0=[[1, 1, 1, 1], [5, 5, 5, 5], [2, 2, 2, 2]]\n"
+      "-- expect: error assume\n";
   CheckReport inv = check_source("clobber.funmem", invalid);
   INFO(joined(inv.stage_mismatches));
   REQUIRE(inv.runs.size() == 4);
-  // The source's heap run differs from the value semantics, and sc's with it.
-  CHECK(inv.runs[2].mismatch);
+  // The source's heap run differs from the value semantics, and sc's alike.
+  REQUIRE(inv.runs[2].mismatch);
+  CHECK(*inv.runs[2].mismatch == "result 5[0]: value semantics 0, heap semantics 7");
   CHECK(inv.runs[3].stage == "sc");
-  CHECK(inv.runs[3].mismatch);
+  CHECK(inv.runs[3].mismatch == inv.runs[2].mismatch);
   CHECK(inv.stage_mismatches.empty());
   CHECK(inv.ok());
+  CheckReport inv_bad = check_source("clobber.funmem", invalid, broken);
+  INFO(joined(inv_bad.stage_mismatches));
+  CHECK_FALSE(inv_bad.ok());
+  REQUIRE(inv_bad.stage_mismatches.size() == 1);
+  CHECK(inv_bad.stage_mismatches[0] == "input at line 16 after sc: stage sc's results differ "
+                                       "from the source's at result 3: source 20, stage sc 6");
 }
 
 TEST_CASE("a pipeline that stops fails the file whatever it expects", "[tools][stages]") {
