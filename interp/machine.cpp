@@ -1,7 +1,77 @@
 // The machine: blocks, copies, layouts and destinations (see machine.h).
 #include "interp/machine.h"
 
+#include <limits>
+
 namespace funmem::machine {
+
+namespace {
+
+// Layouts are computed exactly: every product of two int64 values fits 128 bits, and a
+// sum of them counts how often it wrapped around 2^128.
+__extension__ typedef __int128 Wide; // NOLINT(modernize-use-using): __extension__ needs it
+
+bool fits_i64(Wide v) {
+  return v >= std::numeric_limits<int64_t>::min() && v <= std::numeric_limits<int64_t>::max();
+}
+
+std::string wide_text(Wide v) {
+  if (fits_i64(v)) return std::to_string(static_cast<int64_t>(v));
+  std::string digits;
+  for (Wide m = v; m != 0; m /= 10)
+    digits.insert(digits.begin(),
+                  static_cast<char>('0' + static_cast<int>(m < 0 ? -(m % 10) : m % 10)));
+  return (v < 0 ? "-" : "") + digits;
+}
+
+/// An exact sum of int64 values and products of two: a 128-bit value plus `wraps_` times
+/// 2^128.
+class ExactSum {
+public:
+  explicit ExactSum(int64_t v = 0) : value_(v) {}
+  void add(int64_t a, int64_t b = 1) {
+    const Wide t = Wide(a) * b; // at most 2^126 in magnitude
+    if (__builtin_add_overflow(value_, t, &value_)) wraps_ += t > 0 ? 1 : -1;
+  }
+  bool less_than(int64_t x) const { return wraps_ != 0 ? wraps_ < 0 : value_ < x; }
+  std::optional<int64_t> narrow() const {
+    if (wraps_ != 0 || !fits_i64(value_)) return std::nullopt;
+    return static_cast<int64_t>(value_);
+  }
+  std::string text() const {
+    if (wraps_ != 0) return wraps_ < 0 ? "below -2^127" : "beyond 2^127";
+    return wide_text(value_);
+  }
+
+private:
+  Wide value_;
+  int64_t wraps_ = 0;
+};
+
+/// The dense layout of `shape`, row-major or column-major. A stride that does not fit
+/// int64 belongs to a dimension of at most one element or to an array with none (it is
+/// kept as 0: the places do not change); otherwise the array has more than 2^63 elements,
+/// the same `resource` error as `product`.
+ConcreteLmad dense_layout(const std::vector<int64_t>& shape, bool row, Pos pos) {
+  bool empty = false;
+  for (int64_t n : shape)
+    empty = empty || n <= 0;
+  ConcreteLmad r;
+  r.dims.resize(shape.size());
+  Wide stride = 1;
+  bool wide = false; // the stride left int64 (and is no longer kept)
+  for (size_t j = 0; j < shape.size(); ++j) {
+    const size_t k = row ? shape.size() - 1 - j : j;
+    if (wide && !empty && shape[k] > 1) throw RunError("resource", pos, "array size overflows");
+    r.dims[k] = {shape[k], wide ? 0 : static_cast<int64_t>(stride)};
+    if (wide) continue;
+    stride *= shape[k];
+    wide = !fits_i64(stride);
+  }
+  return r;
+}
+
+} // namespace
 
 void Machine::push_tracker(Pos pos) {
   Tracker t;
@@ -89,8 +159,7 @@ ArrV Machine::fresh(const std::string& name, ScalarType elem, const std::vector<
   ArrV a;
   a.elem = elem;
   a.block = new_block(name, product(shape, pos), pos);
-  std::vector<Poly> ps(shape.begin(), shape.end());
-  a.lay = *lmad_eval(row_major(ps), {});
+  a.lay = dense_layout(shape, true, pos);
   return a;
 }
 
@@ -113,8 +182,7 @@ ConcreteLmad Machine::eval_lmad(const LmadSyn& l) {
   std::vector<int64_t> shape;
   for (const SExpP& a : l.args)
     shape.push_back(get(a));
-  std::vector<Poly> ps(shape.begin(), shape.end());
-  return *lmad_eval(l.form == LmadSyn::Form::Row ? row_major(ps) : col_major(ps), {});
+  return dense_layout(shape, l.form == LmadSyn::Form::Row, l.pos);
 }
 
 /// The destination of an array-creating expression: fresh (value semantics) or the
@@ -138,6 +206,50 @@ ArrV Machine::destination(const Binding& b, const std::vector<int64_t>& shape, S
 
 // -------------------------------------------------------------- views
 
+namespace {
+
+/// The layout of a view before it is narrowed to int64; each stride remembers the
+/// entry that made it, the offset the last entry that moved it.
+struct ExactLmad {
+  ExactSum offset;
+  Pos offset_pos;
+  struct Dim {
+    int64_t count;
+    Wide stride;
+    Pos pos;
+  };
+  std::vector<Dim> dims;
+};
+
+/// The int64 layout of `w`. A place with an element that lies inside a block has its
+/// offset, and the stride of every dimension of two elements or more, in int64: a
+/// component that does not fit puts the place outside every block, a bounds error on
+/// `what`. A component that does not matter is not kept exactly: an empty place whose
+/// offset does not fit keeps `empty_offset`, and a stride that does not fit becomes 0
+/// in a dimension of at most one element (the place does not change).
+ConcreteLmad narrow(const ExactLmad& w, int64_t empty_offset, const std::string& what) {
+  bool empty = false;
+  for (const ExactLmad::Dim& d : w.dims)
+    empty = empty || d.count <= 0;
+  ConcreteLmad r;
+  std::optional<int64_t> off = w.offset.narrow();
+  if (!off && !empty)
+    throw RunError("bounds", w.offset_pos,
+                   what + " starts at offset " + w.offset.text() + ", outside every block");
+  r.offset = off.value_or(empty_offset);
+  for (size_t k = 0; k < w.dims.size(); ++k) {
+    const ExactLmad::Dim& d = w.dims[k];
+    if (!fits_i64(d.stride) && !empty && d.count > 1)
+      throw RunError("bounds", d.pos,
+                     what + " steps " + wide_text(d.stride) + " elements in dimension " +
+                         std::to_string(k) + ": its elements cannot all lie in one block");
+    r.dims.emplace_back(d.count, fits_i64(d.stride) ? static_cast<int64_t>(d.stride) : 0);
+  }
+  return r;
+}
+
+} // namespace
+
 /// Applies index and slice entries; `full` tells whether every dimension was indexed.
 ConcreteLmad Machine::apply_entries(const ArrV& a, const std::vector<Entry>& es, const Name& arr,
                                     bool& full) {
@@ -146,15 +258,16 @@ ConcreteLmad Machine::apply_entries(const ArrV& a, const std::vector<Entry>& es,
     throw RunError("size", arr.pos,
                    std::to_string(es.size()) + " indices for '" + arr.s + "' of rank " +
                        std::to_string(l.dims.size()));
-  ConcreteLmad r;
-  r.offset = l.offset;
+  ExactLmad r;
+  r.offset = ExactSum(l.offset);
+  r.offset_pos = arr.pos;
   full = es.size() == l.dims.size();
   for (size_t k = 0; k < l.dims.size(); ++k) {
     // Plain variables, not a structured binding: the lambda below captures `n`,
     // which clang 14 (the sanitised build's compiler) does not allow of a binding.
     const int64_t n = l.dims[k].first, s = l.dims[k].second;
     if (k >= es.size()) {
-      r.dims.emplace_back(n, s);
+      r.dims.push_back({n, Wide(s), arr.pos});
       continue;
     }
     const Entry& e = es[k];
@@ -164,9 +277,14 @@ ConcreteLmad Machine::apply_entries(const ArrV& a, const std::vector<Entry>& es,
                       what + " out of bounds for dimension " + std::to_string(k) + " of '" + arr.s +
                           "' (size " + std::to_string(n) + ")");
     };
+    auto move_offset = [&] {
+      if (start == 0 || s == 0) return;
+      r.offset.add(start, s);
+      r.offset_pos = e.start->pos;
+    };
     if (e.is_index()) {
       if (start < 0 || start >= n) throw oob("index " + std::to_string(start));
-      r.offset += start * s;
+      move_offset();
       continue;
     }
     full = false;
@@ -175,15 +293,15 @@ ConcreteLmad Machine::apply_entries(const ArrV& a, const std::vector<Entry>& es,
     if (count < 0)
       throw RunError("size", e.count->pos, "negative slice count " + std::to_string(count));
     if (count > 0) {
-      int64_t last = start + (count - 1) * stride;
+      const Wide last = Wide(start) + Wide(count - 1) * stride;
       if (start < 0 || start >= n || last < 0 || last >= n)
         throw oob("slice " + std::to_string(start) + ":" + std::to_string(count) + ":" +
                   std::to_string(stride));
     }
-    r.offset += start * s;
-    r.dims.emplace_back(count, stride * s);
+    move_offset();
+    r.dims.push_back({count, Wide(stride) * s, e.start->pos});
   }
-  return r;
+  return narrow(r, l.offset, "the view of '" + arr.s + "'");
 }
 
 ConcreteLmad Machine::apply_lmad(const ArrV& a, const LmadSyn& ls, const Name& arr) {
@@ -191,23 +309,25 @@ ConcreteLmad Machine::apply_lmad(const ArrV& a, const LmadSyn& ls, const Name& a
     throw RunError("size", arr.pos, "an LMAD slice of '" + arr.s + "', which is not 1-d");
   ConcreteLmad in = eval_lmad(ls);
   auto [n, s] = a.lay.dims[0];
-  int64_t lo = in.offset, hi = in.offset;
+  ExactSum lo(in.offset), hi(in.offset);
   bool empty = false;
   for (auto& [c, st] : in.dims) {
     if (c <= 0)
       empty = true;
     else
-      (st < 0 ? lo : hi) += (c - 1) * st;
+      (st < 0 ? lo : hi).add(c - 1, st);
   }
-  if (!empty && (lo < 0 || hi >= n))
+  if (!empty && (lo.less_than(0) || !hi.less_than(n)))
     throw RunError("bounds", ls.pos,
-                   "the LMAD slice reaches elements " + std::to_string(lo) + ".." +
-                       std::to_string(hi) + " of '" + arr.s + "' (size " + std::to_string(n) + ")");
-  ConcreteLmad r;
-  r.offset = a.lay.offset + in.offset * s;
+                   "the LMAD slice reaches elements " + lo.text() + ".." + hi.text() + " of '" +
+                       arr.s + "' (size " + std::to_string(n) + ")");
+  ExactLmad r;
+  r.offset = ExactSum(a.lay.offset);
+  r.offset.add(in.offset, s);
+  r.offset_pos = ls.pos;
   for (auto& [c, st] : in.dims)
-    r.dims.emplace_back(c, st * s);
-  return r;
+    r.dims.push_back({c, Wide(st) * s, ls.pos});
+  return narrow(r, a.lay.offset, "the LMAD slice of '" + arr.s + "'");
 }
 
 Block::Block(Machine* mm, int64_t i, std::string n, int64_t size, Storage storage)

@@ -26,7 +26,7 @@ const char* expect_status_name(ExpectStatus s) {
 }
 
 bool CheckReport::ok() const {
-  if (!stage_mismatches.empty()) return false;
+  if (!stage_mismatches.empty() || !pipeline_error.empty()) return false;
   for (const ExpectResult& e : expectations)
     if (e.status == ExpectStatus::Fails) return false;
   return true;
@@ -85,7 +85,9 @@ Reference reference_run(const Program& p, const Program& fun, const InputSet* se
   return ref;
 }
 
-DataSetRun run_data_set(const Reference& ref, const Program* mem, const CheckOptions& opt) {
+/// The heap semantics of `mem` on the data set (`results`: its results, when given).
+DataSetRun run_data_set(const Reference& ref, const Program* mem, const CheckOptions& opt,
+                        std::vector<Data>* results = nullptr) {
   DataSetRun r = ref.base;
   if (!mem || r.input_error) return r;
   RunResult h = run_program(*mem, Semantics::Heap, ref.in, opt.limits);
@@ -94,6 +96,7 @@ DataSetRun run_data_set(const Reference& ref, const Program* mem, const CheckOpt
   r.races = h.races;
   r.heap_stats = h.stats;
   if (!ref.value.error && !h.error) r.mismatch = compare_results(ref.value.results, h.results);
+  if (results) *results = std::move(h.results);
   return r;
 }
 
@@ -118,25 +121,72 @@ DataSetRun run_imp_data_set(const Reference& ref, const imp::Program& ip, const 
 /// Whether two runs end alike: both with results, or with errors of one kind at one
 /// position.
 bool same_end(const std::optional<RunError>& a, const std::optional<RunError>& b) {
+  // A resource error (--max-memory, --max-steps) is the interpreter's limit, reached where
+  // a stage's memory runs out; passes change the memory a run holds, so it compares by
+  // its kind alone.
   return !a == !b &&
-         (!a || (a->kind == b->kind && a->pos.line == b->pos.line && a->pos.col == b->pos.col));
+         (!a || (a->kind == b->kind && (a->kind == "resource" ||
+                                        (a->pos.line == b->pos.line && a->pos.col == b->pos.col))));
 }
 
-/// Why a stage's run ends otherwise than the source's value semantics (nullopt: alike).
-/// The FUNMEM program itself (no stage) may differ: that is what validity checks.
-std::optional<std::string> stage_ends_otherwise(const std::optional<RunError>& want,
-                                                const DataSetRun& d) {
-  if (d.stage.empty() || !d.heap_ran) return std::nullopt;
-  const std::optional<RunError>& got = d.heap_error;
+void replace_first(std::string& s, const std::string& from, const std::string& to) {
+  if (size_t at = s.find(from); at != std::string::npos) s.replace(at, from.size(), to);
+}
+
+/// What every stage must reproduce on one data set. A FUN source: its value semantics
+/// (results or an error), and no race. A FUNMEM source: its own heap run (the value
+/// semantics' end unless the heap run ends otherwise, its results, its races); when that
+/// run has a race the program has no meaning, and only the end is compared.
+struct StageReference {
+  std::optional<RunError> error;
+  /// The results are the source's heap results (a FUNMEM source whose heap run has
+  /// results other than the value semantics'): a stage's difference from them is
+  /// computed as it runs; else its mismatch with the value semantics is the difference.
+  bool heap_results = false;
+  bool racy = false;
+};
+
+/// How a stage's run differs from the reference: an end of another kind (an error of
+/// another kind or at another position, an error where the source has results, results
+/// where it has an error), other results, or a race the source does not have.
+/// `from_source`: the stage's first result element that differs from the source's heap
+/// results (with want.heap_results). The FUNMEM program itself (no stage) may differ:
+/// that is what validity checks.
+std::vector<std::string> stage_differences(const StageReference& want, const DataSetRun& d,
+                                           const std::optional<std::string>& from_source) {
+  if (d.stage.empty() || !d.heap_ran) return {};
+  const std::string stage = "stage " + d.stage;
   auto text = [](const RunError& e) {
     return e.kind + " error at " + where(e.pos) + " (" + e.what() + ")";
   };
-  if (same_end(want, got)) return std::nullopt;
-  if (!want)
-    return "stage " + d.stage + " ends with the " + text(*got) + ", the source with results";
-  if (!got) return "stage " + d.stage + " ends with results, the source with the " + text(*want);
-  return "stage " + d.stage + " ends with the " + text(*got) + ", the source with the " +
-         text(*want);
+  const std::optional<RunError>& end = d.heap_error;
+  if (!same_end(want.error, end)) {
+    if (!want.error) return {stage + " ends with the " + text(*end) + ", the source with results"};
+    if (!end) return {stage + " ends with results, the source with the " + text(*want.error)};
+    return {stage + " ends with the " + text(*end) + ", the source with the " + text(*want.error)};
+  }
+  std::vector<std::string> out;
+  if (want.racy) return out;
+  const std::optional<std::string>& results =
+      want.heap_results && d.stage != "to-imp" ? from_source : d.mismatch;
+  if (results) out.push_back(stage + "'s results differ from the source's at " + *results);
+  if (!d.races.empty())
+    out.push_back(stage +
+                  " has a data race that the source does not have: " + d.races[0].to_string());
+  return out;
+}
+
+/// The first difference of a stage's heap results from the source's, both heap
+/// results, named as the source and the stage.
+std::optional<std::string> differs_from_source(const std::vector<Data>& source,
+                                               const std::vector<Data>& got,
+                                               const std::string& stage) {
+  std::optional<std::string> d = compare_results(source, got);
+  if (d) {
+    replace_first(*d, ": value semantics ", ": source ");
+    replace_first(*d, ", heap semantics ", ", stage " + stage + " ");
+  }
+  return d;
 }
 
 /// Evaluates a run-time expectation over all data sets.
@@ -286,24 +336,27 @@ CheckReport check_program(const std::string& file, const Program& p, const Check
 
 namespace {
 
-/// Runs the pipeline and every data set of a typed program and judges the run-time
-/// expectations.
-void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& expects,
-                const CheckOptions& opt) {
-  // Run every data set (the command line's, else the file's, else one random set).
-  std::optional<Program> unmemmed;
-  const Program& fun = p.lang == Lang::FunMem ? unmemmed.emplace(unmem(p)) : p;
-  // The heap programs: the FUNMEM program itself, or every stage of the pipeline.
-  std::vector<std::pair<std::string, Program>> heaps;
-  std::vector<bool> unchanged; // per heap program: equal to the one before
-  // A FUNMEM source runs itself, then sc's result: short-circuiting is confirmed on
-  // programs expected to be valid or to end in an error (every stage must end alike); a
-  // racy or invalid program has no meaning to keep. A FUN source runs every stage.
+/// The programs every data set runs: the FUNMEM program itself, or every stage of the
+/// pipeline, then the IMP program of to-imp.
+struct HeapPrograms {
+  std::vector<std::pair<std::string, Program>> progs; // (stage, program); "" the source
+  std::vector<bool> unchanged;                        // per program: equal to the one before
+  std::optional<imp::Program> imp;
+  Def imp_def; // the FUNMEM def that to-imp translated
+};
+
+/// Runs the pipeline: a FUNMEM source runs itself, then sc's result: short-circuiting is
+/// confirmed on programs expected to be valid or to end in an error; a racy or invalid
+/// program has no meaning to keep. A FUN source runs every stage. A stage that fails
+/// fails the file (`pipeline_error`, also a stage mismatch); the stages before it run.
+HeapPrograms run_stages(CheckReport& r, const Program& p, const std::vector<Expect>& expects,
+                        const CheckOptions& opt) {
+  HeapPrograms hs;
   PipelineOptions popt;
   popt.pass = opt.passes;
   if (p.lang == Lang::FunMem) {
-    heaps.emplace_back("", p);
-    unchanged.push_back(false);
+    hs.progs.emplace_back("", p);
+    hs.unchanged.push_back(false);
     bool meaningful = true;
     for (const Expect& e : expects)
       meaningful = meaningful && e.word != "invalid" && e.word != "race";
@@ -313,21 +366,99 @@ void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& exp
   }
   PipelineResult pres = run_pipeline(p, popt);
   r.pipeline_error = pres.error;
+  if (!pres.error.empty()) r.stage_mismatches.push_back("the pipeline stops: " + pres.error);
   if (const ScReport* sc = pres.sc_report()) r.sc = *sc;
-  const imp::Program* imp_prog = nullptr;
-  Def imp_def;
   for (StageResult& s : pres.stages) {
     r.stages.push_back(stage_name(s.stage));
     if (s.imp) {
-      imp_prog = &*s.imp;
-      imp_def = heaps.back().second.def;
+      hs.imp = std::move(*s.imp);
+      hs.imp_def = hs.progs.back().second.def;
       continue;
     }
     // A stage that changed nothing runs as the one before it did (the interpreters are
     // deterministic): its runs are copies.
-    unchanged.push_back(!heaps.empty() && s.unchanged);
-    heaps.emplace_back(stage_name(s.stage), std::move(*s.program));
+    hs.unchanged.push_back(!hs.progs.empty() && s.unchanged);
+    hs.progs.emplace_back(stage_name(s.stage), std::move(*s.program));
   }
+  return hs;
+}
+
+/// Runs one data set through every heap program and compares every stage with the
+/// source (stage_differences).
+void run_data_set_stages(CheckReport& r, const HeapPrograms& hs, const Reference& ref,
+                         const CheckOptions& opt) {
+  const size_t first = r.runs.size();
+  // A FUN source: its value semantics. A FUNMEM source: its own heap run (the first),
+  // which ends as the value semantics does unless the program is invalid.
+  StageReference want;
+  want.error = ref.value.error;
+  // The source's heap results when they are the reference, and per run the difference
+  // of its results from them (results are kept only then).
+  std::vector<Data> source, got;
+  std::vector<std::optional<std::string>> from_source;
+  for (size_t h = 0; h < hs.progs.size(); ++h) {
+    const auto& [stage, prog] = hs.progs[h];
+    const bool ran = !hs.unchanged[h];
+    const bool keep = (h == 0 && stage.empty()) || want.heap_results;
+    DataSetRun d = ran ? run_data_set(ref, &prog, opt, keep ? &got : nullptr) : r.runs.back();
+    if (h == 0 && stage.empty() && d.heap_ran) {
+      if (!same_end(d.heap_error, ref.value.error)) want.error = d.heap_error;
+      want.heap_results = !want.error && (d.mismatch || ref.value.error);
+      want.racy = !d.races.empty();
+      if (want.heap_results) source = std::move(got);
+    }
+    if (!want.heap_results || h == 0)
+      from_source.emplace_back();
+    else
+      from_source.push_back(ran ? differs_from_source(source, got, stage) : from_source.back());
+    got.clear();
+    d.name = ref.base.name;
+    d.stage = stage;
+    if (!stage.empty()) d.name += " after " + stage;
+    r.runs.push_back(std::move(d));
+  }
+  if (hs.imp) {
+    DataSetRun d = run_imp_data_set(ref, *hs.imp, hs.imp_def, opt);
+    d.name += " after to-imp";
+    r.runs.push_back(std::move(d));
+    from_source.emplace_back(); // IMP's blocks are compared with the value semantics
+  }
+  if (ref.base.input_error) return;
+  for (size_t j = first; j < r.runs.size(); ++j)
+    for (const std::string& why : stage_differences(want, r.runs[j], from_source[j - first]))
+      r.stage_mismatches.push_back(r.runs[j].name + ": " + why);
+}
+
+/// What sc changed on the data set whose runs start at `first`: the stage before it
+/// against its own.
+void record_sc_impact(CheckReport& r, Lang lang, size_t first, const std::string& data_set) {
+  const DataSetRun *before = nullptr, *after = nullptr;
+  for (size_t j = first; j < r.runs.size(); ++j) {
+    const DataSetRun& d = r.runs[j];
+    if (d.stage == "sc") after = &d;
+    if (d.stage == (lang == Lang::Fun ? "fun-to-funmem" : "")) before = &d;
+  }
+  if (!before || !after || !before->heap_ran || !after->heap_ran || before->heap_error ||
+      after->heap_error)
+    return;
+  CheckReport::ScImpact im;
+  im.data_set = data_set;
+  im.copied_before = before->heap_stats.copied_elems;
+  im.copied_after = after->heap_stats.copied_elems;
+  im.elided_after = after->heap_stats.elided_elems;
+  im.peak_before = before->heap_stats.peak_bytes;
+  im.peak_after = after->heap_stats.peak_bytes;
+  r.sc_impact.push_back(im);
+}
+
+/// Runs the pipeline and every data set of a typed program and judges the run-time
+/// expectations.
+void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& expects,
+                const CheckOptions& opt) {
+  std::optional<Program> unmemmed;
+  const Program& fun = p.lang == Lang::FunMem ? unmemmed.emplace(unmem(p)) : p;
+  const HeapPrograms hs = run_stages(r, p, expects, opt);
+  // Run every data set (the command line's, else the file's, else one random set).
   const std::vector<InputSet>& sets = opt.inputs.empty() ? p.inputs : opt.inputs;
   size_t count = std::max<size_t>(sets.size(), 1);
   const auto runs_start = std::chrono::steady_clock::now();
@@ -339,54 +470,12 @@ void run_checks(CheckReport& r, const Program& p, const std::vector<Expect>& exp
                                             : "--input " + std::to_string(k + 1);
     const size_t first = r.runs.size();
     const Reference ref = reference_run(p, fun, set, name, opt, opt.seed + k);
-    if (heaps.empty()) {
+    if (hs.progs.empty()) {
       r.runs.push_back(run_data_set(ref, nullptr, opt));
       continue;
     }
-    for (size_t h = 0; h < heaps.size(); ++h) {
-      const auto& [stage, prog] = heaps[h];
-      DataSetRun d = unchanged[h] ? r.runs.back() : run_data_set(ref, &prog, opt);
-      d.name = ref.base.name;
-      d.stage = stage;
-      if (!stage.empty()) d.name += " after " + stage;
-      r.runs.push_back(std::move(d));
-    }
-    if (imp_prog) {
-      DataSetRun d = run_imp_data_set(ref, *imp_prog, imp_def, opt);
-      d.name += " after to-imp";
-      r.runs.push_back(std::move(d));
-    }
-    // Every stage produced by a pass ends as the source's value semantics does; a
-    // FUNMEM source whose own heap semantics ends otherwise (an invalid program) is the
-    // reference of its stages itself.
-    if (!ref.base.input_error) {
-      // (The error alone: the results are not copied.)
-      std::optional<RunError> want = ref.value.error;
-      const DataSetRun& src = r.runs[first];
-      if (p.lang == Lang::FunMem && src.heap_ran && !same_end(src.heap_error, ref.value.error))
-        want = src.heap_error;
-      for (size_t j = first; j < r.runs.size(); ++j)
-        if (auto why = stage_ends_otherwise(want, r.runs[j]))
-          r.stage_mismatches.push_back(r.runs[j].name + ": " + *why);
-    }
-    // What sc changed: the stage before it against its own.
-    const DataSetRun *before = nullptr, *after = nullptr;
-    for (size_t j = first; j < r.runs.size(); ++j) {
-      const DataSetRun& d = r.runs[j];
-      if (d.stage == "sc") after = &d;
-      if (d.stage == (p.lang == Lang::Fun ? "fun-to-funmem" : "")) before = &d;
-    }
-    if (before && after && before->heap_ran && after->heap_ran && !before->heap_error &&
-        !after->heap_error) {
-      CheckReport::ScImpact im;
-      im.data_set = name;
-      im.copied_before = before->heap_stats.copied_elems;
-      im.copied_after = after->heap_stats.copied_elems;
-      im.elided_after = after->heap_stats.elided_elems;
-      im.peak_before = before->heap_stats.peak_bytes;
-      im.peak_after = after->heap_stats.peak_bytes;
-      r.sc_impact.push_back(im);
-    }
+    run_data_set_stages(r, hs, ref, opt);
+    record_sc_impact(r, p.lang, first, name);
   }
   r.run_seconds = seconds_since(runs_start);
   for (ExpectResult& er : r.expectations)

@@ -3,13 +3,17 @@
 // A FUNMEM program runs under the value semantics (after unmem, fig. 4.7) and the heap
 // semantics (fig. 4.8); it is valid on a data set when both finish without error, the
 // heap run has no data race and the results agree (def. 4.4.1). A FUN program runs
-// under the value semantics and goes through the pipeline (fun-to-funmem, merge); after
-// every stage the program must type-check and its heap semantics must agree with the FUN
-// value semantics, race-free. A failing stage is named.
-// Short-circuiting (`sc`) is a pipeline stage of FUN programs; a FUNMEM program expected
-// to be valid also runs after `sc`. Either way the optimised program's heap semantics is
-// compared with the original's value semantics on every data set, and `short-circuit N`
-// holds when sc proved exactly N points (update, concat operand, kernel result).
+// under the value semantics and goes through the pipeline (fun-to-funmem, sc, merge,
+// hoist, expand, to-imp); after every stage the program must type-check and its heap
+// semantics (IMP's after to-imp) must agree with the FUN value semantics, race-free.
+// Short-circuiting (`sc`) is a pipeline stage of FUN programs; a FUNMEM program not
+// expected to be invalid or racy also runs after `sc`. Whatever the file expects, every
+// stage must match its source on every data set: the same results element by element,
+// or an error of the same kind at the same position, and no race the source does not
+// have (the source: a FUN program's value semantics; a FUNMEM program's own heap run);
+// a stage that differs, or a stage that fails, fails the file, named with the data set.
+// `short-circuit N` holds when sc proved exactly N points (update, concat operand,
+// kernel result).
 #pragma once
 
 #include "analysis/pipeline.h"
@@ -42,7 +46,7 @@ struct CheckOptions {
 /// The outcome of one data set.
 struct DataSetRun {
   std::string name;   // "input at line 12", "--input 1", "random inputs"
-  std::string stage;  // FUN input: the pipeline stage whose output ran (fun-to-funmem, merge)
+  std::string stage;  // the pipeline stage whose output ran (fun-to-funmem, sc, ...); "" the source
   std::string inputs; // the values used, abbreviated
   std::optional<RunError> input_error; // the data set does not fit the parameters
   std::optional<RunError> value_error, heap_error;
@@ -61,13 +65,18 @@ struct CheckReport {
   std::vector<Diagnostic> diagnostics;
   std::vector<ExpectResult> expectations;
   std::vector<DataSetRun> runs;
-  /// FUN input: the stage that failed or produced an ill-typed program, and why (empty
-  /// when every stage's heap semantics ran on every data set).
+  /// The stage that failed or produced an ill-typed program, and why (empty when every
+  /// stage ran). Fails the file, whatever its expectations say.
   std::string pipeline_error;
   std::vector<std::string> stages; // the pipeline's stages that produced a program
-  /// Stages that end otherwise than the source's value semantics on a data set: an error
-  /// of another kind or at another position, an error where it has none, or none where
-  /// it has one. Any fails the file, whatever its expectations say.
+  /// Every difference of a stage from its source on a data set, as "DATA SET after
+  /// STAGE: stage STAGE ...": it ends otherwise (an error of another kind or at another
+  /// position, an error where the source has results, or results where it has an error),
+  /// its results differ, or it has a data race the source does not have (a FUN source has
+  /// none; a FUNMEM source whose own heap run has a race compares only how its stages
+  /// end). The source is the FUN value semantics, or the FUNMEM program's heap run. A
+  /// failed pipeline adds "the pipeline stops: " + pipeline_error. Any fails the file,
+  /// whatever its expectations say.
   std::vector<std::string> stage_mismatches;
   size_t data_sets = 0;
   /// The sc stage's attempts, and per data set what it changed at run time.
@@ -82,7 +91,7 @@ struct CheckReport {
   /// Wall-clock seconds: parsing, type checking and the pipeline's passes (static), and
   /// the interpreters' runs of every data set (runs).
   double static_seconds = 0, run_seconds = 0;
-  /// True when no expectation fails.
+  /// True when no expectation fails, no stage differs and the pipeline did not fail.
   bool ok() const;
 };
 

@@ -48,16 +48,15 @@ Pass::Plan Pass::plan_here(const Point& pt, ScAttempt& a) {
   plan.c = t.c;
   follow_aliases(pt, t);
   check_last_use(pt, t);
-  check_needed_names(pt, t);
   set_defs(pt.frames, pt.P);
-  Solver& solver = solver_for(t.facts);
-  Account acc1{solver, a};
+  check_needed_names(pt, t);
   // An `if` creates the source: each branch builds its result where the source goes,
   // as if the end of the branch were a point of its own.
   const size_t bounds_at = t.if_result ? plan_branches(pt, t, plan, a) : t.c;
   check_bounds(pt, t, bounds_at, plan, a);
-  std::vector<Acc> loop_writes = check_non_overlap(pt, t, solver, a);
-  check_enclosing_kernel(pt, t, loop_writes, solver, a);
+  check_injective(pt, t, a);
+  std::vector<Acc> loop_writes = check_non_overlap(pt, t, a);
+  check_enclosing_kernel(pt, t, loop_writes, a);
   plan.fam = std::move(t.fam);
   plan.lift = std::move(t.lift);
   return plan;
@@ -197,16 +196,28 @@ void Pass::check_last_use(const Point& pt, const Trace& t) {
 /// source whose own layout sends several elements to one place (a zero stride) races at
 /// its creation; built elsewhere, the race would be gone from the program.
 void Pass::check_needed_names(const Point& pt, Trace& t) {
-  need(*pt.B, t.c, pt.P, t.fam, pt.ysm, Property::DestinationMemory, t.lift);
+  Solver& csolver = solver_for(facts_at(pt.frames, t.c));
+  need(*pt.B, t.c, pt.P, t.fam, pt.ysm, Property::DestinationMemory, t.lift, csolver);
   for (const std::string& v : lmad_free_vars(pt.lnew))
-    need(*pt.B, t.c, pt.P, t.fam, v, Property::Projection, t.lift);
-  t.facts = facts_at(pt.frames, pt.P);
+    need(*pt.B, t.c, pt.P, t.fam, v, Property::Projection, t.lift, csolver);
   if (const auto& rt = arr(t.root))
     for (const auto& [cnt, st] : rt->lay.dims)
-      if (st == Poly(0) && !solver_for(t.facts).proves(le(cnt, Poly(1))))
+      if (st == Poly(0) && !csolver.proves(le(cnt, Poly(1))))
         throw Refused{Property::CreationPoint, t.root + "'s layout " + rt->lay.to_string() +
                                                    " puts several elements in one place, so its "
                                                    "creation races; it stays where it is"};
+  // A scratch built in the destination would keep the destination's old values where
+  // the value semantics has zeros: apply() turns it into a replicate of zero, which
+  // only exists for one dimension.
+  if (std::holds_alternative<EScratch>(t.creation(pt).exp.node)) {
+    const auto& rt = arr(t.root);
+    if (!rt || rt->dims.size() != 1)
+      throw Refused{Property::CreationPoint,
+                    t.root +
+                        " is a scratch of more than one dimension: built in place it would "
+                        "keep the destination's old values where the value semantics has "
+                        "zeros, and only a one-dimensional one can become a replicate of zero"};
+  }
 }
 
 /// The creation is an `if`: a plan for each branch's result. Returns the statement whose
@@ -258,6 +269,7 @@ size_t Pass::plan_branches(const Point& pt, const Trace& t, Plan& plan, ScAttemp
                       v + " is defined after the if at " + at(B.stmts[c].pos) + ", but " + sp.x +
                           ", which a branch returns, is created before it"};
     }
+    check_outside_uses(pt, c, if_result, *outside, outer_branch->fam, L, a);
   }
   for (size_t k = 0; k < 2; ++k) {
     Body* br = brs[k];
@@ -266,37 +278,7 @@ size_t Pass::plan_branches(const Point& pt, const Trace& t, Plan& plan, ScAttemp
       continue;
     }
     Point sp = pt;
-    if (outer_branch) {
-      sp.also = outer_branch->fam;
-      // Its element reads there count as uses of the destination; a view or an
-      // update of it would be another name for the destination's place.
-      std::function<void(const Body&)> scan = [&](const Body& body) {
-        for (const Stmt& st : body.stmts) {
-          const auto* l = std::get_if<SLet>(&st.node);
-          if (!l) continue;
-          std::optional<std::string> of;
-          std::visit(Overloaded{[&](const EIndex& x) {
-                                  const auto& xt = arr(x.arr.s);
-                                  bool element = xt && x.entries.size() == xt->dims.size();
-                                  for (const Entry& e : x.entries)
-                                    element = element && !e.count;
-                                  if (!element) of = x.arr.s;
-                                },
-                                [&](const ELmadSlice& x) { of = x.arr.s; },
-                                [&](const ETranspose& x) { of = x.arr.s; },
-                                [&](const EUpdate& x) { of = x.arr.s; },
-                                [&](const EUpdateLmad& x) { of = x.arr.s; }, [&](const auto&) {}},
-                     l->exp.node);
-          if (of && sp.also.count(*of))
-            throw Refused{Property::CreationPoint,
-                          "the other branch of the if at " + at(B.stmts[c].pos) +
-                              " makes a view or an update of " + *of + " (at " + at(st.pos) +
-                              "), which would be built in the destination"};
-          each_body(const_cast<Stmt&>(st), [&](Body& in) { scan(in); });
-        }
-      };
-      scan(*br);
-    }
+    if (outer_branch) sp.also = outer_branch->fam;
     sp.B = br;
     sp.P = br->stmts.size();
     sp.x = br->results[if_result].s;
@@ -323,8 +305,9 @@ void Pass::check_bounds(const Point& pt, Trace& t, size_t bounds_at, Plan& plan,
   std::vector<Formula> cfacts =
       facts_at(pt.frames, opt_.broken_late_facts ? pt.P : bounds_at); // (deliberately broken)
   for (size_t d : t.lift)
-    for (Formula& f : stmt_facts(B.stmts[d]))
+    for (Formula& f : facts_of(B.stmts[d]))
       cfacts.push_back(std::move(f));
+  t.cfacts = cfacts;
   Solver& bsolver = solver_for(cfacts);
   Account acc_b{bsolver, a};
   if (auto bd = bounds(pt, bsolver)) {
@@ -354,52 +337,50 @@ void Pass::check_bounds(const Point& pt, Trace& t, size_t bounds_at, Plan& plan,
 /// Step 6. 6.4.3: bottom-up from the point to the creation; for a kernel creating the
 /// source, 6.6.2 (thread i writes fix(L, i) at its end; no other thread may use it).
 /// Returns the writes of loops carrying the source (step 7 needs them).
-std::vector<Acc> Pass::check_non_overlap(const Point& pt, const Trace& t, Solver& solver,
-                                         ScAttempt& a) {
+std::vector<Acc> Pass::check_non_overlap(const Point& pt, const Trace& t, ScAttempt& a) {
   Body& B = *pt.B;
   const size_t c = t.c;
   const SLet& cl = t.creation(pt);
   const std::map<std::string, SymLmad>& fam = t.fam;
-  const std::vector<Formula>& facts = t.facts;
   const std::set<std::string> dmems = destination_blocks(pt);
   std::vector<Acc> loop_writes;
-  const bool scratch = std::holds_alternative<EScratch>(cl.exp.node);
+  const SolverOf at_u = at_use(pt.frames);
   Summary U;
   for (size_t d = pt.P; d-- > c + 1;) {
     std::vector<Acc> W;
     for (const auto& [dd, w] : t.fam_writes)
       if (dd == d) W.push_back(w);
-    check(W, U, solver, Property::NonOverlap, a);
+    check(W, U, at_u, Property::NonOverlap, a);
     for (const Carried& carry : carried_)
       if (carry.d == d) {
         const ELoop& lp = std::get<ELoop>(std::get<SLet>(B.stmts[d].node).exp.node);
-        for (Acc& w : loop_checks(carry, lp, dmems, fam, U, facts, solver, a))
+        for (Acc& w : loop_checks(carry, lp, dmems, fam, U, pt.frames, a))
           loop_writes.push_back(std::move(w));
       }
-    uses(B.stmts[d], dmems, fam, U);
+    uses_at(B.stmts[d], d, dmems, fam, U);
   }
   const Acc whole = whole_creation(pt, t);
   if (const auto* k = std::get_if<EKernel>(&cl.exp.node)) {
-    // 6.6.2: thread i writes fix(L, i) at its end; no other thread may use it.
+    // 6.6.2: thread i writes fix(L, i) at its end, when every fact of its body holds;
+    // no other thread may use it.
     Summary Uk;
-    std::vector<Formula> kf = facts;
+    std::vector<Formula> kf = facts_at(pt.frames, c);
     range_facts(k->iter.s, k->bound, kf);
     for (const Stmt& st : k->body.stmts) {
       uses(st, dmems, fam, Uk);
-      for (Formula& f : stmt_facts(st))
+      for (Formula& f : facts_of(st))
         kf.push_back(std::move(f));
     }
     localize(Uk, k->body);
     Solver& ks = solver_for(kf);
-    Account acc2{ks, a};
     Acc wi{lmad_fix(t.L, Poly::var(k->iter.s)),
            "write of thread " + k->iter.s + " of the kernel creating " + t.root};
     check({wi}, others(Uk, k->iter.s, k->bound), ks, Property::OtherThreads, a);
-    check({whole}, U, solver, Property::NonOverlap, a);
-  } else if (!scratch) {
+    check({whole}, U, at_u, Property::NonOverlap, a);
+  } else {
     Summary Uc = U;
-    uses(B.stmts[c], dmems, fam, Uc);
-    check({whole}, Uc, solver, Property::NonOverlap, a);
+    uses_at(B.stmts[c], c, dmems, fam, Uc);
+    check({whole}, Uc, at_u, Property::NonOverlap, a);
   }
   return loop_writes;
 }
@@ -407,8 +388,7 @@ std::vector<Acc> Pass::check_non_overlap(const Point& pt, const Trace& t, Solver
 /// Step 7. A point inside a kernel whose threads share the destination: the writes of
 /// thread i against the uses of every other thread.
 void Pass::check_enclosing_kernel(const Point& pt, const Trace& t,
-                                  const std::vector<Acc>& loop_writes, Solver& solver,
-                                  ScAttempt& a) {
+                                  const std::vector<Acc>& loop_writes, ScAttempt& a) {
   const Body& B = *pt.B;
   const Frame& bf = pt.frames.back();
   auto ms = ix_.site.find(pt.ysm);
@@ -420,12 +400,18 @@ void Pass::check_enclosing_kernel(const Point& pt, const Trace& t,
     uses(st, dmems, t.fam, Ub);
   localize(Ub, B);
   std::vector<Acc> Wb;
-  if (!std::holds_alternative<EScratch>(t.creation(pt).exp.node))
-    Wb.push_back(whole_creation(pt, t));
-  for (const auto& [dd, w] : t.fam_writes)
+  Wb.push_back(whole_creation(pt, t));
+  Wb.back().at = t.c;
+  for (const auto& [dd, w] : t.fam_writes) {
     Wb.push_back(w);
+    Wb.back().at = dd;
+  }
   Wb.insert(Wb.end(), loop_writes.begin(), loop_writes.end());
-  check(Wb, others(Ub, bf.iter, bf.bound), solver, Property::EnclosingThreads, a);
+  // Thread i's write happens when the facts before it hold in thread i.
+  const Summary Uo = others(Ub, bf.iter, bf.bound);
+  const SolverOf at_w = at_use(pt.frames);
+  for (const Acc& w : Wb)
+    check({w}, Uo, at_w(w), Property::EnclosingThreads, a);
 }
 
 /// The write of the whole source at its creation.
@@ -450,6 +436,13 @@ std::set<std::string> Pass::destination_blocks(const Point& pt) {
 /// lived in are collected for removal once every plan is applied.
 void Pass::apply(Plan& p, std::set<std::string>& old_mems, ScAttempt& a) {
   Body& B = *p.B;
+  // A scratch in the destination: zeros, as the value semantics has them.
+  if (SLet& cl = std::get<SLet>(B.stmts[p.c].node); std::holds_alternative<EScratch>(cl.exp.node)) {
+    const Type& ty = *cl.pats.at(0).type;
+    Lit zero;
+    zero.type = ty.elem;
+    cl.exp.node = EReplicate{ty.dims.at(0), AtomArg{zero, B.stmts[p.c].pos}};
+  }
   std::map<std::string, LmadSyn> syn;
   for (const auto& [n, l] : p.fam) {
     syn[n] = explicit_syn(l);

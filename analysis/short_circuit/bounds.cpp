@@ -3,66 +3,114 @@
 
 namespace funmem::sc {
 
-/// Whether a statement may end the run with an error: conservative (an assume, an
-/// integer operation that may overflow or divide by zero, a read not shown inside its
-/// array, a size not shown non-negative, anything not listed).
-bool Pass::may_fail(const Stmt& s, Solver& solver, int depth) {
+/// How a statement may end the run: not at all, only with a resource error (an
+/// allocation the facts do not bound by --max-memory's default, 2^28 elements), or with
+/// another error (an assume, an integer operation that may overflow or divide by zero, a
+/// read not shown inside its array, a size not shown non-negative, anything not listed).
+Fail Pass::may_fail(const Stmt& s, Solver& solver, int depth) {
   const auto* l = std::get_if<SLet>(&s.node);
-  if (!l || depth > 8) return true;
+  if (!l || depth > 8) return Fail::Other;
+  auto fits = [&](const Poly& p) {
+    return solver.proves(le(p.substitute(defs_), Poly(int64_t{1} << 28)));
+  };
   auto size_may_fail = [&](const SExpP& e) {
     auto p = to_poly(*e);
-    return sexp_may_fail(*e) || !p || !solver.proves(ge(p->substitute(defs_), Poly(0)));
+    if (sexp_may_fail(*e, solver) || !p || !solver.proves(ge(p->substitute(defs_), Poly(0))))
+      return Fail::Other;
+    return fits(*p) ? Fail::None : Fail::Resource;
+  };
+  auto result_may_fail = [&]() { // the array the statement makes
+    const auto& t = arr(l->pats.at(0).name.s);
+    if (!t) return l->pats.size() == 1 ? Fail::None : Fail::Other;
+    Poly elems(1);
+    for (const Poly& d : t->dims)
+      elems = elems * d;
+    return fits(elems) ? Fail::None : Fail::Resource;
   };
   return std::visit(
-      Overloaded{[&](const EScalar& x) { return sexp_may_fail(*x.e); },
-                 [&](const EIota& x) { return size_may_fail(x.n); },
-                 [&](const EReplicate& x) { return size_may_fail(x.n); },
-                 [&](const EAlloc& x) { return size_may_fail(x.size); },
-                 [&](const EScratch&) { return false; }, [&](const ECopy&) { return false; },
-                 [&](const ETranspose&) { return false; }, [&](const EConcat&) { return false; },
-                 [&](const EIndex& x) {
-                   const auto& t = arr(x.arr.s);
-                   if (!t || x.entries.size() > t->dims.size()) return true;
-                   for (size_t k = 0; k < x.entries.size(); ++k) {
-                     const Entry& e = x.entries[k];
-                     auto i = to_poly(*e.start);
-                     if (e.count || sexp_may_fail(*e.start) || !i) return true;
-                     Poly ii = i->substitute(defs_);
-                     if (!solver.proves(Formula::conj({ge(ii, Poly(0)), lt(ii, t->dims[k])})))
-                       return true;
-                   }
-                   return false;
-                 },
-                 [&](const EKernel& x) {
-                   if (size_may_fail(x.bound)) return true;
-                   std::vector<Formula> kf = solver.facts();
-                   range_facts(x.iter.s, x.bound, kf);
-                   Solver& ks = solver_for(kf);
-                   for (const Stmt& st : x.body.stmts)
-                     if (may_fail(st, ks, depth + 1)) return true;
-                   return false;
-                 },
-                 [&](const auto&) { return true; }},
+      Overloaded{
+          [&](const EScalar& x) { return sexp_may_fail(*x.e, solver) ? Fail::Other : Fail::None; },
+          [&](const EIota& x) { return size_may_fail(x.n); },
+          [&](const EReplicate& x) { return std::max(size_may_fail(x.n), result_may_fail()); },
+          [&](const EAlloc& x) { return size_may_fail(x.size); },
+          [&](const EScratch&) { return result_may_fail(); },
+          [&](const ECopy&) { return result_may_fail(); },
+          [&](const ETranspose&) { return Fail::None; },
+          [&](const EConcat&) { return result_may_fail(); },
+          [&](const EIndex& x) {
+            const auto& t = arr(x.arr.s);
+            if (!t || x.entries.size() > t->dims.size()) return Fail::Other;
+            for (size_t k = 0; k < x.entries.size(); ++k) {
+              const Entry& e = x.entries[k];
+              auto i = to_poly(*e.start);
+              if (e.count || sexp_may_fail(*e.start, solver) || !i) return Fail::Other;
+              Poly ii = i->substitute(defs_);
+              if (!solver.proves(Formula::conj({ge(ii, Poly(0)), lt(ii, t->dims[k])})))
+                return Fail::Other;
+            }
+            return Fail::None;
+          },
+          [&](const EKernel& x) {
+            Fail f = size_may_fail(x.bound);
+            if (f == Fail::Other) return f;
+            if (arr(l->pats.at(0).name.s)) f = std::max(f, result_may_fail());
+            std::vector<Formula> kf = solver.facts();
+            range_facts(x.iter.s, x.bound, kf);
+            Solver& ks = solver_for(kf);
+            for (const Stmt& st : x.body.stmts)
+              f = std::max(f, may_fail(st, ks, depth + 1));
+            return f;
+          },
+          [&](const auto&) { return Fail::Other; }},
       l->exp.node);
 }
 
-bool Pass::sexp_may_fail(const SExp& e) {
-  return std::visit(
-      Overloaded{[](const Lit&) { return false; }, [](const SVar&) { return false; },
-                 [&](const SUnary& u) { return u.op == UnOp::Neg || sexp_may_fail(*u.a); },
-                 [&](const SBinary& b) {
-                   bool arith = b.op == BinOp::Add || b.op == BinOp::Sub || b.op == BinOp::Mul ||
-                                b.op == BinOp::Div || b.op == BinOp::Mod;
-                   if (arith && !is_float(e, 0)) return true;
-                   return sexp_may_fail(*b.a) || sexp_may_fail(*b.b);
-                 },
-                 [&](const SCall& c) {
-                   if (c.fn == Fn::Abs || c.fn == Fn::ToI32 || c.fn == Fn::ToI64) return true;
-                   for (const SExpP& a : c.args)
-                     if (sexp_may_fail(*a)) return true;
-                   return false;
-                 }},
-      e.node);
+bool Pass::sexp_may_fail(const SExp& e, Solver& solver) {
+  // An integer operation whose result the facts keep inside i64 (and a division whose
+  // divisor they keep away from 0, and from -1 under the least i64) cannot fail.
+  auto within = [&](const SExp& x) {
+    try {
+      auto p = to_poly(x);
+      if (!p) return false;
+      Poly q = p->substitute(defs_);
+      return solver.proves(Formula::conj({ge(q, Poly(INT64_MIN)), le(q, Poly(INT64_MAX))}));
+    } catch (const SymbolicOverflow&) {
+      return false;
+    }
+  };
+  auto divisor_safe = [&](const SExp& a, const SExp& b) {
+    try {
+      auto pa = to_poly(a), pb = to_poly(b);
+      if (!pa || !pb) return false;
+      Poly qa = pa->substitute(defs_), qb = pb->substitute(defs_);
+      return solver.proves(ge(qb, Poly(1))) ||
+             (solver.proves(le(qb, Poly(-1))) && solver.proves(gt(qa, Poly(INT64_MIN))));
+    } catch (const SymbolicOverflow&) {
+      return false;
+    }
+  };
+  return std::visit(Overloaded{[](const Lit&) { return false; }, [](const SVar&) { return false; },
+                               [&](const SUnary& u) {
+                                 if (sexp_may_fail(*u.a, solver)) return true;
+                                 return u.op == UnOp::Neg && !is_float(e, 0) && !within(e);
+                               },
+                               [&](const SBinary& b) {
+                                 if (sexp_may_fail(*b.a, solver) || sexp_may_fail(*b.b, solver))
+                                   return true;
+                                 if (is_float(e, 0)) return false;
+                                 if (b.op == BinOp::Add || b.op == BinOp::Sub || b.op == BinOp::Mul)
+                                   return !within(e);
+                                 if (b.op == BinOp::Div || b.op == BinOp::Mod)
+                                   return !divisor_safe(*b.a, *b.b);
+                                 return false;
+                               },
+                               [&](const SCall& c) {
+                                 for (const SExpP& a : c.args)
+                                   if (sexp_may_fail(*a, solver)) return true;
+                                 if (c.fn == Fn::ToI32 || c.fn == Fn::ToI64) return true;
+                                 return c.fn == Fn::Abs && !within(e);
+                               }},
+                    e.node);
 }
 
 /// Whether a scalar expression is of a floating-point type (its operations never fail).
@@ -205,6 +253,112 @@ bool Pass::prove_positive(Poly d, const std::vector<Frame>& frames, Solver& solv
     if (!changed) break;
   }
   return solver.proves(gt(d, Poly(0)));
+}
+
+/// The source's place must send distinct elements to distinct places: for each dimension
+/// k, the elements with index t in it are disjoint from those with a larger index (two
+/// distinct indices differ first somewhere). Asked with the facts at the creation.
+void Pass::check_injective(const Point& pt, const Trace& t, ScAttempt& a) {
+  const SymLmad& L = t.L;
+  // The place is evaluated when the source is created: a division in it (from an index
+  // of the update) would fail there, not at the update.
+  auto divides = [](const Poly& p) {
+    bool found = false;
+    for (const auto& [m, c] : p.terms())
+      for (const auto& [atom, e] : m)
+        if (atom->kind == AtomKind::Div || atom->kind == AtomKind::Mod) {
+          auto k = atom->args.size() == 2 ? atom->args[1].constant() : std::nullopt;
+          found = found || !k || *k == 0 || *k == -1;
+        }
+    return found;
+  };
+  bool div = divides(L.offset);
+  for (const auto& [cnt, st] : L.dims)
+    div = div || divides(cnt) || divides(st);
+  if (div)
+    throw Refused{Property::Projection, "the place " + L.to_string() + " of " + t.root +
+                                            " divides; evaluated at the creation, a division by "
+                                            "zero would end the run there instead of at " +
+                                            at(pt.pos)};
+  Solver& solver = solver_for(t.cfacts);
+  if (nested_strides(L, solver)) {
+    a.proofs.push_back({"injective", "place " + L.to_string(), t.root,
+                        "distinct elements in distinct cells (nested strides)"});
+    return;
+  }
+  const std::string v = fresh_name(names(), "k_dim");
+  const Poly tv = Poly::var(v);
+  for (size_t k = 0; k < L.dims.size(); ++k) {
+    const auto& [cnt, st] = L.dims[k];
+    if (solver.proves(le(cnt, Poly(1)))) continue;
+    if (L.dims.size() == 1 && (solver.proves(gt(st, Poly(0))) || solver.proves(lt(st, Poly(0)))))
+      continue;
+    SymLmad at_t = L, above = L;
+    at_t.offset = L.offset + tv * st;
+    at_t.dims[k] = {Poly(1), st};
+    above.offset = L.offset + (tv + Poly(1)) * st;
+    above.dims[k] = {cnt - tv - Poly(1), st};
+    std::vector<Formula> f = solver.facts();
+    f.push_back(ge(tv, Poly(0)));
+    f.push_back(lt(tv, cnt));
+    Solver& ks = solver_for(f);
+    const int q0 = ks.stats().queries, z0 = ks.stats().z3_calls;
+    ProveResult r = prove_disjoint(lmad_substitute(at_t, defs_), lmad_substitute(above, defs_), ks,
+                                   opt_.prover);
+    a.queries += ks.stats().queries - q0;
+    a.z3_calls += ks.stats().z3_calls - z0;
+    if (r.answer != Answer::Disjoint)
+      throw Refused{Property::Projection, "the place " + L.to_string() + " of " + t.root +
+                                              " may put two of its elements " +
+                                              "in one cell (dimension " + std::to_string(k) +
+                                              "): " + summary(r)};
+  }
+  a.proofs.push_back(
+      {"injective", "place " + L.to_string(), t.root, "distinct elements in distinct cells"});
+}
+
+/// A sufficient test of injectivity: the dimensions ordered by |stride| (each order
+/// proved), each one's stride beyond the span of the smaller ones, unless it has one
+/// element at most or the LMAD none.
+bool Pass::nested_strides(const SymLmad& L, Solver& solver) {
+  std::vector<std::pair<Poly, Poly>> dims; // (count, |stride|)
+  std::vector<Formula> empty;
+  for (const auto& [cnt, st] : L.dims) {
+    empty.push_back(le(cnt, Poly(0)));
+    if (solver.proves(ge(st, Poly(0))))
+      dims.push_back({cnt, st});
+    else if (solver.proves(le(st, Poly(0))))
+      dims.push_back({cnt, -st});
+    else
+      return false;
+  }
+  // a before b: |stride a| <= |stride b|, unless one of them has an element at most
+  // (it adds nothing to a span) or the LMAD is empty.
+  auto before = [&](const std::pair<Poly, Poly>& x, const std::pair<Poly, Poly>& y) {
+    std::vector<Formula> f = empty;
+    f.push_back(le(x.second, y.second));
+    f.push_back(le(x.first, Poly(1)));
+    f.push_back(le(y.first, Poly(1)));
+    return solver.proves(Formula::disj(f));
+  };
+  for (size_t k = 0; k < dims.size(); ++k) // selection sort by proved order
+    for (size_t j = k + 1; j < dims.size(); ++j)
+      if (!before(dims[k], dims[j])) {
+        if (!before(dims[j], dims[k])) return false;
+        std::swap(dims[k], dims[j]);
+      }
+  for (size_t k = 0; k < dims.size(); ++k) // the relaxed order need not be transitive
+    for (size_t j = k + 1; j < dims.size(); ++j)
+      if (!before(dims[k], dims[j])) return false;
+  Poly span(0);
+  for (const auto& [cnt, st] : dims) {
+    std::vector<Formula> ok = empty;
+    ok.push_back(le(cnt, Poly(1)));
+    ok.push_back(gt(st, span));
+    if (!solver.proves(Formula::disj(ok))) return false;
+    span = span + (cnt - Poly(1)) * st;
+  }
+  return true;
 }
 
 bool Pass::remove_alloc_if_dead(const std::string& m) {

@@ -6,18 +6,25 @@ namespace funmem::sc {
 std::string at(Pos p) {
   return std::to_string(p.line) + ":" + std::to_string(p.col);
 }
-std::vector<Formula> stmt_facts(const Stmt& s) {
+std::vector<Formula> stmt_facts(const Stmt& s,
+                                const std::function<bool(const std::string&)>& integer) {
   std::vector<Formula> out;
   std::string err;
+  auto keep = [&](const std::optional<Formula>& f) {
+    if (!f) return;
+    for (const std::string& v : f->free_vars())
+      if (!integer(v)) return;
+    out.push_back(*f);
+  };
   if (const auto* a = std::get_if<SAssume>(&s.node)) {
-    if (auto f = formula_of(*a->cond, &err)) out.push_back(*f);
+    keep(formula_of(*a->cond, &err));
     return out;
   }
   const SLet& l = std::get<SLet>(s.node);
   if (l.pats.size() != 1) return out;
   if (const auto* e = std::get_if<EScalar>(&l.exp.node)) {
     SExpP def = mk_bin(BinOp::Eq, mk_var(l.pats[0].name.s), e->e);
-    if (auto f = formula_of(*def, &err)) out.push_back(*f);
+    keep(formula_of(*def, &err));
   }
   return out;
 }
@@ -29,12 +36,18 @@ void range_facts(const std::string& iter, const SExpP& bound, std::vector<Formul
   out.push_back(lt(Poly::var(iter), *b));
 }
 /// Integer `let` definitions of a body that are polynomials, with earlier ones inlined.
-void poly_defs(const Body& b, size_t upto, std::map<std::string, Poly>& defs) {
+void poly_defs(const Body& b, size_t upto, std::map<std::string, Poly>& defs,
+               const std::function<bool(const std::string&)>& integer) {
   for (size_t k = 0; k < upto && k < b.stmts.size(); ++k)
     if (const auto* l = std::get_if<SLet>(&b.stmts[k].node))
-      if (l->pats.size() == 1)
+      if (l->pats.size() == 1 && integer(l->pats[0].name.s))
         if (const auto* e = std::get_if<EScalar>(&l->exp.node))
-          if (auto p = to_poly(*e->e)) defs[l->pats[0].name.s] = p->substitute(defs);
+          if (auto p = to_poly(*e->e)) {
+            bool ints = true;
+            for (const std::string& v : p->free_vars())
+              ints = ints && integer(v);
+            if (ints) defs[l->pats[0].name.s] = p->substitute(defs);
+          }
 }
 bool mentions(const SymLmad& l, const std::string& v) {
   auto fv = lmad_free_vars(l);

@@ -103,7 +103,7 @@ void Pass::family(const Stmt& s, std::map<std::string, SymLmad>& fam, bool neste
 /// defined before; a scalar definition or allocation between creation and point is
 /// lifted (with what it needs) unless it depends on the source.
 void Pass::need(Body& B, size_t c, size_t P, const std::map<std::string, SymLmad>& fam,
-                const std::string& n, Property property, std::set<size_t>& lift) {
+                const std::string& n, Property property, std::set<size_t>& lift, Solver& solver) {
   auto it = ix_.site.find(n);
   if (it == ix_.site.end() || it->second.first != &B) return;
   size_t d = it->second.second;
@@ -127,7 +127,7 @@ void Pass::need(Body& B, size_t c, size_t P, const std::map<std::string, SymLmad
                             throw Refused{property, where + " cannot be lifted"};
                           auto as = ix_.site.find(x.arr.s);
                           if (as != ix_.site.end() && as->second.first == &B &&
-                              as->second.second > c)
+                              as->second.second >= c)
                             throw Refused{property, where + " reads " + x.arr.s +
                                                         ", which is defined after the creation"};
                           for (const Entry& e : x.entries)
@@ -139,14 +139,15 @@ void Pass::need(Body& B, size_t c, size_t P, const std::map<std::string, SymLmad
                         }},
              l.exp.node);
   for (const std::string& v : deps)
-    need(B, c, P, fam, v, property, lift);
-  // Not moved before an `assume`: a definition may fail (a division, an overflow, a
-  // read, an allocation), and the run would end with its error instead of the
-  // assumption's.
-  for (size_t k = c; k < d; ++k)
-    if (std::holds_alternative<SAssume>(B.stmts[k].node))
-      throw Refused{property,
-                    where + " cannot be moved before the assume at " + at(B.stmts[k].pos)};
+    need(B, c, P, fam, v, property, lift, solver);
+  // Moved above the statements from the creation to it: when it may fail (a division,
+  // an overflow, a read, an allocation) none of them may, or the run would end with
+  // another error than the source's.
+  if (const Fail f = may_fail(st, solver, 0); f != Fail::None)
+    for (size_t k = c; k < d; ++k)
+      if (!lift.count(k) && conflict(f, may_fail(B.stmts[k], solver, 0)))
+        throw Refused{property, where + " may fail, and cannot be moved above the statement at " +
+                                    at(B.stmts[k].pos) + ", which may fail too"};
   lift.insert(d);
 }
 
@@ -174,6 +175,19 @@ std::string Pass::runtime_checks(const Point& pt, size_t c,
     Stmt st{SAssume{std::move(cond), kind}, at};
     checks.push_back(std::move(st));
   };
+  auto call = [](Fn f, SExpP a, SExpP b) -> SExpP {
+    std::vector<SExpP> args;
+    args.push_back(std::move(a));
+    args.push_back(std::move(b));
+    return SExp{SCall{f, std::move(args)}, Pos{}};
+  };
+  // The update evaluates its entries in order, each checked before the next: the checks
+  // reproduce that exactly only when no entry's evaluation can fail.
+  for (const Entry& e : *pt.syn_entries)
+    for (const SExpP* x : {&e.start, &e.count, &e.stride})
+      if (*x && sexp_may_fail(**x, solver))
+        return "the entry at " + at(e.start->pos) +
+               " may fail when evaluated (an integer operation), before its bounds are checked";
   for (size_t k = 0; k < pt.syn_entries->size(); ++k) {
     const Entry& e = (*pt.syn_entries)[k];
     const SymEntry& se = (*pt.entries)[k];
@@ -187,24 +201,104 @@ std::string Pass::runtime_checks(const Point& pt, size_t c,
     if (!solver.proves(ge(*se.count, Poly(0))))
       check(s_le(mk_int(0), e.count), "size", e.count->pos);
     if (solver.proves(entry_inside(se, dim))) continue;
-    SExpP stride = e.stride ? e.stride : mk_int(1);
-    SExpP lsyn = mk_bin(BinOp::Add, e.start,
-                        mk_bin(BinOp::Mul, mk_bin(BinOp::Sub, e.count, mk_int(1)), stride));
-    check(mk_bin(BinOp::Or, s_le(e.count, mk_int(0)),
-                 s_and(within(e.start, dsyn), within(lsyn, dsyn))),
+    // The last element start + (count - 1) * stride inside, without computing it (it
+    // may lie beyond i64): (count - 1) against the steps left before an end. Every
+    // operand is clamped so that no operation overflows or divides by zero.
+    SExpP st = e.stride ? e.stride : mk_int(1);
+    SExpP steps = mk_bin(BinOp::Sub, call(Fn::Max, e.count, mk_int(1)), mk_int(1));
+    SExpP s0 = call(Fn::Max, e.start, mk_int(0));
+    SExpP up = mk_bin(BinOp::Div, mk_bin(BinOp::Sub, mk_bin(BinOp::Sub, dsyn, mk_int(1)), s0),
+                      call(Fn::Max, st, mk_int(1)));
+    SExpP down =
+        mk_bin(BinOp::Sub, mk_int(0), mk_bin(BinOp::Div, s0, call(Fn::Min, st, mk_int(-1))));
+    SExpP last_in = mk_bin(BinOp::Or, mk_bin(BinOp::Eq, st, mk_int(0)),
+                           mk_bin(BinOp::Or, s_and(s_lt(mk_int(0), st), s_le(steps, up)),
+                                  s_and(s_lt(st, mk_int(0)), s_le(steps, down))));
+    check(mk_bin(BinOp::Or, s_le(e.count, mk_int(0)), s_and(within(e.start, dsyn), last_in)),
           "bounds", e.start->pos);
   }
   std::set<std::string> vars;
   for (const Stmt& st : checks)
     sexp_vars(*std::get<SAssume>(st.node).cond, vars);
   for (const std::string& v : vars)
-    need(B, c, pt.P, fam, v, Property::Bounds, lift);
+    need(B, c, pt.P, fam, v, Property::Bounds, lift, solver);
   for (size_t d = c; d < pt.P; ++d)
-    if (!lift.count(d) && may_fail(B.stmts[d], solver, 0))
+    if (!lift.count(d) && may_fail(B.stmts[d], solver, 0) != Fail::None)
       return "the statement at " + at(B.stmts[d].pos) +
              " may end the run with another error before the update";
   out = std::move(checks);
   return "";
+}
+
+void Pass::check_outside_uses(const Point& pt, size_t c, size_t if_result, size_t outside,
+                              const std::map<std::string, SymLmad>& fam, const SymLmad& L,
+                              ScAttempt& a) {
+  Body& B = *pt.B;
+  auto& f = std::get<EIf>(std::get<SLet>(B.stmts[c].node).exp.node);
+  const std::string where = "the if at " + at(B.stmts[c].pos);
+  auto refuse = [&](const std::string& n, Pos p, const std::string& how) {
+    throw Refused{Property::CreationPoint, n + ", which a branch of " + where +
+                                               " returns and which is built in the destination "
+                                               "from its creation, is " +
+                                               how + " at " + at(p)};
+  };
+  auto results = [&](const Body& b, Pos p) {
+    for (const Name& r : b.results)
+      if (fam.count(r.s)) refuse(r.s, p, "returned by a nested body");
+  };
+  std::function<void(const Body&)> scan = [&](const Body& body) {
+    for (const Stmt& st : body.stmts) {
+      const auto* l = std::get_if<SLet>(&st.node);
+      if (!l) continue;
+      auto only_read = [&](const Name& n) {
+        if (fam.count(n.s)) refuse(n.s, st.pos, "viewed, updated or passed on");
+      };
+      std::visit(Overloaded{[&](const EIndex& x) {
+                              const auto& xt = arr(x.arr.s);
+                              bool element = xt && x.entries.size() == xt->dims.size();
+                              for (const Entry& e : x.entries)
+                                element = element && !e.count;
+                              if (!element) only_read(x.arr);
+                            },
+                            [&](const ELmadSlice& x) { only_read(x.arr); },
+                            [&](const ETranspose& x) { only_read(x.arr); },
+                            [&](const EUpdate& x) {
+                              only_read(x.arr);
+                              if (const auto* v = std::get_if<Name>(&x.value.v)) only_read(*v);
+                            },
+                            [&](const EUpdateLmad& x) {
+                              only_read(x.arr);
+                              only_read(x.value);
+                            },
+                            [&](const ELoop& x) {
+                              for (const Name& n : x.inits)
+                                only_read(n);
+                              results(x.body, st.pos);
+                            },
+                            [&](const EKernel& x) { results(x.body, st.pos); },
+                            [&](const EIf& x) {
+                              results(x.then_body, st.pos);
+                              results(x.else_body, st.pos);
+                            },
+                            [](const auto&) {}},
+                 l->exp.node);
+      each_body(const_cast<Stmt&>(st), [&](Body& in) { scan(in); });
+    }
+  };
+  const Body* brs[2] = {&f.then_body, &f.else_body};
+  const std::set<std::string> dmems = block_names(pt.ysm);
+  Summary U;
+  for (size_t k = 0; k < 2; ++k) {
+    scan(*brs[k]);
+    for (size_t j = 0; j < brs[k]->results.size(); ++j)
+      if (fam.count(brs[k]->results[j].s) && !(k == outside && j == if_result))
+        refuse(brs[k]->results[j].s, B.stmts[c].pos, "returned as another result");
+    for (const Stmt& st : brs[k]->stmts)
+      uses(st, dmems, fam, U);
+  }
+  check({Acc{L, "the place of the array " + brs[outside]->results[if_result].s +
+                    " returned by a branch"}},
+        U, solver_for(facts_at(pt.frames, c)), Property::NonOverlap, a);
 }
 
 } // namespace funmem::sc

@@ -11,6 +11,7 @@ void Pass::run() {
       ix_.binding[b.name.s] = &b;
     ix_.body(p_.def.body);
     names_.reset();
+    types_.clear();
     std::vector<Frame> fr{Frame{&p_.def.body, 0, Frame::Kind::Top, "", {}}};
     if (!sweep(p_.def.body, fr)) break;
   }
@@ -26,7 +27,58 @@ const std::set<std::string>& Pass::names() {
 void Pass::set_defs(const std::vector<Frame>& frames, size_t point) {
   defs_.clear();
   for (size_t f = 0; f < frames.size(); ++f)
-    poly_defs(*frames[f].body, f + 1 == frames.size() ? point : frames[f].idx, defs_);
+    poly_defs(*frames[f].body, f + 1 == frames.size() ? point : frames[f].idx, defs_, integer_fn());
+}
+
+std::vector<Formula> Pass::facts_of(const Stmt& s) {
+  return stmt_facts(s, integer_fn());
+}
+
+bool Pass::integer(const std::string& n) {
+  auto t = scalar_type(n, 0);
+  return t && (*t == ScalarType::I64 || *t == ScalarType::I32);
+}
+
+/// A name's scalar type: its binding's, or its definition's (a scalar expression, an
+/// element read); counters are i64; nullopt when unknown (not an integer, then).
+std::optional<ScalarType> Pass::scalar_type(const std::string& n, int depth) {
+  if (auto it = types_.find(n); it != types_.end()) return it->second;
+  if (depth > 64) return std::nullopt;
+  std::optional<ScalarType> t;
+  auto b = ix_.binding.find(n);
+  if (ix_.iters.count(n)) {
+    t = ScalarType::I64;
+  } else if (b != ix_.binding.end() && b->second->type) {
+    if (b->second->type->kind == Type::Kind::Scalar) t = b->second->type->elem;
+  } else if (auto site = ix_.site.find(n); site != ix_.site.end()) {
+    const auto* l = std::get_if<SLet>(&site->second.first->stmts[site->second.second].node);
+    if (const auto* x = l ? std::get_if<EScalar>(&l->exp.node) : nullptr) {
+      try {
+        t = scalar_type_of(*x->e, [&](const std::string& v) {
+          auto vt = scalar_type(v, depth + 1);
+          if (!vt) throw std::logic_error("unknown type of " + v);
+          return *vt;
+        });
+      } catch (const std::logic_error&) {
+        t.reset();
+      }
+    } else if (const auto* ix = l ? std::get_if<EIndex>(&l->exp.node) : nullptr) {
+      if (const auto& at = arr(ix->arr.s)) t = at->elem;
+    }
+  }
+  types_[n] = t;
+  return t;
+}
+
+Pass::SolverOf Pass::at_use(const std::vector<Frame>& frames) {
+  auto memo = std::make_shared<std::map<size_t, Solver*>>();
+  return [this, frames, memo](const Acc& u) -> Solver& {
+    if (u.at == SIZE_MAX) // every use is placed; one that is not cannot be judged
+      throw Refused{Property::Summary, "internal: " + u.what + " has no program point"};
+    auto& slot = (*memo)[u.at];
+    if (!slot) slot = &solver_for(facts_at(frames, u.at));
+    return *slot;
+  };
 }
 
 /// One solver per set of facts, shared by the attempts (its cache too): the attempts
@@ -125,16 +177,26 @@ std::string Pass::creation_text(const SLet& l, Pos pos) {
 // ------------------------------------------------------------ facts
 std::vector<Formula> Pass::facts_at(const std::vector<Frame>& fr, size_t point) {
   std::vector<Formula> out;
+  // An input array has at most 2^28 elements (a larger one is a resource error before
+  // the run starts).
   for (const Binding& b : p_.def.params)
-    if (b.type && b.type->kind == Type::Kind::Array)
+    if (b.type && b.type->kind == Type::Kind::Array) {
+      std::optional<Poly> elems = Poly(1);
       for (const SExpP& d : b.type->dims)
-        if (auto pd = to_poly(*d)) out.push_back(ge(*pd, Poly(0)));
+        if (auto pd = to_poly(*d)) {
+          out.push_back(ge(*pd, Poly(0)));
+          if (elems) elems = *elems * *pd;
+        } else {
+          elems.reset();
+        }
+      if (elems && !b.type->dims.empty()) out.push_back(le(*elems, Poly(int64_t{1} << 28)));
+    }
   for (size_t f = 0; f < fr.size(); ++f) {
     if (fr[f].kind == Frame::Kind::Kernel || fr[f].kind == Frame::Kind::Loop)
       range_facts(fr[f].iter, fr[f].bound, out);
     size_t upto = f + 1 == fr.size() ? point : fr[f].idx;
     for (size_t k = 0; k < upto && k < fr[f].body->stmts.size(); ++k)
-      for (Formula& g : stmt_facts(fr[f].body->stmts[k]))
+      for (Formula& g : facts_of(fr[f].body->stmts[k]))
         out.push_back(std::move(g));
   }
   return out;

@@ -17,9 +17,11 @@
 #include "ir/convert.h"
 #include "ir/overloaded.h"
 #include "ir/printer.h"
+#include "ir/scalar_types.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -91,6 +93,10 @@ struct Frame {
 struct Acc {
   SymLmad l;
   std::string what;
+  /// Where a use happens: the statement of the body being checked. The facts that hold
+  /// there (those of the statements before it) decide questions about it; an `assume`
+  /// after it does not hold when it runs.
+  size_t at = SIZE_MAX;
 };
 
 /// An access summary (U_ys or W_x); `undet` says why it cannot be summarised.
@@ -112,6 +118,7 @@ struct Index {
   /// parameters, body and branch results into result patterns); the back edge from a
   /// loop body's result to its parameter (the next iteration) is only in `parent`.
   std::unordered_map<std::string, std::vector<std::string>> flows;
+  std::set<std::string> iters; // kernel and loop counters (i64)
   std::string find(const std::string& n) {
     auto it = parent.find(n);
     if (it == parent.end() || it->second == n) return n;
@@ -157,6 +164,8 @@ struct Index {
             }
         }
       }
+      if (auto* kx = std::get_if<EKernel>(&l->exp.node)) iters.insert(kx->iter.s);
+      if (auto* lx = std::get_if<ELoop>(&l->exp.node)) iters.insert(lx->iter.s);
       each_body(b.stmts[k], [&](Body& in) { body(in); });
     }
   }
@@ -169,11 +178,16 @@ struct ArrT {
   ScalarType elem = ScalarType::I64;
 };
 
-std::vector<Formula> stmt_facts(const Stmt& s);
+/// The facts a statement adds (an `assume`'s condition, a scalar `let`'s definition),
+/// kept only when every name in them is an integer (`integer`): a fact over floats or
+/// booleans read as integers could be unsatisfiable and prove anything.
+std::vector<Formula> stmt_facts(const Stmt& s,
+                                const std::function<bool(const std::string&)>& integer);
 void range_facts(const std::string& iter, const SExpP& bound, std::vector<Formula>& out);
 
 /// Integer `let` definitions of a body that are polynomials, with earlier ones inlined.
-void poly_defs(const Body& b, size_t upto, std::map<std::string, Poly>& defs);
+void poly_defs(const Body& b, size_t upto, std::map<std::string, Poly>& defs,
+               const std::function<bool(const std::string&)>& integer);
 bool mentions(const SymLmad& l, const std::string& v);
 
 /// The attempt at one point.
@@ -204,6 +218,16 @@ struct Point {
 /// One entry of an update's place inside a dimension of `dim` elements: an index in
 /// [0, dim); a slice empty, or its first and last element in [0, dim).
 Formula entry_inside(const SymEntry& e, const Poly& dim);
+
+/// How a statement may end a run (ordered: the worse last). Resource errors are the
+/// interpreter's limits (--max-memory): allocations may move past each other, since
+/// every stage compares a resource error by its kind alone.
+enum class Fail { None, Resource, Other };
+/// Whether two statements that may both fail cannot trade places: the run could end
+/// with another error (two resource errors are alike).
+inline bool conflict(Fail a, Fail b) {
+  return a != Fail::None && b != Fail::None && (a == Fail::Other || b == Fail::Other);
+}
 
 /// Statements that create an array in a block of their own, from sizes and values.
 bool fresh_creation(const Exp& x);
@@ -278,6 +302,16 @@ private:
   // ------------------------------------------------------------ facts
 
   std::vector<Formula> facts_at(const std::vector<Frame>& fr, size_t point);
+  /// The facts of one statement over integer names (stmt_facts with integer()).
+  std::vector<Formula> facts_of(const Stmt& s);
+
+  /// Whether a name is an integer (i32, i64, a counter): only those enter facts.
+  bool integer(const std::string& n);
+  std::optional<ScalarType> scalar_type(const std::string& n, int depth);
+  std::map<std::string, std::optional<ScalarType>> types_;
+  std::function<bool(const std::string&)> integer_fn() {
+    return [this](const std::string& n) { return integer(n); };
+  }
 
   // ------------------------------------------------------------ access summaries
 
@@ -285,6 +319,15 @@ private:
   /// than the members of `fam`, in one statement; nested bodies aggregated with EXPAND.
   void uses(const Stmt& s, const std::set<std::string>& dest,
             const std::map<std::string, SymLmad>& fam, Summary& U);
+
+  /// uses() of statement `d` of a body, each placed at `d` (Acc::at).
+  void uses_at(const Stmt& s, size_t d, const std::set<std::string>& dest,
+               const std::map<std::string, SymLmad>& fam, Summary& U) {
+    const size_t n0 = U.accs.size();
+    uses(s, dest, fam, U);
+    for (size_t k = n0; k < U.accs.size(); ++k)
+      U.accs[k].at = d;
+  }
 
   /// Uses inside a body of a kernel or loop, seen from outside it: names the body
   /// computes differ between iterations, so integer definitions are substituted and an
@@ -302,11 +345,20 @@ private:
   std::vector<Acc> loop_checks(const Carried& cl, const ELoop& x,
                                const std::set<std::string>& dmems,
                                const std::map<std::string, SymLmad>& fam, const Summary& U,
-                               const std::vector<Formula>& facts, Solver& solver, ScAttempt& a);
+                               const std::vector<Frame>& frames, ScAttempt& a);
 
-  /// Every write must be disjoint from every use; the prover decides.
-  void check(const std::vector<Acc>& W, const Summary& U, Solver& solver, Property rule,
+  /// Every write must be disjoint from every use; the prover decides, with the facts of
+  /// `solver_of(use)` (the facts at the use).
+  using SolverOf = std::function<Solver&(const Acc&)>;
+  void check(const std::vector<Acc>& W, const Summary& U, const SolverOf& solver_of, Property rule,
              ScAttempt& a);
+  void check(const std::vector<Acc>& W, const Summary& U, Solver& solver, Property rule,
+             ScAttempt& a) {
+    check(
+        W, U, [&](const Acc&) -> Solver& { return solver; }, rule, a);
+  }
+  /// The solver of a use at statement `Acc::at` of the point's body: the facts before it.
+  SolverOf at_use(const std::vector<Frame>& frames);
 
   // ------------------------------------------------------------ the sweep
 
@@ -384,7 +436,7 @@ private:
     std::map<std::string, SymLmad> fam;             // aliases up to the point, with places
     std::vector<std::pair<size_t, Acc>> fam_writes; // the aliases' updates
     std::set<size_t> lift;                          // definitions lifted to the creation
-    std::vector<Formula> facts;                     // the facts at the point
+    std::vector<Formula> cfacts; // the facts at the creation, with the lifted definitions'
     const SLet& creation(const Point& pt) const { return std::get<SLet>(pt.B->stmts[c].node); }
   };
 
@@ -396,9 +448,21 @@ private:
   void check_needed_names(const Point& pt, Trace& t);
   size_t plan_branches(const Point& pt, const Trace& t, Plan& plan, ScAttempt& a);
   void check_bounds(const Point& pt, Trace& t, size_t bounds_at, Plan& plan, ScAttempt& a);
-  std::vector<Acc> check_non_overlap(const Point& pt, const Trace& t, Solver& solver, ScAttempt& a);
+  /// A branch of the if at `c` returns an array created before it (`outside`, family
+  /// `fam`), which is built at L from its creation on, whichever branch runs: in both
+  /// branches the family may only be read (element reads, copies, concatenations) and
+  /// returned by that branch as the if's result, and every other use of the
+  /// destination's blocks there must be disjoint from L.
+  void check_outside_uses(const Point& pt, size_t c, size_t if_result, size_t outside,
+                          const std::map<std::string, SymLmad>& fam, const SymLmad& L,
+                          ScAttempt& a);
+  std::vector<Acc> check_non_overlap(const Point& pt, const Trace& t, ScAttempt& a);
   void check_enclosing_kernel(const Point& pt, const Trace& t, const std::vector<Acc>& loop_writes,
-                              Solver& solver, ScAttempt& a);
+                              ScAttempt& a);
+  /// The source's place must send distinct elements to distinct places (no zero or
+  /// overlapping strides): built there, its elements would overwrite each other.
+  void check_injective(const Point& pt, const Trace& t, ScAttempt& a);
+  bool nested_strides(const SymLmad& L, Solver& solver);
   Acc whole_creation(const Point& pt, const Trace& t);
   std::set<std::string> destination_blocks(const Point& pt);
 
@@ -418,7 +482,7 @@ private:
   /// defined before; a scalar definition or allocation between creation and point is
   /// lifted (with what it needs) unless it depends on the source.
   void need(Body& B, size_t c, size_t P, const std::map<std::string, SymLmad>& fam,
-            const std::string& n, Property property, std::set<size_t>& lift);
+            const std::string& n, Property property, std::set<size_t>& lift, Solver& solver);
 
   /// The update's bounds check as `assert` statements at the creation (an index, or a
   /// slice's count and its first and last element, per entry, in the order the update
@@ -433,8 +497,8 @@ private:
   /// Whether a statement may end the run with an error: conservative (an assume, an
   /// integer operation that may overflow or divide by zero, a read not shown inside its
   /// array, a size not shown non-negative, anything not listed).
-  bool may_fail(const Stmt& s, Solver& solver, int depth);
-  bool sexp_may_fail(const SExp& e);
+  Fail may_fail(const Stmt& s, Solver& solver, int depth);
+  bool sexp_may_fail(const SExp& e, Solver& solver);
 
   /// Whether a scalar expression is of a floating-point type (its operations never fail).
   bool is_float(const SExp& e, int depth);

@@ -105,7 +105,6 @@ void Pass::in_place_map(Body& B, size_t p, std::vector<Frame>& fr, SLet& l, EKer
   f2.push_back(Frame{&k.body, k.body.stmts.size(), Frame::Kind::Kernel, k.iter.s, k.bound});
   Solver& solver = solver_for(facts_at(f2, k.body.stmts.size()));
   set_defs(f2, k.body.stmts.size());
-  Account acc1{solver, a};
   Summary Uk;
   for (const Stmt& st : k.body.stmts)
     uses(st, block_names(xt.mem), {}, Uk);

@@ -178,23 +178,29 @@ Summary Pass::others(const Summary& in, const std::string& iter, const SExpP& bo
 std::vector<Acc> Pass::loop_checks(const Carried& cl, const ELoop& x,
                                    const std::set<std::string>& dmems,
                                    const std::map<std::string, SymLmad>& fam, const Summary& U,
-                                   const std::vector<Formula>& facts, Solver& solver,
-                                   ScAttempt& a) {
-  std::vector<Formula> lf = facts;
-  range_facts(x.iter.s, x.bound, lf);
-  for (const Stmt& st : x.body.stmts)
-    for (Formula& f : stmt_facts(st))
-      lf.push_back(std::move(f));
-  poly_defs(x.body, x.body.stmts.size(), defs_);
-  Solver& ls = solver_for(lf);
-  Account acc{ls, a};
+                                   const std::vector<Frame>& frames, ScAttempt& a) {
+  // The facts before each statement of an iteration, from those at the loop on.
+  std::vector<std::vector<Formula>> before(x.body.stmts.size() + 1);
+  before[0] = facts_at(frames, cl.d);
+  range_facts(x.iter.s, x.bound, before[0]);
+  for (size_t bd = 0; bd < x.body.stmts.size(); ++bd) {
+    before[bd + 1] = before[bd];
+    for (Formula& f : facts_of(x.body.stmts[bd]))
+      before[bd + 1].push_back(std::move(f));
+  }
+  poly_defs(x.body, x.body.stmts.size(), defs_, integer_fn());
+  auto in_iteration = [&](const Acc& u) -> Solver& {
+    if (u.at >= before.size())
+      throw Refused{Property::Summary, "internal: " + u.what + " has no program point"};
+    return solver_for(before[u.at]);
+  };
   Summary later;
   for (size_t bd = x.body.stmts.size(); bd-- > 0;) {
     std::vector<Acc> W;
     for (const auto& [i, w] : cl.writes)
       if (i == bd) W.push_back(w);
-    check(W, later, ls, Property::NonOverlap, a);
-    uses(x.body.stmts[bd], dmems, fam, later);
+    check(W, later, in_iteration, Property::NonOverlap, a);
+    uses_at(x.body.stmts[bd], bd, dmems, fam, later);
   }
   localize(later, x.body);
   Summary Wi;
@@ -204,25 +210,28 @@ std::vector<Acc> Pass::loop_checks(const Carried& cl, const ELoop& x,
   if (Wi.undet)
     throw Refused{Property::Loops, "the writes of the loop at " + at(x.body.pos) +
                                        " cannot be summarised: " + *Wi.undet};
-  check(Wi.accs, others(later, x.iter.s, x.bound, false), ls, Property::LaterIterations, a);
+  // A later iteration runs once iteration i has ended: every fact of its body holds.
+  check(Wi.accs, others(later, x.iter.s, x.bound, false), solver_for(before.back()),
+        Property::LaterIterations, a);
   std::vector<Acc> total;
   auto b = x.bound ? to_poly(*x.bound) : std::nullopt;
   for (const Acc& w : Wi.accs) {
     if (!mentions(w.l, x.iter.s)) {
       total.push_back(w);
-      continue;
+    } else {
+      auto e = b ? lmad_expand(x.iter.s, Poly(0), *b, w.l) : std::nullopt;
+      if (!e) throw Refused{Property::Loops, w.what + " is not affine in " + x.iter.s};
+      total.push_back({*e, w.what + " over all " + x.iter.s});
     }
-    auto e = b ? lmad_expand(x.iter.s, Poly(0), *b, w.l) : std::nullopt;
-    if (!e) throw Refused{Property::Loops, w.what + " is not affine in " + x.iter.s};
-    total.push_back({*e, w.what + " over all " + x.iter.s});
+    total.back().at = cl.d;
   }
-  check(total, U, solver, Property::NonOverlap, a);
+  check(total, U, at_use(frames), Property::NonOverlap, a);
   return total;
 }
 
 /// Every write must be disjoint from every use; the prover decides.
-void Pass::check(const std::vector<Acc>& W, const Summary& U, Solver& solver, Property rule,
-                 ScAttempt& a) {
+void Pass::check(const std::vector<Acc>& W, const Summary& U, const SolverOf& solver_of,
+                 Property rule, ScAttempt& a) {
   if (W.empty()) return;
   if (rule == Property::NonOverlap && opt_.broken_no_overlap) return; // deliberately broken
   if (U.undet)
@@ -230,8 +239,12 @@ void Pass::check(const std::vector<Acc>& W, const Summary& U, Solver& solver, Pr
                             " (undeterminable summary)"};
   for (const Acc& w : W)
     for (const Acc& u : U.accs) {
+      Solver& solver = solver_of(u);
+      const int q0 = solver.stats().queries, z0 = solver.stats().z3_calls;
       ProveResult r = prove_disjoint(lmad_substitute(w.l, defs_), lmad_substitute(u.l, defs_),
                                      solver, opt_.prover);
+      a.queries += solver.stats().queries - q0;
+      a.z3_calls += solver.stats().z3_calls - z0;
       ScProof pr{property_rule(rule), w.what + " " + w.l.to_string(),
                  u.what + " " + u.l.to_string(), summary(r)};
       a.proofs.push_back(pr);

@@ -180,6 +180,7 @@ void Pass::reindex() {
   ix_.body(p_.def.body);
   arr_cache_.clear();
   names_.reset();
+  types_.clear();
 }
 
 /// Moves the destination's creation (with the allocation and the definitions it
@@ -226,26 +227,32 @@ std::optional<Pass::Hoisted> Pass::hoist_destination(const Point& pt) {
   // The run ends as before when the moved statements cannot fail, or when the ones
   // they move past cannot.
   Solver& solver = solver_for(facts_at(pt.frames, c));
-  bool moved_fail = false, passed_fail = false;
+  Fail moved_fail = Fail::None, passed_fail = Fail::None;
   std::set<std::string> fresh;
   for (size_t k = c; k <= e; ++k) {
     const SLet* l = std::get_if<SLet>(&B.stmts[k].node);
     if (!move.count(k)) {
-      passed_fail = passed_fail || may_fail(B.stmts[k], solver, 0);
+      passed_fail = std::max(passed_fail, may_fail(B.stmts[k], solver, 0));
       continue;
     }
     if (!l) return std::nullopt;
-    moved_fail = moved_fail || may_fail(B.stmts[k], solver, 0);
+    moved_fail = std::max(moved_fail, may_fail(B.stmts[k], solver, 0));
     if (std::holds_alternative<EAlloc>(l->exp.node)) fresh.insert(l->pats[0].name.s);
   }
-  if (moved_fail && passed_fail) return std::nullopt;
-  // Nothing they move past touches the blocks they allocate.
+  if (conflict(moved_fail, passed_fail)) return std::nullopt;
+  // Nothing they move past touches the blocks they allocate: by name, or through an
+  // array living in one (a read of it would see the moved creation's values).
   for (size_t k = c; k <= e; ++k) {
     if (move.count(k)) continue;
     std::set<std::string> names, mems;
     stmt_mentions(B.stmts[k], names, mems);
     for (const std::string& m : mems)
       if (fresh.count(m)) return std::nullopt;
+    for (const std::string& n : names)
+      if (const auto& t = arr(n); t && fresh.count(t->mem)) return std::nullopt;
+    if (const auto* l = std::get_if<SLet>(&B.stmts[k].node))
+      for (const Binding& b : l->pats)
+        if (b.type && b.type->ann && fresh.count(b.type->ann->mem.s)) return std::nullopt;
   }
   for (size_t k : move) {
     const SLet& l = std::get<SLet>(B.stmts[k].node);

@@ -247,6 +247,95 @@ TEST_CASE("inputs: literals, sizes inferred from arrays, seeded random values", 
   CHECK_THROWS_AS(inputs(p, "xs=[[1], [2]]"), RunError);
 }
 
+TEST_CASE("a slice whose last element lies beyond int64 is a bounds error at its entry",
+          "[interp][overflow]") {
+  // (count - 1) * stride wraps around 2^64 in int64 onto an element inside xs (0, 3, 0,
+  // 0): each is the bounds error of the slice, at `a`, under both semantics.
+  const std::string text = "def f (n : i64) (xm : mem) (xs : [n]i64 @xm -> R(n)) (a : i64) (c : "
+                           "i64) (s : i64) : (i64) =\n"
+                           "  let (ys : [c]i64 @xm -> a + {(c : s)}) = xs[a : c : s]\n"
+                           "  let (v : i64) = ys[0]\n"
+                           "  in (v)";
+  for (const char* in : {"a=2 c=3 s=9223372036854775807", "a=1 c=3 s=-9223372036854775807",
+                         "a=0 c=5 s=4611686018427387904", "a=0 c=4611686018427387905 s=4",
+                         "a=3 c=2 s=9223372036854775807"}) {
+    Both b = both(text, std::string("n=4 xs=iota ") + in);
+    for (const RunResult* r : {&b.v, &b.h}) {
+      INFO(in << (r == &b.v ? " (value)" : " (heap)"));
+      REQUIRE(r->error);
+      CHECK(r->error->kind == "bounds");
+      CHECK(r->error->pos.line == 2);
+      CHECK(r->error->pos.col == 47);
+      CHECK(std::string(r->error->what()).find("out of bounds for dimension 0 of 'xs' (size 4)") !=
+            std::string::npos);
+    }
+  }
+  Both ok = both(text, "n=4 xs=iota a=1 c=2 s=2");
+  REQUIRE_FALSE(ok.v.error);
+  REQUIRE_FALSE(ok.h.error);
+  CHECK(ok.h.results[0].scalar.i == 1);
+  // An LMAD slice: its last element 4 * 2^62, its first 1 - 2 * (2^63 - 1).
+  const std::string lmad = "def f (n : i64) (xm : mem) (xs : [n]i64 @xm -> R(n)) (a : i64) (c : "
+                           "i64) (s : i64) : (i64) =\n"
+                           "  let (ys : [c]i64 @xm -> a + {(c : s)}) = xs[a + {(c : s)}]\n"
+                           "  let (v : i64) = ys[0]\n"
+                           "  in (v)";
+  for (const auto& [in, reach] :
+       {std::pair<std::string, std::string>{"a=0 c=5 s=4611686018427387904",
+                                            "elements 0..18446744073709551616 of 'xs'"},
+        {"a=1 c=3 s=-9223372036854775807", "elements -18446744073709551613..1 of 'xs'"}}) {
+    Both b = both(lmad, "n=4 xs=iota " + in);
+    for (const RunResult* r : {&b.v, &b.h}) {
+      INFO(in << (r == &b.v ? " (value)" : " (heap)"));
+      REQUIRE(r->error);
+      CHECK(r->error->kind == "bounds");
+      CHECK(r->error->pos.line == 2);
+      CHECK(r->error->pos.col == 47);
+      CHECK(std::string(r->error->what()).find(reach) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("a view whose offset lies beyond int64 is a bounds error, never wrapped",
+          "[interp][overflow]") {
+  // Row i of a layout with a row stride of 2^62: row 3 starts at 3 * 2^62.
+  const std::string text =
+      "def f (n : i64) (i : i64) : (i64) =\n"
+      "  let (m : mem) = alloc 4\n"
+      "  let (xs : [n][2]i64 @m -> 0 + {(n : 4611686018427387904), (2 : 1)}) = scratch\n"
+      "  let (row : [2]i64 @m -> i * 4611686018427387904 + {(2 : 1)}) = xs[i]\n"
+      "  let (v : i64) = row[0]\n"
+      "  in (v)";
+  Program p = program(text, Lang::FunMem);
+  RunResult far = run_program(p, Semantics::Heap, inputs(p, "n=4 i=3"));
+  REQUIRE(far.error);
+  CHECK(far.error->kind == "bounds");
+  CHECK(far.error->pos.line == 4);
+  CHECK(far.error->pos.col == 69);
+  CHECK(std::string(far.error->what()) ==
+        "the view of 'xs' starts at offset 13835058055282163712, outside every block");
+  RunResult near = run_program(p, Semantics::Heap, inputs(p, "n=4 i=0"));
+  REQUIRE_FALSE(near.error);
+  CHECK(near.results[0].scalar.i == 0);
+  // Places without elements keep no offset or stride beyond int64: an empty slice of rows
+  // of 2^62 elements at row 3, and an empty array whose rows' stride is 2^64.
+  auto empty = value("def f (n : i64) (m : i64) (a : i64) : ([0][m]i64) =\n"
+                     "  let (xs : [n][m]i64) = scratch\n"
+                     "  let (e : [0][m]i64) = xs[a : 0]\n"
+                     "  in (e)",
+                     "n=0 m=4611686018427387904 a=3");
+  REQUIRE_FALSE(empty.error);
+  CHECK(empty.results[0].shape == std::vector<int64_t>{0, 4611686018427387904});
+  auto wide = value("def f (n : i64) (b : i64) : (i64) =\n"
+                    "  let (a : [n][b][4]i64) = scratch\n"
+                    "  let (s : i64) = a[0, 0, 0]\n"
+                    "  in (s)",
+                    "n=0 b=4611686018427387904");
+  REQUIRE(wide.error);
+  CHECK(wide.error->kind == "bounds");
+  CHECK(wide.error->pos.line == 3);
+}
+
 TEST_CASE("resource limits end a run with a clear error", "[interp]") {
   const char* loop = "def f (n : i64) : (i64) =\n  let z = 0\n"
                      "  let (s : i64) = loop (a : i64) = (z) for i < n do\n"
@@ -356,12 +445,13 @@ TEST_CASE("value semantics: an update is in place only when nothing else can see
           "[interp][in-place]") {
   // The loop's array is mentioned last by its update and held by nothing else: every
   // update is in place, none copies.
-  auto loop = value("def f (n : i64) (xs : [n]i64) : ([n]i64) =\n"
-                    "  let (r : [n]i64) = loop (a : [n]i64) = (xs) for i < n do\n"
-                    "    let x = a[i]\n    let x1 = x + 1\n    let (a2 : [n]i64) = a with [i] = x1\n"
-                    "    in (a2)\n"
-                    "  in (r)",
-                    "n=4 xs=[1, 2, 3, 4]");
+  auto loop =
+      value("def f (n : i64) (xs : [n]i64) : ([n]i64) =\n"
+            "  let (r : [n]i64) = loop (a : [n]i64) = (xs) for i < n do\n"
+            "    let x = a[i]\n    let x1 = x + 1\n    let (a2 : [n]i64) = a with [i] = x1\n"
+            "    in (a2)\n"
+            "  in (r)",
+            "n=4 xs=[1, 2, 3, 4]");
   REQUIRE_FALSE(loop.error);
   CHECK(ints(loop.results[0]) == std::vector<int64_t>{2, 3, 4, 5});
   CHECK(loop.stats.in_place == 4);
@@ -369,11 +459,11 @@ TEST_CASE("value semantics: an update is in place only when nothing else can see
   // The old value is used after the update (a program the type checker refuses; the
   // interpreter does not rely on it): the update copies, and the old value is unchanged.
   auto reused = unchecked_value("def f (n : i64) (xs : [n]i64) : ([n]i64, [n]i64) =\n"
-                      "  let (ys : [n]i64) = copy xs\n"
-                      "  let (zs : [n]i64) = ys with [0] = 9\n"
-                      "  let (ws : [n]i64) = copy ys\n"
-                      "  in (zs, ws)",
-                      "n=3 xs=[1, 2, 3]");
+                                "  let (ys : [n]i64) = copy xs\n"
+                                "  let (zs : [n]i64) = ys with [0] = 9\n"
+                                "  let (ws : [n]i64) = copy ys\n"
+                                "  in (zs, ws)",
+                                "n=3 xs=[1, 2, 3]");
   REQUIRE_FALSE(reused.error);
   CHECK(ints(reused.results[0]) == std::vector<int64_t>{9, 2, 3});
   CHECK(ints(reused.results[1]) == std::vector<int64_t>{1, 2, 3});
@@ -381,12 +471,12 @@ TEST_CASE("value semantics: an update is in place only when nothing else can see
   // A view of the array is still live (mentioned after the update; refused by the type
   // checker too): it keeps the block, so the update copies.
   auto view = unchecked_value("def f (n : i64) (xs : [n][n]i64) : ([n][n]i64, [n]i64) =\n"
-                    "  let (ys : [n][n]i64) = copy xs\n"
-                    "  let (row : [n]i64) = ys[0]\n"
-                    "  let (zs : [n][n]i64) = ys with [0, 0] = 9\n"
-                    "  let (r2 : [n]i64) = copy row\n"
-                    "  in (zs, r2)",
-                    "n=2 xs=[[1, 2], [3, 4]]");
+                              "  let (ys : [n][n]i64) = copy xs\n"
+                              "  let (row : [n]i64) = ys[0]\n"
+                              "  let (zs : [n][n]i64) = ys with [0, 0] = 9\n"
+                              "  let (r2 : [n]i64) = copy row\n"
+                              "  in (zs, r2)",
+                              "n=2 xs=[[1, 2], [3, 4]]");
   REQUIRE_FALSE(view.error);
   CHECK(ints(view.results[0]) == std::vector<int64_t>{9, 2, 3, 4});
   CHECK(ints(view.results[1]) == std::vector<int64_t>{1, 2});
@@ -394,12 +484,12 @@ TEST_CASE("value semantics: an update is in place only when nothing else can see
   // An array passed to the loop and still used after it (refused by the type checker):
   // the first update copies, the loop's own value is then updated in place.
   auto init = unchecked_value("def f (n : i64) (xs : [n]i64) : ([n]i64, [n]i64) =\n"
-                    "  let (r : [n]i64) = loop (a : [n]i64) = (xs) for i < n do\n"
-                    "    let (a2 : [n]i64) = a with [i] = 0\n"
-                    "    in (a2)\n"
-                    "  let (c : [n]i64) = copy xs\n"
-                    "  in (r, c)",
-                    "n=3 xs=[1, 2, 3]");
+                              "  let (r : [n]i64) = loop (a : [n]i64) = (xs) for i < n do\n"
+                              "    let (a2 : [n]i64) = a with [i] = 0\n"
+                              "    in (a2)\n"
+                              "  let (c : [n]i64) = copy xs\n"
+                              "  in (r, c)",
+                              "n=3 xs=[1, 2, 3]");
   REQUIRE_FALSE(init.error);
   CHECK(ints(init.results[0]) == std::vector<int64_t>{0, 0, 0});
   CHECK(ints(init.results[1]) == std::vector<int64_t>{1, 2, 3});
@@ -409,29 +499,29 @@ TEST_CASE("value semantics: an update is in place only when nothing else can see
   // other the old value is returned beside the new one (refused by the type checker),
   // so its update copies.
   auto branch = unchecked_value("def f (n : i64) (c : bool) (xs : [n]i64) : ([n]i64, [n]i64) =\n"
-                      "  let (ys : [n]i64) = copy xs\n"
-                      "  let (a : [n]i64) (b : [n]i64) = if c then\n"
-                      "      let (y2 : [n]i64) = ys with [0] = 7\n"
-                      "      let (y3 : [n]i64) = copy y2\n"
-                      "      in (y2, y3)\n"
-                      "    else\n"
-                      "      let (y2 : [n]i64) = ys with [0] = 8\n"
-                      "      in (y2, ys)\n"
-                      "  in (a, b)",
-                      "n=2 c=true xs=[1, 2]");
+                                "  let (ys : [n]i64) = copy xs\n"
+                                "  let (a : [n]i64) (b : [n]i64) = if c then\n"
+                                "      let (y2 : [n]i64) = ys with [0] = 7\n"
+                                "      let (y3 : [n]i64) = copy y2\n"
+                                "      in (y2, y3)\n"
+                                "    else\n"
+                                "      let (y2 : [n]i64) = ys with [0] = 8\n"
+                                "      in (y2, ys)\n"
+                                "  in (a, b)",
+                                "n=2 c=true xs=[1, 2]");
   REQUIRE_FALSE(branch.error);
   CHECK(ints(branch.results[0]) == std::vector<int64_t>{7, 2});
   CHECK(branch.stats.in_place == 1);
   auto other = unchecked_value("def f (n : i64) (c : bool) (xs : [n]i64) : ([n]i64, [n]i64) =\n"
-                     "  let (ys : [n]i64) = copy xs\n"
-                     "  let (a : [n]i64) (b : [n]i64) = if c then\n"
-                     "      let (y2 : [n]i64) = ys with [0] = 7\n"
-                     "      in (y2, y2)\n"
-                     "    else\n"
-                     "      let (y2 : [n]i64) = ys with [0] = 8\n"
-                     "      in (y2, ys)\n"
-                     "  in (a, b)",
-                     "n=2 c=false xs=[1, 2]");
+                               "  let (ys : [n]i64) = copy xs\n"
+                               "  let (a : [n]i64) (b : [n]i64) = if c then\n"
+                               "      let (y2 : [n]i64) = ys with [0] = 7\n"
+                               "      in (y2, y2)\n"
+                               "    else\n"
+                               "      let (y2 : [n]i64) = ys with [0] = 8\n"
+                               "      in (y2, ys)\n"
+                               "  in (a, b)",
+                               "n=2 c=false xs=[1, 2]");
   REQUIRE_FALSE(other.error);
   CHECK(ints(other.results[0]) == std::vector<int64_t>{8, 2});
   CHECK(ints(other.results[1]) == std::vector<int64_t>{1, 2});

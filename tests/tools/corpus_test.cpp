@@ -129,3 +129,158 @@ TEST_CASE("every stage ends as the source does; a broken sc that changes an erro
   CHECK(bad.stage_mismatches[0].find("the source with the assume error at 6:3") !=
         std::string::npos);
 }
+
+namespace {
+
+bool has_line(const std::vector<std::string>& lines, const std::string& start) {
+  for (const std::string& l : lines)
+    if (l.rfind(start, 0) == 0) return true;
+  return false;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string s;
+  for (const std::string& l : lines)
+    s += l + "\n";
+  return s;
+}
+
+} // namespace
+
+TEST_CASE("a stage with other results or a new race fails the file although the expected "
+          "error holds",
+          "[tools][stages]") {
+  // The first data set ends in the assume's error everywhere; on the second, a merge that
+  // ignores lifetimes puts ys in ws's block while the kernel still reads ws's neighbours.
+  const std::string text = "def f (n : i64) (xs : [n]i64) : ([n]i64) =\n"
+                           "  assume n > 1\n"
+                           "  let (ws : [n]i64) = iota n\n"
+                           "  let (ys : [n]i64) = kernel i < n do\n"
+                           "    let j = (i + 1) % n\n"
+                           "    let (u : i64) = ws[j]\n"
+                           "    in (u)\n"
+                           "  let (zs : [n]i64) = kernel i < n do\n"
+                           "    let k = (i + 1) % n\n"
+                           "    let (y : i64) = ys[k]\n"
+                           "    let (x : i64) = xs[i]\n"
+                           "    let z = x + y\n"
+                           "    in (z)\n"
+                           "  in (zs)\n"
+                           "-- input: n=1\n"
+                           "-- input: n=4 xs=[1, 2, 3, 4]\n"
+                           "-- expect: error assume\n";
+  CheckReport ok = check_source("neighbours.fun", text);
+  INFO(joined(ok.stage_mismatches));
+  CHECK(ok.ok());
+  CHECK(ok.stage_mismatches.empty());
+  CheckOptions broken;
+  REQUIRE(set_broken_variant(broken.passes, "merge-no-interference"));
+  CheckReport bad = check_source("neighbours.fun", text, broken);
+  INFO(joined(bad.stage_mismatches));
+  REQUIRE(bad.expectations.size() == 1);
+  CHECK(bad.expectations[0].status == ExpectStatus::Holds);
+  CHECK_FALSE(bad.ok());
+  CHECK(has_line(bad.stage_mismatches, "input at line 16 after merge: stage merge's results "
+                                       "differ from the source's at result 1["));
+  CHECK(has_line(bad.stage_mismatches,
+                 "input at line 16 after merge: stage merge has a data race that the source "
+                 "does not have: data race in the kernel at 4:23"));
+  // IMP is compared too.
+  CHECK(has_line(bad.stage_mismatches, "input at line 16 after to-imp: stage to-imp's results "
+                                       "differ from the source's at result 1["));
+  CHECK(has_line(bad.stage_mismatches, "input at line 16 after to-imp: stage to-imp has a data "
+                                       "race that the source does not have"));
+  // The stages before merge agree, and the data set with the error agrees everywhere.
+  CHECK_FALSE(has_line(bad.stage_mismatches, "input at line 15"));
+  CHECK_FALSE(has_line(bad.stage_mismatches, "input at line 16 after sc"));
+}
+
+TEST_CASE("a FUNMEM source's sc stage is compared with the source's heap run on every data set",
+          "[tools][stages][sc]") {
+  // Without its non-overlap checks sc builds x in row 1 of ys before the loop reads it.
+  const std::string text =
+      "def target_row (m : i64) (n : i64) (ysm : mem) (ys0 : [m][n]i64 @ysm -> R(m, n)) : "
+      "(mem, [m][n]i64, i64) =\n"
+      "  assume m > 1 && n > 0\n"
+      "  let (xm : mem) = alloc n\n"
+      "  let (x : [n]i64 @xm -> R(n)) = iota n\n"
+      "  let z = 0\n"
+      "  let (s : i64) = loop (acc : i64) = (z) for j < n do\n"
+      "    let (v : i64) = ys0[1, j]\n"
+      "    let w = acc + v\n"
+      "    in (w)\n"
+      "  let (ys : [m][n]i64 @ysm -> R(m, n)) = ys0 with [1] = x\n"
+      "  in (ysm, ys, s)\n"
+      "-- input: m=1 n=4\n"
+      "-- input: m=3 n=4 ys0=[[1, 1, 1, 1], [5, 5, 5, 5], [2, 2, 2, 2]]\n"
+      "-- expect: error assume\n";
+  CheckReport ok = check_source("target-row.funmem", text);
+  INFO(joined(ok.stage_mismatches));
+  CHECK(ok.ok());
+  CheckOptions broken;
+  REQUIRE(set_broken_variant(broken.passes, "sc-no-overlap"));
+  CheckReport bad = check_source("target-row.funmem", text, broken);
+  INFO(joined(bad.stage_mismatches));
+  REQUIRE(bad.sc);
+  CHECK(bad.sc->proved_points() == 1);
+  CHECK_FALSE(bad.ok());
+  REQUIRE(bad.stage_mismatches.size() == 1);
+  CHECK(bad.stage_mismatches[0] == "input at line 13 after sc: stage sc's results differ from "
+                                   "the source's at result 3: value semantics 20, heap "
+                                   "semantics 6");
+  // An invalid source (b reuses the block of a, which is still a result) is its stages'
+  // reference: its own heap results, which sc keeps, and which the broken sc changes.
+  const std::string invalid =
+      "def target_row (m : i64) (n : i64) (ysm : mem) (ys0 : [m][n]i64 @ysm -> R(m, n)) : "
+      "(mem, [m][n]i64, i64, mem, [n]i64, mem, [n]i64) =\n"
+      "  assume m > 1 && n > 0\n"
+      "  let (cm : mem) = alloc n\n"
+      "  let (a : [n]i64 @cm -> R(n)) = iota n\n"
+      "  let (b : [n]i64 @cm -> R(n)) = replicate n 7\n"
+      "  let (xm : mem) = alloc n\n"
+      "  let (x : [n]i64 @xm -> R(n)) = iota n\n"
+      "  let z = 0\n"
+      "  let (s : i64) = loop (acc : i64) = (z) for j < n do\n"
+      "    let (v : i64) = ys0[1, j]\n"
+      "    let w = acc + v\n"
+      "    in (w)\n"
+      "  let (ys : [m][n]i64 @ysm -> R(m, n)) = ys0 with [1] = x\n"
+      "  in (ysm, ys, s, cm, a, cm, b)\n"
+      "-- input: m=1 n=4\n"
+      "-- input: m=3 n=4 ys0=[[1, 1, 1, 1], [5, 5, 5, 5], [2, 2, 2, 2]]\n"
+      "-- expect: error assume\n";
+  CheckReport inv = check_source("clobber.funmem", invalid);
+  INFO(joined(inv.stage_mismatches));
+  REQUIRE(inv.runs.size() == 4);
+  // The source's heap run differs from the value semantics, and sc's alike.
+  REQUIRE(inv.runs[2].mismatch);
+  CHECK(*inv.runs[2].mismatch == "result 5[0]: value semantics 0, heap semantics 7");
+  CHECK(inv.runs[3].stage == "sc");
+  CHECK(inv.runs[3].mismatch == inv.runs[2].mismatch);
+  CHECK(inv.stage_mismatches.empty());
+  CHECK(inv.ok());
+  CheckReport inv_bad = check_source("clobber.funmem", invalid, broken);
+  INFO(joined(inv_bad.stage_mismatches));
+  CHECK_FALSE(inv_bad.ok());
+  REQUIRE(inv_bad.stage_mismatches.size() == 1);
+  CHECK(inv_bad.stage_mismatches[0] == "input at line 16 after sc: stage sc's results differ "
+                                       "from the source's at result 3: source 20, stage sc 6");
+}
+
+TEST_CASE("a pipeline that stops fails the file whatever it expects", "[tools][stages]") {
+  // fun-to-funmem cannot lay out a [n][2^62][4] array (its row stride is 2^64); the
+  // value semantics ends in the expected bounds error (n = 0).
+  const std::string text = "def big (n : i64) : (i64) =\n"
+                           "  let (a : [n][4611686018427387904][4]i64) = scratch\n"
+                           "  let (s : i64) = a[0, 0, 0]\n"
+                           "  in (s)\n"
+                           "-- input: n=0\n"
+                           "-- expect: error bounds\n";
+  CheckReport r = check_source("big.fun", text);
+  REQUIRE(r.expectations.size() == 1);
+  CHECK(r.expectations[0].status == ExpectStatus::Holds);
+  CHECK(r.pipeline_error.find("stage fun-to-funmem: symbolic overflow") == 0);
+  REQUIRE_FALSE(r.stage_mismatches.empty());
+  CHECK(r.stage_mismatches[0] == "the pipeline stops: " + r.pipeline_error);
+  CHECK_FALSE(r.ok());
+}

@@ -10,5 +10,6 @@ def main (n : i64) (ns : [n]i32) : ([2 * n]i32) =
   in (t2)
 -- input: n=3 ns=[7, 0, 7]
 -- expect: valid
--- expect: short-circuit 2
+-- expect: short-circuit 1
+-- refuses: 6.2 (1) destination memory
 -- refuses: creation point

@@ -17,6 +17,7 @@ def main (n : i64) (ns : [n]i32) : ([2][2 * n]i32) =
   in (t4)
 -- input: n=3 ns=[7, 0, 7]
 -- expect: valid
--- expect: short-circuit 2
+-- expect: short-circuit 1
+-- refuses: 6.2 (1) destination memory
+-- refuses: 6.2 (1) destination memory
 -- refuses: creation point
--- refuses: 6.4.3 non-overlap

@@ -7,4 +7,6 @@ def main (i : i64) (j : i64) : ([i + j]i64) =
   in (c)
 -- input: i=2 j=4
 -- expect: valid
--- expect: short-circuit 2
+-- expect: short-circuit 0
+-- refuses: 6.2 (1) destination memory
+-- refuses: 6.2 (1) destination memory

@@ -16,4 +16,4 @@ def main (n : i64) (i : i64) (ns : [n]i64) : ([n][n]i64) =
 -- input: n=3 i=1 ns=[7, 0, 7]
 -- expect: valid
 -- expect: short-circuit 0
--- refuses: 6.4.3 non-overlap
+-- refuses: 6.2 (1) destination memory
