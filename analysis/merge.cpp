@@ -87,6 +87,7 @@ private:
     SExpP size;
     size_t first = SIZE_MAX, last = 0;
     std::set<ScalarType> elems;
+    bool scratch = false; // holds a `scratch`, whose zeros a reused block would not have
   };
 
   /// The element types of the arrays placed in each candidate block, and the block's live
@@ -104,6 +105,10 @@ private:
     for (const Stmt& s : b.stmts)
       if (const auto* l = std::get_if<SLet>(&s.node)) {
         note_types(l->pats);
+        if (std::holds_alternative<EScratch>(l->exp.node))
+          for (const Binding& p : l->pats)
+            if (p.type && p.type->ann && cands.count(p.type->ann->mem.s))
+              cands[p.type->ann->mem.s].scratch = true;
         if (const auto* lp = std::get_if<ELoop>(&l->exp.node)) note_types(lp->params);
       }
     // Live ranges: first and last statement mentioning the block or an array in it.
@@ -165,6 +170,7 @@ private:
       if (c.first == SIZE_MAX || c.elems.empty()) continue; // leave unused blocks alone
       bool placed = false;
       for (auto& col : colours) {
+        if (c.scratch) break; // a fresh block: its scratch reads zeros
         bool ok = true;
         for (auto& m : col)
           ok = ok && !interferes(cands[m], c);

@@ -41,7 +41,7 @@ std::vector<int64_t> unrank(const ConcreteLmad& c, int64_t t) {
 Found find_shared(const ConcreteLmad& a, const ConcreteLmad& b, int64_t limit, Witness& w) {
   auto na = a.domain_size(), nb = b.domain_size();
   if (!na || !nb || *na > limit || *nb > limit) return Found::TooBig;
-  if (!a.points(limit) || !b.points(limit)) return Found::TooBig; // a point overflows
+  if (!a.fits() || !b.fits()) return Found::TooBig; // a point overflows
   bool swap = *na > *nb;
   const ConcreteLmad& s = swap ? b : a;
   const ConcreteLmad& l = swap ? a : b;
@@ -398,8 +398,8 @@ bool confirm(const SymLmad& a, const SymLmad& b, const Env& env, const ProverOpt
   auto ca = lmad_eval(a, env), cb = lmad_eval(b, env);
   if (!ca || !cb) return false;
   w.assignment = env;
-  if (hint1 && hint2 && in_domain(*ca, *hint1) && in_domain(*cb, *hint2) &&
-      ca->apply(*hint1) == cb->apply(*hint2) && ca->points(INT64_MAX)) {
+  if (hint1 && hint2 && in_domain(*ca, *hint1) && in_domain(*cb, *hint2) && ca->fits() &&
+      cb->fits() && ca->apply(*hint1) == cb->apply(*hint2)) {
     w.point = ca->apply(*hint1);
     w.index1 = *hint1;
     w.index2 = *hint2;

@@ -12,6 +12,8 @@
 #include <map>
 #include <set>
 
+__extension__ typedef __int128 Wide; // NOLINT(modernize-use-using): __extension__ needs it
+
 namespace funmem {
 
 namespace {
@@ -128,8 +130,11 @@ private:
     return st(std::move(w), pos);
   }
 
-  /// COPY (proc. 4.7): a nest of kernels copying `src` into the place `dst` of block `dmem`.
-  void copy(const ArrInfo& src, const std::string& dmem, const SymLmad& dst, Pos pos, Block& out) {
+  /// COPY (proc. 4.7): a nest of kernels copying `src` into the place `dst` of block `dmem`;
+  /// of sequential loops when `dst` may send two elements to one cell (the last written
+  /// wins, in index order, as in the value semantics, instead of a race).
+  void copy(const ArrInfo& src, const std::string& dmem, const SymLmad& dst, Pos pos, Block& out,
+            bool parallel = true) {
     if (src.lay.dims.size() != dst.dims.size())
       throw Untranslatable("a copy between arrays of different ranks");
     if (src.mem == dmem && src.lay == dst) {
@@ -148,15 +153,55 @@ private:
                    st(imp::Read{Name{t, pos}, Name{src.mem, pos}, offset(src.lay, idx)}, pos),
                    write(dmem, dst, idx, mk_var(t, pos), pos, "COPY of " + src.mem)};
     for (size_t k = dst.dims.size(); k-- > 0;) {
-      inner = {st(imp::Loop{true, Name{names[k], pos}, sexp(dst.dims[k].first), inner}, pos)};
-      ++rep_.kernels;
+      inner = {st(imp::Loop{parallel, Name{names[k], pos}, sexp(dst.dims[k].first), inner}, pos)};
+      if (parallel) ++rep_.kernels;
     }
     out.insert(out.end(), inner.begin(), inner.end());
   }
 
+  /// Whether every slice entry's stride is a non-zero constant (a stride that may be 0
+  /// puts several elements in one cell).
+  static bool strides_nonzero(const std::vector<Entry>& entries) {
+    for (const Entry& e : entries)
+      if (e.count && e.stride) {
+        auto k = to_poly(*e.stride);
+        auto c = k ? k->constant() : std::nullopt;
+        if (!c || *c == 0) return false;
+      }
+    return true;
+  }
+
+  /// Whether an LMAD of constant counts and strides sends two points to one place (found
+  /// by enumeration, up to 2^16 points); a symbolic one is taken as it is written.
+  static bool overlaps_itself(const SymLmad& l) {
+    std::vector<std::pair<int64_t, int64_t>> dims;
+    int64_t points = 1;
+    for (const auto& [n, st] : l.dims) {
+      auto cn = n.constant(), cs = st.constant();
+      if (!cn || !cs) return false;
+      if (*cn <= 0) return false;
+      points *= *cn;
+      if (points > (int64_t{1} << 16)) return false;
+      dims.emplace_back(*cn, *cs);
+    }
+    std::set<Wide> seen; // exact: strides may be near 2^63
+    std::vector<int64_t> idx(dims.size(), 0);
+    for (int64_t t = 0; t < points; ++t) {
+      Wide off = 0;
+      for (size_t k = 0; k < dims.size(); ++k)
+        off += static_cast<Wide>(idx[k]) * dims[k].second;
+      if (!seen.insert(off).second) return true;
+      for (size_t k = dims.size(); k-- > 0;) {
+        if (++idx[k] < dims[k].first) break;
+        idx[k] = 0;
+      }
+    }
+    return false;
+  }
+
   /// Stores a value (a scalar name / literal, or an array) into the place `dst`.
   void store(const AtomArg& v, const std::string& dmem, const SymLmad& dst, const Scope& sc,
-             Pos pos, Block& out) {
+             Pos pos, Block& out, bool parallel = true) {
     if (const auto* lit = std::get_if<Lit>(&v.v)) {
       out.push_back(write(dmem, dst, {}, mk_lit(*lit, pos), pos, "a literal"));
       return;
@@ -167,7 +212,7 @@ private:
       out.push_back(write(dmem, dst, {}, mk_var(n.s, pos), pos, "'" + n.s + "'"));
       return;
     }
-    copy(it->second, dmem, dst, pos, out);
+    copy(it->second, dmem, dst, pos, out, parallel);
   }
 
   /// A kernel writing f(i, ...) into every element of `dst` (iota, replicate).
@@ -328,13 +373,15 @@ private:
             [&](const EUpdate& x) {
               const ArrInfo a = sc.arrays.at(x.arr.s);
               check_entries(x.entries, a, pos, out);
-              store(x.value, a.mem, lmad_index(a.lay, sym_entries(x.entries)), sc, pos, out);
+              store(x.value, a.mem, lmad_index(a.lay, sym_entries(x.entries)), sc, pos, out,
+                    strides_nonzero(x.entries));
               sc.arrays[p0.name.s] = array_info(*p0.type);
             },
             [&](const EUpdateLmad& x) {
               const ArrInfo a = sc.arrays.at(x.arr.s);
-              store(AtomArg{x.value, pos}, a.mem, lmad_compose(a.lay, sym_lmad(x.lmad)), sc, pos,
-                    out);
+              const SymLmad inner = sym_lmad(x.lmad);
+              store(AtomArg{x.value, pos}, a.mem, lmad_compose(a.lay, inner), sc, pos, out,
+                    !overlaps_itself(inner));
               sc.arrays[p0.name.s] = array_info(*p0.type);
             },
             [&](const EConcat& x) {

@@ -169,6 +169,17 @@ private:
 
   using Code = std::pair<std::string, ScalarType>;
 
+  /// An index into a block: its + - * wrap modulo 2^64 (exact for every index inside the
+  /// block, which the load or store checks).
+  bool address_ = false;
+  Code address(const SExp& e) {
+    const bool outer = address_;
+    address_ = true;
+    Code c = exp(e);
+    address_ = outer;
+    return c;
+  }
+
   Code exp(const SExp& e) {
     return std::visit(Overloaded{[&](const Lit& l) -> Code {
                                    switch (l.type) {
@@ -197,10 +208,11 @@ private:
                                    ScalarType t = typed(unary_type(u.op, a.second), e.pos);
                                    if (u.op == UnOp::Not) return {"(!" + a.first + ")", t};
                                    if (is_float_type(t)) return {"(-" + a.first + ")", t};
-                                   return narrow(
-                                       "fm_neg(" + a.first + ", " +
-                                           site("overflow", e.pos, "overflow in negation") + ")",
-                                       t, e.pos);
+                                   const std::string ck =
+                                       address_ && t == ScalarType::I64
+                                           ? std::string("0")
+                                           : site("overflow", e.pos, "overflow in negation");
+                                   return narrow("fm_neg(" + a.first + ", " + ck + ")", t, e.pos);
                                  },
                                  [&](const SBinary& b) -> Code { return binary(b, e.pos); },
                                  [&](const SCall& c) -> Code { return call(c, e.pos); }},
@@ -248,16 +260,17 @@ private:
       return {"(" + x.first + " " + op + " " + y.first + ")", t};
     }
     std::string ovf = "overflow in " + op;
+    // Address arithmetic wraps (site 0), as in the interpreters (docs/interpreters.md).
+    auto checked = [&] {
+      return address_ && t == ScalarType::I64 ? std::string("0") : site("overflow", pos, ovf);
+    };
     switch (b.op) {
     case BinOp::Add:
-      return narrow("fm_add(" + x.first + ", " + y.first + ", " + site("overflow", pos, ovf) + ")",
-                    t, pos);
+      return narrow("fm_add(" + x.first + ", " + y.first + ", " + checked() + ")", t, pos);
     case BinOp::Sub:
-      return narrow("fm_sub(" + x.first + ", " + y.first + ", " + site("overflow", pos, ovf) + ")",
-                    t, pos);
+      return narrow("fm_sub(" + x.first + ", " + y.first + ", " + checked() + ")", t, pos);
     case BinOp::Mul:
-      return narrow("fm_mul(" + x.first + ", " + y.first + ", " + site("overflow", pos, ovf) + ")",
-                    t, pos);
+      return narrow("fm_mul(" + x.first + ", " + y.first + ", " + checked() + ")", t, pos);
     default: {
       std::string d = site("division", pos, "division by zero in " + op);
       std::string o = d == "0" ? "0" : site("overflow", pos, ovf);
@@ -370,7 +383,7 @@ private:
               VarInfo dst = lookup(r.dst.s, s.pos);
               if (!device_) forget({r.dst.s});
               mem(r.mem, s.pos);
-              Code i = exp(*r.index);
+              Code i = address(*r.index);
               std::string st = site("bounds", s.pos, "read of '" + r.mem.s + "' out of bounds");
               if (auto t = tile_reads_.find(&r); device_ && t != tile_reads_.end()) {
                 const std::string K = std::to_string(t->second.tile);
@@ -389,7 +402,7 @@ private:
                 stores_->push_back(w.origin);
                 store_loops_->push_back(imp_loops_);
               }
-              Code i = exp(*w.index);
+              Code i = address(*w.index);
               Code v = exp(*w.value);
               out += p + (device_ ? "fm_st<" : "fm_host_st<") + c_type(v.second) + ">(" +
                      cname(w.mem.s) + ", " + i.first + ", " + v.first + ", " +

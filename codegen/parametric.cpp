@@ -97,8 +97,8 @@ std::string Gen::par_kernel_fn(const std::string& name, const std::string& sig, 
   if (v.cache) {
     force_unchecked_ = true;
     for (size_t k = 0; k < tiles.size(); ++k)
-      starts +=
-          "      fm_start" + std::to_string(k) + " = " + exp(*tiles[k].first->index).first + ";\n";
+      starts += "      fm_start" + std::to_string(k) + " = " +
+                address(*tiles[k].first->index).first + ";\n";
     force_unchecked_ = false;
     for (size_t k = 0; k < tiles.size(); ++k)
       for (const imp::Read* r : tiles[k].reads)

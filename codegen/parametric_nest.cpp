@@ -176,7 +176,7 @@ std::string Gen::tile_loads2(const std::vector<TileInfo>& tiles, const std::stri
     t += "            const int64_t " + cname(j) + " = " + at_j + ";\n";
     if (rows || cols)
       t += "            const int64_t " + cname(q) + " = fm_q0 + " + (rows ? x1 : x0) + ";\n";
-    t += "            const int64_t fm_g = " + exp(*tiles[k].first->index).first + ";\n";
+    t += "            const int64_t fm_g = " + address(*tiles[k].first->index).first + ";\n";
     t += "            if (fm_g >= 0 && fm_g < " + m + ".n)\n";
     t += "              fm_smem[fm_at" + K + " + fm_x] = fm_ld<fm_cell>(" + m + ", fm_g, 0);\n";
     t += "          }\n        }\n";

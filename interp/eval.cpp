@@ -44,7 +44,7 @@ Scalar Machine::element(const EIndex& x, const ArrV& a, Pos pos) {
                      "index " + std::to_string(i) + " out of bounds for dimension " +
                          std::to_string(k) + " of '" + x.arr.s + "' (size " + std::to_string(n) +
                          ")");
-    off += i * s;
+    off = wrap_add(off, wrap_mul(i, s));
   }
   return read(*a.block, off, a.elem, pos);
 }
@@ -159,7 +159,7 @@ bool Machine::all_indices(const std::vector<Entry>& es) {
 
 ConcreteLmad Machine::fix(const ConcreteLmad& l, int64_t i) {
   ConcreteLmad r;
-  r.offset = l.offset + i * l.dims.at(0).second;
+  r.offset = wrap_add(l.offset, wrap_mul(i, l.dims.at(0).second));
   r.dims.assign(l.dims.begin() + 1, l.dims.end());
   return r;
 }
@@ -347,7 +347,7 @@ Vals Machine::concat(const std::vector<Binding>& pats, const EConcat& x, Pos pos
   ArrV d = destination(pats.at(0), shape, a.elem, pos);
   ConcreteLmad top = d.lay, bottom = d.lay;
   top.dims[0].first = sa[0];
-  bottom.offset += sa[0] * d.lay.dims[0].second;
+  bottom.offset = wrap_add(bottom.offset, wrap_mul(sa[0], d.lay.dims[0].second));
   bottom.dims[0].first = sb[0];
   copy(a, d.block, top, pos);
   copy(b, d.block, bottom, pos);

@@ -60,7 +60,7 @@ struct ImpMachine {
                    },
                    [&](const imp::Read& r) {
                      const BlockP& b = block(r.mem);
-                     int64_t off = m.eval_int(*r.index, "a memory index");
+                     int64_t off = m.eval_address(*r.index, "a memory index");
                      Val& dst = var(r.dst);
                      const auto* old = std::get_if<Scalar>(&dst);
                      if (!old)
@@ -69,7 +69,7 @@ struct ImpMachine {
                    },
                    [&](const imp::Write& w) {
                      const BlockP& b = block(w.mem);
-                     int64_t off = m.eval_int(*w.index, "a memory index");
+                     int64_t off = m.eval_address(*w.index, "a memory index");
                      m.write(*b, off, m.eval(*w.value), s.pos);
                    },
                    [&](const imp::If& i) {

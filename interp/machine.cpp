@@ -170,13 +170,27 @@ std::vector<int64_t> Machine::eval_dims(const Type& t) {
   return out;
 }
 
+int64_t Machine::eval_address(const SExp& e, const char* what) {
+  if (const auto* b = std::get_if<SBinary>(&e.node)) {
+    if (b->op == BinOp::Add || b->op == BinOp::Sub || b->op == BinOp::Mul) {
+      int64_t x = eval_address(*b->a, what), y = eval_address(*b->b, what);
+      if (b->op == BinOp::Mul) return wrap_mul(x, y);
+      return wrap_add(x, b->op == BinOp::Add ? y : wrap_mul(y, -1));
+    }
+  } else if (const auto* u = std::get_if<SUnary>(&e.node); u && u->op == UnOp::Neg) {
+    return wrap_mul(eval_address(*u->a, what), -1);
+  }
+  return eval_int(e, what);
+}
+
 ConcreteLmad Machine::eval_lmad(const LmadSyn& l) {
   ConcreteLmad c;
   auto get = [&](const SExpP& e) { return eval_int(*e, "an LMAD component"); };
+  auto address = [&](const SExpP& e) { return eval_address(*e, "an LMAD component"); };
   if (l.form == LmadSyn::Form::Explicit) {
-    c.offset = get(l.offset);
+    c.offset = address(l.offset);
     for (const auto& [n, s] : l.dims)
-      c.dims.emplace_back(get(n), get(s));
+      c.dims.emplace_back(get(n), address(s));
     return c;
   }
   std::vector<int64_t> shape;

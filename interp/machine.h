@@ -246,6 +246,13 @@ struct Machine {
 
   int64_t eval_int(const SExp& e, const char* what) { return as_int(eval(e), e.pos, what); }
 
+  /// An address (an index into a block, an offset or stride of a layout): + - * and
+  /// negation wrap modulo 2^64, the other operations are evaluated as eval_int does. The
+  /// address a program accesses is then exact whenever it lies inside its block (the
+  /// block's bounds check follows), however large the terms that make it; a layout
+  /// stride of a dimension of one element, or of an empty layout, is never used.
+  int64_t eval_address(const SExp& e, const char* what);
+
   void step(Pos pos, int64_t n = 1) {
     stats.steps += n;
     if (stats.steps > lim.max_steps)
@@ -345,9 +352,9 @@ struct Machine {
     for (int64_t t = 0; t < n; ++t) {
       f(t, off);
       for (size_t k = lay.dims.size(); k-- > 0;) {
-        off += lay.dims[k].second;
+        off = wrap_add(off, lay.dims[k].second);
         if (++idx[k] < lay.dims[k].first) break;
-        off -= lay.dims[k].second * lay.dims[k].first;
+        off = wrap_add(off, -wrap_mul(lay.dims[k].second, lay.dims[k].first));
         idx[k] = 0;
       }
     }

@@ -16,6 +16,14 @@
 
 namespace funmem {
 
+/// Address arithmetic modulo 2^64 (Machine::eval_address).
+inline int64_t wrap_add(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+inline int64_t wrap_mul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+
 /// A run-time error: kind is one of bounds, overflow, division, assume, elemtype,
 /// size, resource (the words of `-- expect: error KIND`).
 struct RunError : std::runtime_error {

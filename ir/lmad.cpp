@@ -333,20 +333,27 @@ int64_t ConcreteLmad::apply(const std::vector<int64_t>& idx) const {
   return r;
 }
 
-std::optional<std::vector<int64_t>> ConcreteLmad::points(int64_t limit) const {
+bool ConcreteLmad::fits() const {
   auto n = domain_size();
-  if (!n || *n > limit) return std::nullopt;
-  std::vector<int64_t> out;
-  if (*n == 0) return out;
+  if (!n) return false;
+  if (*n == 0) return true;
   // Every point lies between offset + sum of negative spans and offset + positive spans;
   // if those fit in int64, no partial sum overflows.
   int64_t lo = offset, hi = offset;
   for (const auto& [c, s] : dims) {
     int64_t span;
-    if (__builtin_mul_overflow(c - 1, s, &span)) return std::nullopt;
+    if (__builtin_mul_overflow(c - 1, s, &span)) return false;
     int64_t& end = span < 0 ? lo : hi;
-    if (__builtin_add_overflow(end, span, &end)) return std::nullopt;
+    if (__builtin_add_overflow(end, span, &end)) return false;
   }
+  return true;
+}
+
+std::optional<std::vector<int64_t>> ConcreteLmad::points(int64_t limit) const {
+  auto n = domain_size();
+  if (!n || *n > limit || !fits()) return std::nullopt;
+  std::vector<int64_t> out;
+  if (*n == 0) return out;
   out.reserve(static_cast<size_t>(*n));
   std::vector<int64_t> idx(dims.size(), 0);
   for (int64_t t = 0; t < *n; ++t) {

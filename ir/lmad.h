@@ -110,6 +110,8 @@ struct ConcreteLmad {
   /// The points, sorted and without duplicates; nullopt when more than `limit` index
   /// tuples would be enumerated or a point overflows.
   std::optional<std::vector<int64_t>> points(int64_t limit) const;
+  /// Whether every point fits in int64 (its domain size too), without enumerating them.
+  bool fits() const;
   int64_t apply(const std::vector<int64_t>& idx) const;
 };
 /// Evaluates every component under env; nullopt (with a message) on failure.

@@ -298,6 +298,11 @@ private:
         concat(out, indent, depth);
         continue;
       }
+      if (opt_.floats && chance(3)) { // a fact over floats: no integer satisfies it
+        Var h = bind(out, indent, Ty{"f64", {}}, "0.5");
+        out.push_back(pad(indent) + "assume " + h.name + " * " + h.name + " < " + h.name);
+        continue;
+      }
       if (chance(5)) { // an assumption the data sets satisfy (sizes are 1..max-size)
         static const char* facts[] = {"n >= 1", "m > 0 && n > 0", "n * m >= 1", "n + m >= 2"};
         const bool or_c = chance(30);
@@ -326,6 +331,7 @@ private:
     switch (form) {
     case 11: { // scratch, then every element written by a whole-array slice update
       if (!chance(25)) break;
+      if (t.dims.size() == 1 && chance(30)) return bind(out, indent, t, "scratch"); // zeros
       Var src = find_or_produce(out, indent, depth, t);
       Var v = bind(out, indent, t, "copy " + src.name);
       Var sc = bind(out, indent, t, "scratch");
@@ -451,9 +457,17 @@ private:
       const size_t mark = vars_.size() - 1;
       // The value may read the copy (even through views of it): a short-circuit of it
       // into the copy must then prove non-overlap (6.4.3).
-      Var v = produce(out, indent, depth, t.row());
+      // Or the whole array through a slice whose stride is 0 or 1 at run time (0 puts
+      // every element in the first cell: the place of a short-circuit must refuse it).
+      const bool strided = chance(15);
+      Var v = produce(out, indent, depth, strided ? t : t.row());
       if (!v.ty.dims.empty()) v = bind(out, indent, v.ty, "copy " + v.name);
-      std::string upd = cp.name + " with [" + index_for(t.dims[0]) + "] = " + v.name;
+      std::string place = index_for(t.dims[0]);
+      if (strided) {
+        Var st = bind(out, indent, Ty{"i64", {}}, "min(max(" + sexp("i64", 1) + ", 0), 1)");
+        place = "0 : " + t.dims[0] + " : " + st.name;
+      }
+      std::string upd = cp.name + " with [" + place + "] = " + v.name;
       vars_.resize(mark); // the copy is consumed: neither it nor its views are read again
       return bind(out, indent, t, upd);
     }

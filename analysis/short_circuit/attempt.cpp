@@ -54,9 +54,9 @@ Pass::Plan Pass::plan_here(const Point& pt, ScAttempt& a) {
   // as if the end of the branch were a point of its own.
   const size_t bounds_at = t.if_result ? plan_branches(pt, t, plan, a) : t.c;
   check_bounds(pt, t, bounds_at, plan, a);
-  check_injective(pt, t, a);
   std::vector<Acc> loop_writes = check_non_overlap(pt, t, a);
   check_enclosing_kernel(pt, t, loop_writes, a);
+  check_injective(pt, t, a); // last: the costliest, and the rarest to fail
   plan.fam = std::move(t.fam);
   plan.lift = std::move(t.lift);
   return plan;
@@ -371,6 +371,7 @@ std::vector<Acc> Pass::check_non_overlap(const Point& pt, const Trace& t, ScAtte
       for (Formula& f : facts_of(st))
         kf.push_back(std::move(f));
     }
+    result_reads(k->body, dmems, fam, pt.B->stmts[c].pos, Uk);
     localize(Uk, k->body);
     Solver& ks = solver_for(kf);
     Acc wi{lmad_fix(t.L, Poly::var(k->iter.s)),
@@ -398,6 +399,7 @@ void Pass::check_enclosing_kernel(const Point& pt, const Trace& t,
   Summary Ub;
   for (const Stmt& st : B.stmts)
     uses(st, dmems, t.fam, Ub);
+  result_reads(B, dmems, t.fam, B.pos, Ub);
   localize(Ub, B);
   std::vector<Acc> Wb;
   Wb.push_back(whole_creation(pt, t));

@@ -8,10 +8,16 @@ namespace funmem::sc {
 /// another error (an assume, an integer operation that may overflow or divide by zero, a
 /// read not shown inside its array, a size not shown non-negative, anything not listed).
 Fail Pass::may_fail(const Stmt& s, Solver& solver, int depth) {
+  auto [slot, fresh] = fail_cache_.try_emplace({&s, &solver}, Fail::Other);
+  if (fresh) slot->second = judge_failure(s, solver, depth);
+  return slot->second;
+}
+
+Fail Pass::judge_failure(const Stmt& s, Solver& solver, int depth) {
   const auto* l = std::get_if<SLet>(&s.node);
   if (!l || depth > 8) return Fail::Other;
   auto fits = [&](const Poly& p) {
-    return solver.proves(le(p.substitute(defs_), Poly(int64_t{1} << 28)));
+    return solver.proves(le(p.substitute(defs_), Poly(kMaxElements)));
   };
   auto size_may_fail = [&](const SExpP& e) {
     auto p = to_poly(*e);
@@ -70,21 +76,26 @@ bool Pass::sexp_may_fail(const SExp& e, Solver& solver) {
   // divisor they keep away from 0, and from -1 under the least i64) cannot fail.
   auto within = [&](const SExp& x) {
     try {
+      auto t = expr_type(x, 0);
       auto p = to_poly(x);
-      if (!p) return false;
+      if (!p || !t || (*t != ScalarType::I64 && *t != ScalarType::I32)) return false;
+      const bool i64 = *t == ScalarType::I64;
       Poly q = p->substitute(defs_);
-      return solver.proves(Formula::conj({ge(q, Poly(INT64_MIN)), le(q, Poly(INT64_MAX))}));
+      return solver.proves(Formula::conj(
+          {ge(q, Poly(i64 ? INT64_MIN : INT32_MIN)), le(q, Poly(i64 ? INT64_MAX : INT32_MAX))}));
     } catch (const SymbolicOverflow&) {
       return false;
     }
   };
   auto divisor_safe = [&](const SExp& a, const SExp& b) {
     try {
+      auto t = expr_type(a, 0);
       auto pa = to_poly(a), pb = to_poly(b);
-      if (!pa || !pb) return false;
+      if (!pa || !pb || !t || (*t != ScalarType::I64 && *t != ScalarType::I32)) return false;
+      const int64_t least = *t == ScalarType::I64 ? INT64_MIN : INT32_MIN;
       Poly qa = pa->substitute(defs_), qb = pb->substitute(defs_);
       return solver.proves(ge(qb, Poly(1))) ||
-             (solver.proves(le(qb, Poly(-1))) && solver.proves(gt(qa, Poly(INT64_MIN))));
+             (solver.proves(le(qb, Poly(-1))) && solver.proves(gt(qa, Poly(least))));
     } catch (const SymbolicOverflow&) {
       return false;
     }
@@ -92,12 +103,12 @@ bool Pass::sexp_may_fail(const SExp& e, Solver& solver) {
   return std::visit(Overloaded{[](const Lit&) { return false; }, [](const SVar&) { return false; },
                                [&](const SUnary& u) {
                                  if (sexp_may_fail(*u.a, solver)) return true;
-                                 return u.op == UnOp::Neg && !is_float(e, 0) && !within(e);
+                                 return u.op == UnOp::Neg && !is_float(e) && !within(e);
                                },
                                [&](const SBinary& b) {
                                  if (sexp_may_fail(*b.a, solver) || sexp_may_fail(*b.b, solver))
                                    return true;
-                                 if (is_float(e, 0)) return false;
+                                 if (is_float(e)) return false;
                                  if (b.op == BinOp::Add || b.op == BinOp::Sub || b.op == BinOp::Mul)
                                    return !within(e);
                                  if (b.op == BinOp::Div || b.op == BinOp::Mod)
@@ -114,31 +125,9 @@ bool Pass::sexp_may_fail(const SExp& e, Solver& solver) {
 }
 
 /// Whether a scalar expression is of a floating-point type (its operations never fail).
-bool Pass::is_float(const SExp& e, int depth) {
-  if (depth > 16) return false;
-  auto fl = [](ScalarType t) { return t == ScalarType::F32 || t == ScalarType::F64; };
-  return std::visit(Overloaded{[&](const Lit& l) { return fl(l.type); },
-                               [&](const SVar& v) {
-                                 auto b = ix_.binding.find(v.name);
-                                 if (b != ix_.binding.end() && b->second->type &&
-                                     b->second->type->kind == Type::Kind::Scalar)
-                                   return fl(b->second->type->elem);
-                                 auto site = ix_.site.find(v.name);
-                                 if (site == ix_.site.end()) return false;
-                                 const auto* l = std::get_if<SLet>(
-                                     &site->second.first->stmts[site->second.second].node);
-                                 const auto* x = l ? std::get_if<EScalar>(&l->exp.node) : nullptr;
-                                 return x && is_float(*x->e, depth + 1);
-                               },
-                               [&](const SUnary& u) { return is_float(*u.a, depth + 1); },
-                               [&](const SBinary& b) { return is_float(*b.a, depth + 1); },
-                               [&](const SCall& c) {
-                                 if (c.fn == Fn::ToF32 || c.fn == Fn::ToF64) return true;
-                                 if (c.fn == Fn::ToI32 || c.fn == Fn::ToI64 || c.args.empty())
-                                   return false;
-                                 return is_float(*c.args.back(), depth + 1);
-                               }},
-                    e.node);
+bool Pass::is_float(const SExp& e) {
+  auto t = expr_type(e, 0);
+  return t && (*t == ScalarType::F32 || *t == ScalarType::F64);
 }
 
 std::optional<Pass::Bounds> Pass::bounds(const Point& pt, Solver& solver) {
@@ -291,6 +280,12 @@ void Pass::check_injective(const Point& pt, const Trace& t, ScAttempt& a) {
   for (size_t k = 0; k < L.dims.size(); ++k) {
     const auto& [cnt, st] = L.dims[k];
     if (solver.proves(le(cnt, Poly(1)))) continue;
+    if (!solver.proves(Formula::cmp(st, Rel::Ne, Poly(0)))) // refused without the prover
+      throw Refused{Property::Projection, "the place " + L.to_string() + " of " + t.root +
+                                              " may put two of its elements in one cell: the "
+                                              "stride " +
+                                              st.to_string() + " of dimension " +
+                                              std::to_string(k) + " may be 0"};
     if (L.dims.size() == 1 && (solver.proves(gt(st, Poly(0))) || solver.proves(lt(st, Poly(0)))))
       continue;
     SymLmad at_t = L, above = L;
@@ -302,11 +297,7 @@ void Pass::check_injective(const Point& pt, const Trace& t, ScAttempt& a) {
     f.push_back(ge(tv, Poly(0)));
     f.push_back(lt(tv, cnt));
     Solver& ks = solver_for(f);
-    const int q0 = ks.stats().queries, z0 = ks.stats().z3_calls;
-    ProveResult r = prove_disjoint(lmad_substitute(at_t, defs_), lmad_substitute(above, defs_), ks,
-                                   opt_.prover);
-    a.queries += ks.stats().queries - q0;
-    a.z3_calls += ks.stats().z3_calls - z0;
+    ProveResult r = disjoint(at_t, above, ks, a);
     if (r.answer != Answer::Disjoint)
       throw Refused{Property::Projection, "the place " + L.to_string() + " of " + t.root +
                                               " may put two of its elements " +
@@ -334,12 +325,20 @@ bool Pass::nested_strides(const SymLmad& L, Solver& solver) {
   }
   // a before b: |stride a| <= |stride b|, unless one of them has an element at most
   // (it adds nothing to a span) or the LMAD is empty.
+  // A disjunction is asked member by member first (the solver's shortcuts decide most
+  // single comparisons without Z3), then whole.
+  auto proves_any = [&](const std::vector<Formula>& f) {
+    for (const Formula& g : f)
+      if (solver.proves(g)) return true;
+    return solver.proves(Formula::disj(f));
+  };
   auto before = [&](const std::pair<Poly, Poly>& x, const std::pair<Poly, Poly>& y) {
     std::vector<Formula> f = empty;
     f.push_back(le(x.second, y.second));
     f.push_back(le(x.first, Poly(1)));
     f.push_back(le(y.first, Poly(1)));
-    return solver.proves(Formula::disj(f));
+    std::rotate(f.begin(), f.end() - 3, f.end()); // the order itself first
+    return proves_any(f);
   };
   for (size_t k = 0; k < dims.size(); ++k) // selection sort by proved order
     for (size_t j = k + 1; j < dims.size(); ++j)
@@ -352,10 +351,9 @@ bool Pass::nested_strides(const SymLmad& L, Solver& solver) {
       if (!before(dims[k], dims[j])) return false;
   Poly span(0);
   for (const auto& [cnt, st] : dims) {
-    std::vector<Formula> ok = empty;
-    ok.push_back(le(cnt, Poly(1)));
-    ok.push_back(gt(st, span));
-    if (!solver.proves(Formula::disj(ok))) return false;
+    std::vector<Formula> ok{gt(st, span), le(cnt, Poly(1))};
+    ok.insert(ok.end(), empty.begin(), empty.end());
+    if (!proves_any(ok)) return false;
     span = span + (cnt - Poly(1)) * st;
   }
   return true;

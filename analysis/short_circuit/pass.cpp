@@ -53,21 +53,27 @@ std::optional<ScalarType> Pass::scalar_type(const std::string& n, int depth) {
   } else if (auto site = ix_.site.find(n); site != ix_.site.end()) {
     const auto* l = std::get_if<SLet>(&site->second.first->stmts[site->second.second].node);
     if (const auto* x = l ? std::get_if<EScalar>(&l->exp.node) : nullptr) {
-      try {
-        t = scalar_type_of(*x->e, [&](const std::string& v) {
-          auto vt = scalar_type(v, depth + 1);
-          if (!vt) throw std::logic_error("unknown type of " + v);
-          return *vt;
-        });
-      } catch (const std::logic_error&) {
-        t.reset();
-      }
+      t = expr_type(*x->e, depth + 1);
     } else if (const auto* ix = l ? std::get_if<EIndex>(&l->exp.node) : nullptr) {
       if (const auto& at = arr(ix->arr.s)) t = at->elem;
     }
   }
   types_[n] = t;
   return t;
+}
+
+/// The type of a scalar expression by the typing rules (ir/scalar_types.h); nullopt when
+/// a name's type is unknown.
+std::optional<ScalarType> Pass::expr_type(const SExp& e, int depth) {
+  try {
+    return scalar_type_of(e, [&](const std::string& v) {
+      auto vt = scalar_type(v, depth + 1);
+      if (!vt) throw std::logic_error("unknown type of " + v);
+      return *vt;
+    });
+  } catch (const std::logic_error&) {
+    return std::nullopt;
+  }
 }
 
 Pass::SolverOf Pass::at_use(const std::vector<Frame>& frames) {
@@ -189,7 +195,7 @@ std::vector<Formula> Pass::facts_at(const std::vector<Frame>& fr, size_t point) 
         } else {
           elems.reset();
         }
-      if (elems && !b.type->dims.empty()) out.push_back(le(*elems, Poly(int64_t{1} << 28)));
+      if (elems && !b.type->dims.empty()) out.push_back(le(*elems, Poly(kMaxElements)));
     }
   for (size_t f = 0; f < fr.size(); ++f) {
     if (fr[f].kind == Frame::Kind::Kernel || fr[f].kind == Frame::Kind::Loop)

@@ -223,6 +223,9 @@ Formula entry_inside(const SymEntry& e, const Poly& dim);
 /// interpreter's limits (--max-memory): allocations may move past each other, since
 /// every stage compares a resource error by its kind alone.
 enum class Fail { None, Resource, Other };
+/// The most elements an allocation holds without a resource error under --max-memory's
+/// default, and the most an input array may have (interp/data.cpp refuses larger ones).
+constexpr int64_t kMaxElements = int64_t{1} << 28;
 /// Whether two statements that may both fail cannot trade places: the run could end
 /// with another error (two resource errors are alike).
 inline bool conflict(Fail a, Fail b) {
@@ -308,6 +311,7 @@ private:
   /// Whether a name is an integer (i32, i64, a counter): only those enter facts.
   bool integer(const std::string& n);
   std::optional<ScalarType> scalar_type(const std::string& n, int depth);
+  std::optional<ScalarType> expr_type(const SExp& e, int depth);
   std::map<std::string, std::optional<ScalarType>> types_;
   std::function<bool(const std::string&)> integer_fn() {
     return [this](const std::string& n) { return integer(n); };
@@ -320,6 +324,8 @@ private:
   void uses(const Stmt& s, const std::set<std::string>& dest,
             const std::map<std::string, SymLmad>& fam, Summary& U);
 
+  void result_reads(const Body& body, const std::set<std::string>& dest,
+                    const std::map<std::string, SymLmad>& fam, Pos pos, Summary& U);
   /// uses() of statement `d` of a body, each placed at `d` (Acc::at).
   void uses_at(const Stmt& s, size_t d, const std::set<std::string>& dest,
                const std::map<std::string, SymLmad>& fam, Summary& U) {
@@ -357,6 +363,8 @@ private:
     check(
         W, U, [&](const Acc&) -> Solver& { return solver; }, rule, a);
   }
+  /// prove_disjoint with the definitions in scope inlined, counted in the attempt.
+  ProveResult disjoint(const SymLmad& l1, const SymLmad& l2, Solver& solver, ScAttempt& a);
   /// The solver of a use at statement `Acc::at` of the point's body: the facts before it.
   SolverOf at_use(const std::vector<Frame>& frames);
 
@@ -498,10 +506,13 @@ private:
   /// integer operation that may overflow or divide by zero, a read not shown inside its
   /// array, a size not shown non-negative, anything not listed).
   Fail may_fail(const Stmt& s, Solver& solver, int depth);
+  Fail judge_failure(const Stmt& s, Solver& solver, int depth);
+  /// may_fail's answers within one attempt (statements do not move until it is applied).
+  std::map<std::pair<const Stmt*, const Solver*>, Fail> fail_cache_;
   bool sexp_may_fail(const SExp& e, Solver& solver);
 
   /// Whether a scalar expression is of a floating-point type (its operations never fail).
-  bool is_float(const SExp& e, int depth);
+  bool is_float(const SExp& e);
 
   /// The bounds condition of an update's place: the whole formula, and when the facts
   /// show the place is not empty, the same as polynomials that must be positive.

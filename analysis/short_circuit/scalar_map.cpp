@@ -108,6 +108,7 @@ void Pass::in_place_map(Body& B, size_t p, std::vector<Frame>& fr, SLet& l, EKer
   Summary Uk;
   for (const Stmt& st : k.body.stmts)
     uses(st, block_names(xt.mem), {}, Uk);
+  result_reads(k.body, block_names(xt.mem), {}, k.body.pos, Uk);
   localize(Uk, k.body);
   Acc wi{lmad_fix(yt.lay, Poly::var(k.iter.s)), "write of " + ys + " by thread " + k.iter.s};
   a.dest_mem = xt.mem;

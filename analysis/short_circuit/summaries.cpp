@@ -89,9 +89,7 @@ void Pass::uses(const Stmt& s, const std::set<std::string>& dest,
             Summary in;
             for (const Stmt& st : x.body.stmts)
               uses(st, dest, fam, in);
-            for (const Name& r : x.body.results)
-              if (auto t = place(r.s))
-                in.accs.push_back({t->lay, "read of " + r.s + " (kernel result) at " + at(pos)});
+            result_reads(x.body, dest, fam, pos, in);
             aggregate(in, x.body, x.iter.s, x.bound, pos);
             write_pat("kernel");
           },
@@ -109,6 +107,20 @@ void Pass::uses(const Stmt& s, const std::set<std::string>& dest,
           },
           [](const auto&) {}},
       l->exp.node);
+}
+
+/// The reads of a kernel body's results (each thread copies its result into its row),
+/// where they live in the destination's blocks.
+void Pass::result_reads(const Body& body, const std::set<std::string>& dest,
+                        const std::map<std::string, SymLmad>& fam, Pos pos, Summary& U) {
+  for (const Name& r : body.results) {
+    const ArrT* t = nullptr;
+    if (auto it = also_.find(r.s); it != also_.end())
+      t = &it->second;
+    else if (const auto& rt = arr(r.s); rt && !fam.count(r.s) && dest.count(rt->mem))
+      t = &*rt;
+    if (t) U.accs.push_back({t->lay, "read of " + r.s + " (kernel result) at " + at(pos)});
+  }
 }
 
 /// Uses inside a body of a kernel or loop, seen from outside it: names the body
@@ -229,6 +241,12 @@ std::vector<Acc> Pass::loop_checks(const Carried& cl, const ELoop& x,
   return total;
 }
 
+ProveResult Pass::disjoint(const SymLmad& l1, const SymLmad& l2, Solver& solver, ScAttempt& a) {
+  Account counted{solver, a};
+  return prove_disjoint(lmad_substitute(l1, defs_), lmad_substitute(l2, defs_), solver,
+                        opt_.prover);
+}
+
 /// Every write must be disjoint from every use; the prover decides.
 void Pass::check(const std::vector<Acc>& W, const Summary& U, const SolverOf& solver_of,
                  Property rule, ScAttempt& a) {
@@ -239,12 +257,7 @@ void Pass::check(const std::vector<Acc>& W, const Summary& U, const SolverOf& so
                             " (undeterminable summary)"};
   for (const Acc& w : W)
     for (const Acc& u : U.accs) {
-      Solver& solver = solver_of(u);
-      const int q0 = solver.stats().queries, z0 = solver.stats().z3_calls;
-      ProveResult r = prove_disjoint(lmad_substitute(w.l, defs_), lmad_substitute(u.l, defs_),
-                                     solver, opt_.prover);
-      a.queries += solver.stats().queries - q0;
-      a.z3_calls += solver.stats().z3_calls - z0;
+      ProveResult r = disjoint(w.l, u.l, solver_of(u), a);
       ScProof pr{property_rule(rule), w.what + " " + w.l.to_string(),
                  u.what + " " + u.l.to_string(), summary(r)};
       a.proofs.push_back(pr);

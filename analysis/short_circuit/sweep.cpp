@@ -139,6 +139,7 @@ bool Pass::attempt(Point& pt) {
   if (same_block(src->mem, pt.ysm) && src->mem == pt.ysm && src->lay == pt.lnew)
     return false; // already built in place
   decided_.insert(key(pt));
+  fail_cache_.clear();
   auto t0 = std::chrono::steady_clock::now();
   ScAttempt a;
   a.kind = pt.kind;
@@ -181,6 +182,7 @@ void Pass::reindex() {
   arr_cache_.clear();
   names_.reset();
   types_.clear();
+  fail_cache_.clear(); // statements moved
 }
 
 /// Moves the destination's creation (with the allocation and the definitions it

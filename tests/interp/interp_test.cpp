@@ -445,13 +445,12 @@ TEST_CASE("value semantics: an update is in place only when nothing else can see
           "[interp][in-place]") {
   // The loop's array is mentioned last by its update and held by nothing else: every
   // update is in place, none copies.
-  auto loop =
-      value("def f (n : i64) (xs : [n]i64) : ([n]i64) =\n"
-            "  let (r : [n]i64) = loop (a : [n]i64) = (xs) for i < n do\n"
-            "    let x = a[i]\n    let x1 = x + 1\n    let (a2 : [n]i64) = a with [i] = x1\n"
-            "    in (a2)\n"
-            "  in (r)",
-            "n=4 xs=[1, 2, 3, 4]");
+  auto loop = value("def f (n : i64) (xs : [n]i64) : ([n]i64) =\n"
+                    "  let (r : [n]i64) = loop (a : [n]i64) = (xs) for i < n do\n"
+                    "    let x = a[i]\n    let x1 = x + 1\n    let (a2 : [n]i64) = a with [i] = x1\n"
+                    "    in (a2)\n"
+                    "  in (r)",
+                    "n=4 xs=[1, 2, 3, 4]");
   REQUIRE_FALSE(loop.error);
   CHECK(ints(loop.results[0]) == std::vector<int64_t>{2, 3, 4, 5});
   CHECK(loop.stats.in_place == 4);
@@ -459,11 +458,11 @@ TEST_CASE("value semantics: an update is in place only when nothing else can see
   // The old value is used after the update (a program the type checker refuses; the
   // interpreter does not rely on it): the update copies, and the old value is unchanged.
   auto reused = unchecked_value("def f (n : i64) (xs : [n]i64) : ([n]i64, [n]i64) =\n"
-                                "  let (ys : [n]i64) = copy xs\n"
-                                "  let (zs : [n]i64) = ys with [0] = 9\n"
-                                "  let (ws : [n]i64) = copy ys\n"
-                                "  in (zs, ws)",
-                                "n=3 xs=[1, 2, 3]");
+                      "  let (ys : [n]i64) = copy xs\n"
+                      "  let (zs : [n]i64) = ys with [0] = 9\n"
+                      "  let (ws : [n]i64) = copy ys\n"
+                      "  in (zs, ws)",
+                      "n=3 xs=[1, 2, 3]");
   REQUIRE_FALSE(reused.error);
   CHECK(ints(reused.results[0]) == std::vector<int64_t>{9, 2, 3});
   CHECK(ints(reused.results[1]) == std::vector<int64_t>{1, 2, 3});
@@ -471,12 +470,12 @@ TEST_CASE("value semantics: an update is in place only when nothing else can see
   // A view of the array is still live (mentioned after the update; refused by the type
   // checker too): it keeps the block, so the update copies.
   auto view = unchecked_value("def f (n : i64) (xs : [n][n]i64) : ([n][n]i64, [n]i64) =\n"
-                              "  let (ys : [n][n]i64) = copy xs\n"
-                              "  let (row : [n]i64) = ys[0]\n"
-                              "  let (zs : [n][n]i64) = ys with [0, 0] = 9\n"
-                              "  let (r2 : [n]i64) = copy row\n"
-                              "  in (zs, r2)",
-                              "n=2 xs=[[1, 2], [3, 4]]");
+                    "  let (ys : [n][n]i64) = copy xs\n"
+                    "  let (row : [n]i64) = ys[0]\n"
+                    "  let (zs : [n][n]i64) = ys with [0, 0] = 9\n"
+                    "  let (r2 : [n]i64) = copy row\n"
+                    "  in (zs, r2)",
+                    "n=2 xs=[[1, 2], [3, 4]]");
   REQUIRE_FALSE(view.error);
   CHECK(ints(view.results[0]) == std::vector<int64_t>{9, 2, 3, 4});
   CHECK(ints(view.results[1]) == std::vector<int64_t>{1, 2});
@@ -484,12 +483,12 @@ TEST_CASE("value semantics: an update is in place only when nothing else can see
   // An array passed to the loop and still used after it (refused by the type checker):
   // the first update copies, the loop's own value is then updated in place.
   auto init = unchecked_value("def f (n : i64) (xs : [n]i64) : ([n]i64, [n]i64) =\n"
-                              "  let (r : [n]i64) = loop (a : [n]i64) = (xs) for i < n do\n"
-                              "    let (a2 : [n]i64) = a with [i] = 0\n"
-                              "    in (a2)\n"
-                              "  let (c : [n]i64) = copy xs\n"
-                              "  in (r, c)",
-                              "n=3 xs=[1, 2, 3]");
+                    "  let (r : [n]i64) = loop (a : [n]i64) = (xs) for i < n do\n"
+                    "    let (a2 : [n]i64) = a with [i] = 0\n"
+                    "    in (a2)\n"
+                    "  let (c : [n]i64) = copy xs\n"
+                    "  in (r, c)",
+                    "n=3 xs=[1, 2, 3]");
   REQUIRE_FALSE(init.error);
   CHECK(ints(init.results[0]) == std::vector<int64_t>{0, 0, 0});
   CHECK(ints(init.results[1]) == std::vector<int64_t>{1, 2, 3});
@@ -499,29 +498,29 @@ TEST_CASE("value semantics: an update is in place only when nothing else can see
   // other the old value is returned beside the new one (refused by the type checker),
   // so its update copies.
   auto branch = unchecked_value("def f (n : i64) (c : bool) (xs : [n]i64) : ([n]i64, [n]i64) =\n"
-                                "  let (ys : [n]i64) = copy xs\n"
-                                "  let (a : [n]i64) (b : [n]i64) = if c then\n"
-                                "      let (y2 : [n]i64) = ys with [0] = 7\n"
-                                "      let (y3 : [n]i64) = copy y2\n"
-                                "      in (y2, y3)\n"
-                                "    else\n"
-                                "      let (y2 : [n]i64) = ys with [0] = 8\n"
-                                "      in (y2, ys)\n"
-                                "  in (a, b)",
-                                "n=2 c=true xs=[1, 2]");
+                      "  let (ys : [n]i64) = copy xs\n"
+                      "  let (a : [n]i64) (b : [n]i64) = if c then\n"
+                      "      let (y2 : [n]i64) = ys with [0] = 7\n"
+                      "      let (y3 : [n]i64) = copy y2\n"
+                      "      in (y2, y3)\n"
+                      "    else\n"
+                      "      let (y2 : [n]i64) = ys with [0] = 8\n"
+                      "      in (y2, ys)\n"
+                      "  in (a, b)",
+                      "n=2 c=true xs=[1, 2]");
   REQUIRE_FALSE(branch.error);
   CHECK(ints(branch.results[0]) == std::vector<int64_t>{7, 2});
   CHECK(branch.stats.in_place == 1);
   auto other = unchecked_value("def f (n : i64) (c : bool) (xs : [n]i64) : ([n]i64, [n]i64) =\n"
-                               "  let (ys : [n]i64) = copy xs\n"
-                               "  let (a : [n]i64) (b : [n]i64) = if c then\n"
-                               "      let (y2 : [n]i64) = ys with [0] = 7\n"
-                               "      in (y2, y2)\n"
-                               "    else\n"
-                               "      let (y2 : [n]i64) = ys with [0] = 8\n"
-                               "      in (y2, ys)\n"
-                               "  in (a, b)",
-                               "n=2 c=false xs=[1, 2]");
+                     "  let (ys : [n]i64) = copy xs\n"
+                     "  let (a : [n]i64) (b : [n]i64) = if c then\n"
+                     "      let (y2 : [n]i64) = ys with [0] = 7\n"
+                     "      in (y2, y2)\n"
+                     "    else\n"
+                     "      let (y2 : [n]i64) = ys with [0] = 8\n"
+                     "      in (y2, ys)\n"
+                     "  in (a, b)",
+                     "n=2 c=false xs=[1, 2]");
   REQUIRE_FALSE(other.error);
   CHECK(ints(other.results[0]) == std::vector<int64_t>{8, 2});
   CHECK(ints(other.results[1]) == std::vector<int64_t>{1, 2});

@@ -7,66 +7,41 @@
 #endif
 
 const char* const fm_file = "loop.fun";
-const fm_site fm_sites[] = {
-    {"overflow", 2, 25, "overflow in *"},
-    {"size", 2, 25, "allocation of a negative size"},
-    {"resource", 0, 0, "a loop of more than 2^31 - 1 iterations"},
-    {"overflow", 0, 0, "overflow in *"},
-    {"overflow", 0, 0, "overflow in +"},
-    {"bounds", 2, 3, "read of 'a_mem' out of bounds"},
-    {"overflow", 0, 0, "overflow in *"},
-    {"overflow", 0, 0, "overflow in +"},
-    {"bounds", 2, 3, "write of 'b_mem' out of bounds"},
-    {"resource", 0, 0, "a loop of more than 2^31 - 1 iterations"},
-    {"overflow", 0, 0, "overflow in *"},
-    {"overflow", 0, 0, "overflow in +"},
-    {"bounds", 2, 3, "read of 'a_mem' out of bounds"},
-    {"overflow", 0, 0, "overflow in *"},
-    {"overflow", 0, 0, "overflow in +"},
-    {"bounds", 2, 3, "write of 'b_mem' out of bounds"},
-    {"resource", 0, 0, "a loop of more than 2^31 - 1 iterations"},
-    {"overflow", 0, 0, "overflow in *"},
-    {"overflow", 0, 0, "overflow in +"},
-    {"bounds", 2, 3, "read of 'a_mem' out of bounds"},
-    {"overflow", 0, 0, "overflow in *"},
-    {"overflow", 0, 0, "overflow in +"},
-    {"bounds", 2, 3, "write of 'b_mem' out of bounds"},
-    {"resource", 0, 0, "a kernel of more than 2^31 - 1 iterations"},
-    {"resource", 3, 62, "a loop of more than 2^31 - 1 iterations"},
-    {"overflow", 4, 27, "overflow in *"},
-    {"size", 4, 27, "allocation of a negative size"},
-    {"resource", 5, 39, "a loop of more than 2^31 - 1 iterations"},
-    {"bounds", 6, 21, "an index outside its array"},
-    {"bounds", 6, 24, "an index outside its array"},
-    {"overflow", 0, 0, "overflow in *"},
-    {"overflow", 0, 0, "overflow in +"},
-    {"bounds", 6, 9, "read of 'acc_mem' out of bounds"},
-    {"overflow", 0, 0, "overflow in *"},
-    {"overflow", 0, 0, "overflow in +"},
-    {"bounds", 5, 7, "write of 'r_mem' out of bounds"},
-    {"resource", 5, 39, "a loop of more than 2^31 - 1 iterations"},
-    {"bounds", 6, 21, "an index outside its array"},
-    {"bounds", 6, 24, "an index outside its array"},
-    {"overflow", 0, 0, "overflow in *"},
-    {"overflow", 0, 0, "overflow in +"},
-    {"bounds", 6, 9, "read of 'acc_mem' out of bounds"},
-    {"overflow", 0, 0, "overflow in *"},
-    {"overflow", 0, 0, "overflow in +"},
-    {"bounds", 5, 7, "write of 'r_mem' out of bounds"},
-    {"resource", 5, 39, "a loop of more than 2^31 - 1 iterations"},
-    {"bounds", 6, 21, "an index outside its array"},
-    {"bounds", 6, 24, "an index outside its array"},
-    {"overflow", 0, 0, "overflow in *"},
-    {"overflow", 0, 0, "overflow in +"},
-    {"bounds", 6, 9, "read of 'acc_mem' out of bounds"},
-    {"overflow", 0, 0, "overflow in *"},
-    {"overflow", 0, 0, "overflow in +"},
-    {"bounds", 5, 7, "write of 'r_mem' out of bounds"},
-    {"resource", 4, 38, "a kernel of more than 2^31 - 1 iterations"},
-    {"bounds", 12, 17, "an index outside its array"},
-    {"bounds", 12, 20, "an index outside its array"},
-    {"bounds", 12, 7, "read of 'c_mem' out of bounds"},
-    {"none", 0, 0, ""}};
+const fm_site fm_sites[] = {{"overflow", 2, 25, "overflow in *"},
+                            {"size", 2, 25, "allocation of a negative size"},
+                            {"resource", 0, 0, "a loop of more than 2^31 - 1 iterations"},
+                            {"bounds", 2, 3, "read of 'a_mem' out of bounds"},
+                            {"bounds", 2, 3, "write of 'b_mem' out of bounds"},
+                            {"resource", 0, 0, "a loop of more than 2^31 - 1 iterations"},
+                            {"bounds", 2, 3, "read of 'a_mem' out of bounds"},
+                            {"bounds", 2, 3, "write of 'b_mem' out of bounds"},
+                            {"resource", 0, 0, "a loop of more than 2^31 - 1 iterations"},
+                            {"bounds", 2, 3, "read of 'a_mem' out of bounds"},
+                            {"bounds", 2, 3, "write of 'b_mem' out of bounds"},
+                            {"resource", 0, 0, "a kernel of more than 2^31 - 1 iterations"},
+                            {"resource", 3, 62, "a loop of more than 2^31 - 1 iterations"},
+                            {"overflow", 4, 27, "overflow in *"},
+                            {"size", 4, 27, "allocation of a negative size"},
+                            {"resource", 5, 39, "a loop of more than 2^31 - 1 iterations"},
+                            {"bounds", 6, 21, "an index outside its array"},
+                            {"bounds", 6, 24, "an index outside its array"},
+                            {"bounds", 6, 9, "read of 'acc_mem' out of bounds"},
+                            {"bounds", 5, 7, "write of 'r_mem' out of bounds"},
+                            {"resource", 5, 39, "a loop of more than 2^31 - 1 iterations"},
+                            {"bounds", 6, 21, "an index outside its array"},
+                            {"bounds", 6, 24, "an index outside its array"},
+                            {"bounds", 6, 9, "read of 'acc_mem' out of bounds"},
+                            {"bounds", 5, 7, "write of 'r_mem' out of bounds"},
+                            {"resource", 5, 39, "a loop of more than 2^31 - 1 iterations"},
+                            {"bounds", 6, 21, "an index outside its array"},
+                            {"bounds", 6, 24, "an index outside its array"},
+                            {"bounds", 6, 9, "read of 'acc_mem' out of bounds"},
+                            {"bounds", 5, 7, "write of 'r_mem' out of bounds"},
+                            {"resource", 4, 38, "a kernel of more than 2^31 - 1 iterations"},
+                            {"bounds", 12, 17, "an index outside its array"},
+                            {"bounds", 12, 20, "an index outside its array"},
+                            {"bounds", 12, 7, "read of 'c_mem' out of bounds"},
+                            {"none", 0, 0, ""}};
 
 // The tuning forest: name, parent (false side), default, P, version, where.
 const fm_threshold_info fm_thresholds_info[] = {
@@ -89,8 +64,8 @@ __global__ void fm_kernel_0(int64_t fm_n, int64_t p_v_m, fm_mem p_v_a__mem, fm_m
     {
       for (int64_t v_c1 = 0, fm_n0 = fm_bound(v_m, 3); v_c1 < fm_n0; ++v_c1) {
         float v_cv = float{};
-        v_cv = fm_ld<float>(v_a__mem, fm_add(fm_mul(v_c0, v_m, 4), v_c1, 5), 6);
-        fm_st<float>(v_b__mem, fm_add(fm_mul(v_c0, v_m, 7), v_c1, 8), v_cv, 9);
+        v_cv = fm_ld<float>(v_a__mem, fm_add(fm_mul(v_c0, v_m, 0), v_c1, 0), 4);
+        fm_st<float>(v_b__mem, fm_add(fm_mul(v_c0, v_m, 0), v_c1, 0), v_cv, 5);
       }
     }
   }
@@ -105,11 +80,11 @@ __global__ void fm_kernel_0_intra(int64_t fm_n, int64_t fm_m, int64_t p_v_m, fm_
     fm_mem v_b__mem = p_v_b__mem;
     const int64_t v_c0 = fm_o;
     {
-      (void)fm_bound(v_m, 10);
+      (void)fm_bound(v_m, 6);
       if (threadIdx.x < fm_m) { const int64_t v_c1 = threadIdx.x;
         float v_cv = float{};
-        v_cv = fm_ld<float>(v_a__mem, fm_add(fm_mul(v_c0, v_m, 11), v_c1, 12), 13);
-        fm_st<float>(v_b__mem, fm_add(fm_mul(v_c0, v_m, 14), v_c1, 15), v_cv, 16);
+        v_cv = fm_ld<float>(v_a__mem, fm_add(fm_mul(v_c0, v_m, 0), v_c1, 0), 7);
+        fm_st<float>(v_b__mem, fm_add(fm_mul(v_c0, v_m, 0), v_c1, 0), v_cv, 8);
       }
     }
   }
@@ -126,11 +101,11 @@ __global__ void fm_kernel_0_flat(int64_t fm_n, int64_t fm_m, int64_t p_v_m, fm_m
     fm_mem v_b__mem = p_v_b__mem;
     const int64_t v_c0 = fm_o;
     {
-      (void)fm_bound(v_m, 17);
+      (void)fm_bound(v_m, 9);
       { const int64_t v_c1 = fm_f % fm_m;
         float v_cv = float{};
-        v_cv = fm_ld<float>(v_a__mem, fm_add(fm_mul(v_c0, v_m, 18), v_c1, 19), 20);
-        fm_st<float>(v_b__mem, fm_add(fm_mul(v_c0, v_m, 21), v_c1, 22), v_cv, 23);
+        v_cv = fm_ld<float>(v_a__mem, fm_add(fm_mul(v_c0, v_m, 0), v_c1, 0), 10);
+        fm_st<float>(v_b__mem, fm_add(fm_mul(v_c0, v_m, 0), v_c1, 0), v_cv, 11);
       }
     }
   }
@@ -148,14 +123,14 @@ __global__ void fm_kernel_1(int64_t fm_n, int64_t p_v_m, int64_t p_v_n, fm_mem p
     fm_mem v_r__mem = p_v_r__mem;
     const int64_t v_i = fm_o;
     {
-      for (int64_t v_j = 0, fm_n2 = fm_bound(v_m, 28); v_j < fm_n2; ++v_j) {
-        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(29);
-        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(30);
+      for (int64_t v_j = 0, fm_n2 = fm_bound(v_m, 16); v_j < fm_n2; ++v_j) {
+        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(17);
+        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(18);
         float v_x = float{};
-        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 31), v_j, 32), 33);
+        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), 19);
         float v_y = float{};
         v_y = ((v_x / ((float)0x1p+1)) + ((float)(double)v_k));
-        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 34), v_j, 35), v_y, 36);
+        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), v_y, 20);
       }
     }
   }
@@ -172,15 +147,15 @@ __global__ void fm_kernel_1_intra(int64_t fm_n, int64_t fm_m, int64_t p_v_m, int
     fm_mem v_r__mem = p_v_r__mem;
     const int64_t v_i = fm_o;
     {
-      (void)fm_bound(v_m, 37);
+      (void)fm_bound(v_m, 21);
       if (threadIdx.x < fm_m) { const int64_t v_j = threadIdx.x;
-        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(38);
-        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(39);
+        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(22);
+        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(23);
         float v_x = float{};
-        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 40), v_j, 41), 42);
+        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), 24);
         float v_y = float{};
         v_y = ((v_x / ((float)0x1p+1)) + ((float)(double)v_k));
-        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 43), v_j, 44), v_y, 45);
+        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), v_y, 25);
       }
     }
   }
@@ -199,15 +174,15 @@ __global__ void fm_kernel_1_flat(int64_t fm_n, int64_t fm_m, int64_t p_v_m, int6
     fm_mem v_r__mem = p_v_r__mem;
     const int64_t v_i = fm_o;
     {
-      (void)fm_bound(v_m, 46);
+      (void)fm_bound(v_m, 26);
       { const int64_t v_j = fm_f % fm_m;
-        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(47);
-        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(48);
+        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(27);
+        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(28);
         float v_x = float{};
-        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 49), v_j, 50), 51);
+        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), 29);
         float v_y = float{};
         v_y = ((v_x / ((float)0x1p+1)) + ((float)(double)v_k));
-        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 52), v_j, 53), v_y, 54);
+        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), v_y, 30);
       }
     }
   }
@@ -222,7 +197,7 @@ int main(int argc, char** argv) {
   fm_mem v_b__mem = fm_mem{nullptr, 0};
   v_b__mem = fm_h.alloc(fm_mul(v_n, v_m, 1), 2);
   {
-    const int64_t fm_n = fm_bound(v_n, 24);
+    const int64_t fm_n = fm_bound(v_n, 12);
     if (fm_n > 0) {
       auto fm_t0 = fm_h.launch_start();
       const int64_t fm_m = v_m;
@@ -241,11 +216,11 @@ int main(int argc, char** argv) {
   }
   fm_mem v_acc__mem = fm_mem{nullptr, 0};
   v_acc__mem = v_b__mem;
-  for (int64_t v_k = 0, fm_n1 = fm_bound(INT64_C(3), 25); v_k < fm_n1; ++v_k) {
+  for (int64_t v_k = 0, fm_n1 = fm_bound(INT64_C(3), 13); v_k < fm_n1; ++v_k) {
     fm_mem v_r__mem = fm_mem{nullptr, 0};
-    v_r__mem = fm_h.alloc(fm_mul(v_n, v_m, 26), 27);
+    v_r__mem = fm_h.alloc(fm_mul(v_n, v_m, 14), 15);
     {
-      const int64_t fm_n = fm_bound(v_n, 55);
+      const int64_t fm_n = fm_bound(v_n, 31);
       if (fm_n > 0) {
         auto fm_t0 = fm_h.launch_start();
         const int64_t fm_m = v_m;
@@ -270,10 +245,10 @@ int main(int argc, char** argv) {
   v_c__mem = v_acc__mem;
   float v_s = float{};
   if (((v_n > INT64_C(0)) && (v_m > INT64_C(0)))) {
-    if (!((INT64_C(0) <= INT64_C(0)) && (INT64_C(0) < v_n))) fm_fail(56);
-    if (!((INT64_C(0) <= INT64_C(0)) && (INT64_C(0) < v_m))) fm_fail(57);
+    if (!((INT64_C(0) <= INT64_C(0)) && (INT64_C(0) < v_n))) fm_fail(32);
+    if (!((INT64_C(0) <= INT64_C(0)) && (INT64_C(0) < v_m))) fm_fail(33);
     float v_z = float{};
-    v_z = fm_host_ld<float>(v_c__mem, INT64_C(0), 58);
+    v_z = fm_host_ld<float>(v_c__mem, INT64_C(0), 34);
     v_s = v_z;
   } else {
     float v_z0 = float{};
