@@ -180,8 +180,7 @@ private:
       auto cn = n.constant(), cs = st.constant();
       if (!cn || !cs) return false;
       if (*cn <= 0) return false;
-      points *= *cn;
-      if (points > (int64_t{1} << 16)) return false;
+      if (*cn > (int64_t{1} << 16) || (points *= *cn) > (int64_t{1} << 16)) return false;
       dims.emplace_back(*cn, *cs);
     }
     std::set<Wide> seen; // exact: strides may be near 2^63
