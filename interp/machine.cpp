@@ -175,10 +175,10 @@ int64_t Machine::eval_address(const SExp& e, const char* what) {
     if (b->op == BinOp::Add || b->op == BinOp::Sub || b->op == BinOp::Mul) {
       int64_t x = eval_address(*b->a, what), y = eval_address(*b->b, what);
       if (b->op == BinOp::Mul) return wrap_mul(x, y);
-      return wrap_add(x, b->op == BinOp::Add ? y : wrap_mul(y, -1));
+      return b->op == BinOp::Add ? wrap_add(x, y) : wrap_sub(x, y);
     }
   } else if (const auto* u = std::get_if<SUnary>(&e.node); u && u->op == UnOp::Neg) {
-    return wrap_mul(eval_address(*u->a, what), -1);
+    return wrap_sub(0, eval_address(*u->a, what));
   }
   return eval_int(e, what);
 }

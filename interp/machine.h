@@ -354,7 +354,7 @@ struct Machine {
       for (size_t k = lay.dims.size(); k-- > 0;) {
         off = wrap_add(off, lay.dims[k].second);
         if (++idx[k] < lay.dims[k].first) break;
-        off = wrap_add(off, -wrap_mul(lay.dims[k].second, lay.dims[k].first));
+        off = wrap_sub(off, wrap_mul(lay.dims[k].second, lay.dims[k].first));
         idx[k] = 0;
       }
     }
