@@ -28,6 +28,19 @@ Vals Machine::run_body(const Body& b) {
   return out;
 }
 
+namespace {
+
+/// Whether `e` builds the contents of its array results (a view or an `if` or loop passes
+/// contents built elsewhere): the audit's clock then says when they were complete.
+bool creates(const Exp& e) {
+  return std::holds_alternative<EKernel>(e.node) || std::holds_alternative<EUpdate>(e.node) ||
+         std::holds_alternative<EUpdateLmad>(e.node) || std::holds_alternative<EConcat>(e.node) ||
+         std::holds_alternative<EIota>(e.node) || std::holds_alternative<EReplicate>(e.node) ||
+         std::holds_alternative<ECopy>(e.node) || std::holds_alternative<EScratch>(e.node);
+}
+
+} // namespace
+
 bool Machine::is_element(const EIndex& x, const ArrV& a) {
   return x.entries.size() == a.lay.dims.size() && all_indices(x.entries);
 }
@@ -46,7 +59,9 @@ Scalar Machine::element(const EIndex& x, const ArrV& a, Pos pos) {
                          ")");
     off = wrap_add(off, wrap_mul(i, s));
   }
-  return read(*a.block, off, a.elem, pos);
+  Scalar v = read(*a.block, off, a.elem, pos);
+  audit_read(a, off, pos);
+  return v;
 }
 
 void Machine::exec(const Stmt& s) {
@@ -75,6 +90,9 @@ void Machine::exec(const Stmt& s) {
     }
   }
   Vals vs = eval_exp(l.pats, l.exp);
+  if (auditing && creates(l.exp))
+    for (Val& v : vs)
+      if (auto* a = std::get_if<ArrV>(&v)) a->since = clock;
   for (size_t k = 0; k < l.pats.size(); ++k)
     bind(l.pats[k].name.s, std::move(vs[k]));
 }
@@ -178,13 +196,16 @@ Vals Machine::eval_exp(const std::vector<Binding>& pats, const Exp& e) {
                    bool full = false;
                    ConcreteLmad l = apply_entries(a, x.entries, x.arr, full);
                    if (full && !l.dims.empty()) full = false;
-                   if (l.dims.empty() && x.entries.size() == a.lay.dims.size())
-                     return {read(*a.block, l.offset, a.elem, pos)};
-                   return {ArrV{a.block, l, a.elem}};
+                   if (l.dims.empty() && x.entries.size() == a.lay.dims.size()) {
+                     Scalar v = read(*a.block, l.offset, a.elem, pos);
+                     audit_read(a, l.offset, pos);
+                     return {v};
+                   }
+                   return {ArrV{a.block, l, a.elem, a.since}};
                  },
                  [&](const ELmadSlice& x) -> Vals {
                    ArrV a = array(x.arr);
-                   return {ArrV{a.block, apply_lmad(a, x.lmad, x.arr), a.elem}};
+                   return {ArrV{a.block, apply_lmad(a, x.lmad, x.arr), a.elem, a.since}};
                  },
                  [&](const ETranspose& x) -> Vals {
                    ArrV a = array(x.arr);
@@ -234,7 +255,9 @@ Vals Machine::eval_exp(const std::vector<Binding>& pats, const Exp& e) {
                    if (!b.type || b.type->kind != Type::Kind::Array)
                      throw RunError("size", pos, "scratch needs an array type");
                    // Value semantics: zeros. Heap semantics: the place as it is (uninitialised).
-                   return {destination(b, eval_dims(*b.type), b.type->elem, pos)};
+                   ArrV d = destination(b, eval_dims(*b.type), b.type->elem, pos);
+                   if (auditing) audit_scratch(d, pos);
+                   return {d};
                  },
                  [&](const EAlloc& x) -> Vals {
                    int64_t n = eval_int(*x.size, "an allocation size");
@@ -304,7 +327,10 @@ Data Machine::result(const Val& v, Pos pos) {
   d.is_array = true;
   d.elem = a.elem;
   d.shape = a.shape();
-  each(a.lay, [&](int64_t, int64_t off) { d.elems.push_back(read(*a.block, off, a.elem, pos)); });
+  each(a.lay, [&](int64_t, int64_t off) {
+    d.elems.push_back(read(*a.block, off, a.elem, pos));
+    audit_read(a, off, pos);
+  });
   return d;
 }
 

@@ -8,6 +8,7 @@ using namespace machine;
 RunResult run_program(const Program& p, Semantics s, const Inputs& in, const Limits& lim) {
   RunResult res;
   Machine m(s, lim);
+  m.auditing = lim.audit && s == Semantics::Heap;
   const Def& def = p.def;
   if (s == Semantics::Value) m.live.emplace(def);
   try {
@@ -45,6 +46,7 @@ RunResult run_program(const Program& p, Semantics s, const Inputs& in, const Lim
       m.each(a.lay, [&](int64_t t, int64_t off) {
         m.write(*a.block, off, d.elems[static_cast<size_t>(t)], b.name.pos);
       });
+      a.since = m.clock;
       m.bind(b.name.s, a);
     }
     Vals out = m.run_body(def.body);

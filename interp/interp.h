@@ -29,6 +29,11 @@ enum class Semantics { Value, Heap };
 struct Limits {
   int64_t max_memory_bytes = int64_t(4) << 30; // live memory blocks, 16 bytes per element
   int64_t max_steps = 2'000'000'000;           // statements, iterations and copied elements
+  /// Heap semantics: the cell audit (docs/interpreters.md). Every block cell remembers
+  /// when and where it was last written, every array when its contents were complete;
+  /// a read of a cell written after that, or never written, ends the run with an
+  /// `audit` error. 24 more bytes per cell, and a check per read.
+  bool audit = false;
 };
 
 /// An input (or result) value: a scalar, or an array as shape + row-major elements.

@@ -141,16 +141,58 @@ void Machine::copy(const ArrV& src, const BlockP& dst, const ConcreteLmad& dlay,
                    "copying an array of shape " + index_text(ss) + " into a place of shape " +
                        index_text(ds));
   if (src.block == dst && src.lay.offset == dlay.offset && src.lay.dims == dlay.dims) {
+    // The elided copy would have read every element of the source and written it.
+    if (auditing) audit_elided(src, pos);
     ++stats.elided;
     stats.elided_elems += dlay.domain_size().value_or(0);
     return;
   }
   ++stats.copies;
   std::vector<Scalar> buf;
-  each(src.lay, [&](int64_t, int64_t off) { buf.push_back(read(*src.block, off, src.elem, pos)); });
+  each(src.lay, [&](int64_t, int64_t off) {
+    buf.push_back(read(*src.block, off, src.elem, pos));
+    audit_read(src, off, pos);
+  });
   step(pos, static_cast<int64_t>(buf.size()));
   stats.copied_elems += static_cast<int64_t>(buf.size());
   each(dlay, [&](int64_t t, int64_t off) { write(*dst, off, buf[static_cast<size_t>(t)], pos); });
+}
+
+namespace {
+std::string at(Pos p) { return std::to_string(p.line) + ":" + std::to_string(p.col); }
+} // namespace
+
+void Machine::audit_failure(const ArrV& a, int64_t off, const AuditCell& c, Pos pos) const {
+  std::string cell = a.block->name + "[" + std::to_string(off) + "]";
+  if (c.when == 0)
+    throw RunError("audit", pos, "reads " + cell + ", which no statement has written");
+  if (c.when > a.since)
+    throw RunError("audit", pos,
+                   "reads " + cell + ", which the write at " + at(c.who) +
+                       " changed after the array read here was complete");
+  throw RunError("audit", pos,
+                 "reads " + cell + ", which still holds an old value under the scratch array of " +
+                     at(c.scratch_pos) + " (the value semantics reads 0)");
+}
+
+void Machine::audit_scratch(const ArrV& a, Pos pos) {
+  ++clock;
+  each(a.lay, [&](int64_t, int64_t off) {
+    // A cell outside the block is never read without a bounds error first.
+    if (off < 0 || off >= static_cast<int64_t>(a.block->audit.size())) return;
+    AuditCell& c = a.block->audit[static_cast<size_t>(off)];
+    c.scratch = clock;
+    c.scratch_pos = pos;
+  });
+}
+
+void Machine::audit_elided(const ArrV& src, Pos pos) {
+  each(src.lay, [&](int64_t, int64_t off) { audit_read(src, off, pos); });
+  ++clock;
+  each(src.lay, [&](int64_t, int64_t off) {
+    if (off >= 0 && off < static_cast<int64_t>(src.block->audit.size()))
+      src.block->audit[static_cast<size_t>(off)].copied = clock;
+  });
 }
 
 /// A fresh row-major array (value semantics, and the heap's hidden temporaries).
@@ -347,6 +389,7 @@ ConcreteLmad Machine::apply_lmad(const ArrV& a, const LmadSyn& ls, const Name& a
 Block::Block(Machine* mm, int64_t i, std::string n, int64_t size, Storage storage)
     : m(mm), id(i), name(std::move(n)), cells(std::move(storage.cells)),
       set(std::move(storage.set)) {
+  if (m->auditing) audit.resize(static_cast<size_t>(size));
   m->live_bytes += size * 16;
   m->stats.peak_bytes = std::max(m->stats.peak_bytes, m->live_bytes);
 }

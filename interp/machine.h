@@ -93,12 +93,22 @@ private:
   std::vector<CellAcc*> free_;
 };
 
+/// The cell audit's record of one cell (Limits::audit), in ticks of the audit's clock (0:
+/// never): its last write and where it is; the last `scratch` array placed on it (which
+/// writes nothing: the value semantics reads 0 where the cell may hold an old value); the
+/// last copy onto itself that was elided (the values it would have written are there).
+struct AuditCell {
+  uint64_t when = 0, scratch = 0, copied = 0;
+  Pos who, scratch_pos;
+};
+
 struct Block {
   Machine* m;
   int64_t id;
   std::string name;
   std::vector<Scalar> cells;
-  std::vector<uint8_t> set; // 0: never written (reads as zero of any type)
+  std::vector<uint8_t> set;      // 0: never written (reads as zero of any type)
+  std::vector<AuditCell> audit; // one per cell when the machine audits, else empty
   Block(Machine* mm, int64_t i, std::string n, int64_t size, Storage storage);
   ~Block();
   Block(const Block&) = delete;
@@ -110,6 +120,7 @@ struct ArrV {
   BlockP block;
   ConcreteLmad lay;
   ScalarType elem = ScalarType::I64;
+  uint64_t since = 0; // the audit's clock when the contents were complete (views: the base's)
   std::vector<int64_t> shape() const {
     std::vector<int64_t> s;
     for (auto& d : lay.dims)
@@ -137,6 +148,8 @@ struct Machine {
   Semantics sem;
 
   Limits lim;
+  bool auditing = false; // the cell audit (Limits::audit), heap semantics only
+  uint64_t clock = 0;    // the audit's clock: one tick per write
   RunStats stats;
   int64_t live_bytes = 0;
   int64_t next_id = 0;
@@ -340,7 +353,34 @@ struct Machine {
     if (!trackers.empty()) record(b, off, true);
     b.cells[off] = v;
     b.set[off] = 1;
+    if (auditing) {
+      AuditCell& c = b.audit[static_cast<size_t>(off)];
+      c.when = ++clock;
+      c.who = pos;
+    }
   }
+
+  /// The cell audit of a read of `a` at offset `off` (inside the block): the cell must
+  /// have been written or lie under a scratch array, not after `a` was complete; and when
+  /// `a` may see a scratch array placed on an old value (no write or elided copy since),
+  /// that value is not the value semantics' 0.
+  void audit_read(const ArrV& a, int64_t off, Pos pos) const {
+    if (!auditing || off < 0 || off >= static_cast<int64_t>(a.block->audit.size())) return;
+    const AuditCell& c = a.block->audit[static_cast<size_t>(off)];
+    const bool stale = c.when != 0 && c.scratch > c.when && c.scratch <= a.since &&
+                       !(c.copied > c.scratch && c.copied <= a.since);
+    if ((c.when == 0 && c.scratch == 0) || c.when > a.since || stale) {
+      // A cell another iteration of a running kernel wrote is a race, which the race
+      // records report.
+      for (const Tracker& t : trackers)
+        if (t.race) return;
+      audit_failure(a, off, c, pos);
+    }
+  }
+  [[noreturn]] void audit_failure(const ArrV& a, int64_t off, const AuditCell& c, Pos pos) const;
+  /// The audit of a `scratch` array placed on `a`, and of an elided copy onto `a`.
+  void audit_scratch(const ArrV& a, Pos pos);
+  void audit_elided(const ArrV& src, Pos pos);
 
   /// Calls f(flat position, offset) for every element of the layout, row-major.
   template <class F> void each(const ConcreteLmad& lay, F f) {

@@ -159,6 +159,9 @@ static int tool_main(int argc, char** argv) {
                  "a data set, e.g. 'n=4 xs=[1,2,3,4]' (repeatable; replaces "
                  "the files' -- input: lines)")
       ->allow_extra_args(false);
+  app.add_flag("--audit-sc", opt.limits.audit,
+               "audit every heap run cell by cell: a read of a cell written after the array "
+               "was complete, or never written, is an error (docs/interpreters.md)");
   app.add_option("--seed", opt.seed, "seed of the random values of array inputs not given");
   app.add_option("--max-memory", opt.limits.max_memory_bytes,
                  "bytes of live memory blocks per run (16 per element)")

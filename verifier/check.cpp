@@ -243,9 +243,18 @@ void judge(ExpectResult& er, const CheckReport& r, Lang lang) {
     return;
   }
   if (e.word == "invalid") {
-    const DataSetRun* d = any([](const DataSetRun& run) { return run.mismatch.has_value(); });
+    // Invalid: the results differ, or the cell audit (--audit-sc) saw a read of a cell
+    // that no longer holds the array's element.
+    auto audited = [](const DataSetRun& run) {
+      return run.heap_error && run.heap_error->kind == "audit" && !run.value_error;
+    };
+    const DataSetRun* d = any([&](const DataSetRun& run) {
+      return run.mismatch.has_value() || audited(run);
+    });
     er.status = d ? ExpectStatus::Holds : ExpectStatus::Fails;
-    er.detail = d                   ? d->name + ": results differ at " + *d->mismatch
+    er.detail = d && d->mismatch ? d->name + ": results differ at " + *d->mismatch
+                : d ? d->name + ": the cell audit at " + where(d->heap_error->pos) + ": " +
+                          d->heap_error->what()
                 : lang == Lang::Fun ? "a FUN program has only the value semantics"
                                     : "the semantics agree on every data set";
     return;
