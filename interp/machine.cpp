@@ -159,7 +159,9 @@ void Machine::copy(const ArrV& src, const BlockP& dst, const ConcreteLmad& dlay,
 }
 
 namespace {
-std::string at(Pos p) { return std::to_string(p.line) + ":" + std::to_string(p.col); }
+std::string at(Pos p) {
+  return std::to_string(p.line) + ":" + std::to_string(p.col);
+}
 } // namespace
 
 void Machine::audit_failure(const ArrV& a, int64_t off, const AuditCell& c, Pos pos) const {

@@ -107,7 +107,7 @@ struct Block {
   int64_t id;
   std::string name;
   std::vector<Scalar> cells;
-  std::vector<uint8_t> set;      // 0: never written (reads as zero of any type)
+  std::vector<uint8_t> set;     // 0: never written (reads as zero of any type)
   std::vector<AuditCell> audit; // one per cell when the machine audits, else empty
   Block(Machine* mm, int64_t i, std::string n, int64_t size, Storage storage);
   ~Block();

@@ -248,9 +248,8 @@ void judge(ExpectResult& er, const CheckReport& r, Lang lang) {
     auto audited = [](const DataSetRun& run) {
       return run.heap_error && run.heap_error->kind == "audit" && !run.value_error;
     };
-    const DataSetRun* d = any([&](const DataSetRun& run) {
-      return run.mismatch.has_value() || audited(run);
-    });
+    const DataSetRun* d =
+        any([&](const DataSetRun& run) { return run.mismatch.has_value() || audited(run); });
     er.status = d ? ExpectStatus::Holds : ExpectStatus::Fails;
     er.detail = d && d->mismatch ? d->name + ": results differ at " + *d->mismatch
                 : d ? d->name + ": the cell audit at " + where(d->heap_error->pos) + ": " +
