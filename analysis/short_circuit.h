@@ -40,6 +40,8 @@
 #include "analysis/prover.h"
 #include "ir/ast.h"
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -67,12 +69,14 @@ struct ScAttempt {
   bool proved = false;
   std::string property; // refused: the safety property that failed
   std::string reason;   // refused: the offending access and why
+  std::string rule;     // refused: the rule of sc_rules() that refused it
   std::vector<ScProof> proofs;
   std::vector<std::string> lifted;    // statements moved above the creation (6.4.2)
   std::vector<std::string> rewritten; // arrays that now live in the destination's memory
   std::vector<std::string> removed;   // allocations removed
   double ms = 0;                      // time spent on the attempt
   int queries = 0, z3_calls = 0;      // solver questions, and those Z3 had to answer
+  std::vector<std::string> fired;     // transformation rules of sc_rules() it applied
 };
 
 struct ScReport {
@@ -82,7 +86,23 @@ struct ScReport {
   int scalar_maps() const; // successful in-place scalar maps
   int refused() const;
   double ms = 0;
+  /// Rules of sc_rules() that fire outside an attempt's outcome, with their counts: the
+  /// hoisting of a destination refused, facts dropped.
+  std::map<std::string, int64_t> events;
 };
+
+/// One rule of docs/short-circuit.md that an attempt can exercise: a proof obligation
+/// discharged, a transformation applied, or a refusal.
+struct ScRule {
+  const char* id;   // "proved: bounds", "refused: bounds: blocked by a statement that may fail"
+  const char* what; // one line for the coverage table
+};
+/// Every rule, in the order of docs/short-circuit.md.
+const std::vector<ScRule>& sc_rules();
+/// Adds to `counts` how often the report's attempts exercised each rule (ids of
+/// sc_rules(); an id that is not one is counted under its own name, which a test
+/// forbids).
+void count_sc_rules(const ScReport& r, std::map<std::string, int64_t>& counts);
 
 struct ScOptions {
   /// The prover's budget per question. An attempt asks many questions and a refusal

@@ -45,6 +45,13 @@ static int tool_main(int argc, char** argv) {
                "generate programs that must end in a bounds error, or in an assume that gives an "
                "update's bounds too late (every stage must end with it)");
   app.add_option("--save", save, "write the first failing program to this file");
+  bool coverage = false;
+  int64_t min_rule = 0;
+  app.add_flag("--coverage", coverage,
+               "print the rule-coverage table: how often each rule of docs/short-circuit.md fired");
+  app.add_option("--min-rule-count", min_rule,
+                 "fail when a rule fired fewer times (implies --coverage)")
+      ->check(CLI::NonNegativeNumber);
   std::vector<std::string> broken;
   app.add_option("--broken", broken,
                  "switch on a deliberately broken pass variant (to show the fuzzer finds it)")
@@ -97,5 +104,14 @@ static int tool_main(int argc, char** argv) {
               static_cast<long long>(r.done), mode == "lmads" ? "questions" : "programs", r.seconds,
               static_cast<double>(r.done) / std::max(r.seconds, 1e-9),
               static_cast<long long>(r.checks), static_cast<long long>(r.failures));
-  return r.failures > 0 ? 1 : 0;
+  int64_t below = 0;
+  for (const auto& [id, n] : r.rules)
+    below += n < min_rule;
+  if ((coverage || min_rule > 0) && mode == "programs") {
+    std::printf("\n%s", rule_coverage_table(r.rules, min_rule).c_str());
+    if (below > 0)
+      std::printf("%lld rules fired fewer than %lld times\n", static_cast<long long>(below),
+                  static_cast<long long>(min_rule));
+  }
+  return r.failures > 0 || below > 0 ? 1 : 0;
 }

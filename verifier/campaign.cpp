@@ -1,6 +1,8 @@
 // A fuzzing campaign (see campaign.h).
 #include "verifier/campaign.h"
 
+#include "analysis/short_circuit.h"
+
 #include "verifier/fuzz.h"
 #include "verifier/prover_check.h"
 
@@ -9,6 +11,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -34,6 +37,7 @@ CampaignResult run_campaign(const CampaignOptions& opt) {
   std::string found_text; // the (shrunk) failing program with its header
   std::string report;     // the failure and its shrinking, for people
   int64_t found_index = -1;
+  std::map<std::string, int64_t> rules; // summed over the programs (under mu)
   auto worker = [&] {
     for (;;) {
       int64_t k = next.fetch_add(1);
@@ -68,6 +72,11 @@ CampaignResult run_campaign(const CampaignOptions& opt) {
       FuzzOutcome o = fuzz_program(text, opt.passes);
       checks += o.checks;
       ++done;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        for (const auto& [id, n] : o.rules)
+          rules[id] += n;
+      }
       if (!o.ok) {
         ++failures;
         std::lock_guard<std::mutex> lock(mu);
@@ -129,7 +138,30 @@ CampaignResult run_campaign(const CampaignOptions& opt) {
   r.found_index = found_index;
   r.found_text = std::move(found_text);
   r.report = std::move(report);
+  if (!opt.lmads) {
+    ScReport none;
+    count_sc_rules(none, r.rules); // every rule, 0 when it never fired
+    for (const auto& [id, n] : rules)
+      r.rules[id] += n;
+  }
   return r;
+}
+
+std::string rule_coverage_table(const std::map<std::string, int64_t>& rules, int64_t min) {
+  std::string s = "| rule of docs/short-circuit.md | fired | what |\n|---|---:|---|\n";
+  std::set<std::string> listed;
+  auto row = [&](const std::string& id, const std::string& what) {
+    auto it = rules.find(id);
+    int64_t n = it == rules.end() ? 0 : it->second;
+    s += "| " + id + " | " + std::to_string(n) + (n < min ? " (below " + std::to_string(min) + ")" : "") +
+         " | " + what + " |\n";
+    listed.insert(id);
+  };
+  for (const ScRule& r : sc_rules())
+    row(r.id, r.what);
+  for (const auto& [id, n] : rules) // an id sc reports that the list lacks
+    if (!listed.count(id)) row(id, "(not in sc_rules())");
+  return s;
 }
 
 std::string regression_entry(const CampaignOptions& opt, const CampaignResult& r) {

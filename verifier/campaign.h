@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 
 namespace funmem {
@@ -39,7 +40,14 @@ struct CampaignResult {
   int64_t found_index = -1; // the failing program's number, or -1
   std::string found_text;   // it (shrunk), with a header saying how it was found
   std::string report;       // the failure and its shrinking, for people (empty: none)
+  /// Programs: how often sc exercised each rule of docs/short-circuit.md, summed over
+  /// the campaign's programs (every rule of sc_rules() present, 0 when it never fired).
+  std::map<std::string, int64_t> rules;
 };
+
+/// The rule-coverage table of a campaign (Markdown): per rule of sc_rules(), how often it
+/// fired and what it is; `min` marks the rules below it.
+std::string rule_coverage_table(const std::map<std::string, int64_t>& rules, int64_t min);
 
 /// Runs the campaign; it prints nothing (the tool prints the progress and the report).
 CampaignResult run_campaign(const CampaignOptions& opt);

@@ -47,6 +47,7 @@ FuzzOutcome fuzz_program(const std::string& text, const PassOptions& passes) {
   copt.passes = passes;
   copt.limits.audit = true; // the cell audit (docs/fuzzing.md)
   CheckReport rep = check_program("fuzz.fun", *r.program, copt);
+  if (rep.sc) count_sc_rules(*rep.sc, o.rules);
   if (!rep.pipeline_error.empty()) return fail("pipeline", rep.pipeline_error);
   // Every stage ends as the source's value semantics does.
   if (!rep.stage_mismatches.empty()) {

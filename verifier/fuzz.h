@@ -6,6 +6,7 @@
 #include "verifier/gen.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ struct FuzzOutcome {
                       // (K the run-time error's kind), race, results differ (shrinking
                       // keeps it)
   int checks = 0;     // checks that passed
+  /// How often sc exercised each rule of docs/short-circuit.md (count_sc_rules), for
+  /// the campaign's rule-coverage report.
+  std::map<std::string, int64_t> rules;
 };
 
 /// The checks of one program text: it parses; printing and re-parsing gives the same

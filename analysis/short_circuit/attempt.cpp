@@ -205,7 +205,8 @@ void Pass::check_needed_names(const Point& pt, Trace& t) {
       if (st == Poly(0) && !csolver.proves(le(cnt, Poly(1))))
         throw Refused{Property::CreationPoint, t.root + "'s layout " + rt->lay.to_string() +
                                                    " puts several elements in one place, so its "
-                                                   "creation races; it stays where it is"};
+                                                   "creation races; it stays where it is",
+                      "own layout races"};
   // A scratch built in the destination would keep the destination's old values where
   // the value semantics has zeros: apply() turns it into a replicate of zero, which
   // only exists for one dimension.
@@ -216,7 +217,8 @@ void Pass::check_needed_names(const Point& pt, Trace& t) {
                     t.root +
                         " is a scratch of more than one dimension: built in place it would "
                         "keep the destination's old values where the value semantics has "
-                        "zeros, and only a one-dimensional one can become a replicate of zero"};
+                        "zeros, and only a one-dimensional one can become a replicate of zero",
+                    "scratch of more than one dimension"};
   }
 }
 
@@ -319,12 +321,14 @@ void Pass::check_bounds(const Point& pt, Trace& t, size_t bounds_at, Plan& plan,
       a.proofs.push_back({"bounds", "place " + pt.lnew.to_string(), "shape of " + pt.dest,
                           "inside: " + bd->whole.to_string()});
     } else {
-      std::string why = runtime_checks(pt, t.c, t.fam, t.lift, bsolver, plan.checks);
+      const char* rule = nullptr;
+      std::string why = runtime_checks(pt, t.c, t.fam, t.lift, bsolver, plan.checks, rule);
       if (!why.empty())
         throw Refused{Property::Bounds,
                       "the updated place of " + pt.dest + " is not provably inside it (" +
                           bd->whole.to_string() +
-                          "), and its run-time check cannot move to the creation: " + why};
+                          "), and its run-time check cannot move to the creation: " + why,
+                      rule};
       std::string conds;
       for (const Stmt& st : plan.checks)
         conds += (conds.empty() ? "" : "; ") + print_sexp(*std::get<SAssume>(st.node).cond);
@@ -444,6 +448,7 @@ void Pass::apply(Plan& p, std::set<std::string>& old_mems, ScAttempt& a) {
     Lit zero;
     zero.type = ty.elem;
     cl.exp.node = EReplicate{ty.dims.at(0), AtomArg{zero, B.stmts[p.c].pos}};
+    a.fired.push_back("applied: scratch as replicate");
   }
   std::map<std::string, LmadSyn> syn;
   for (const auto& [n, l] : p.fam) {
@@ -481,6 +486,8 @@ void Pass::apply(Plan& p, std::set<std::string>& old_mems, ScAttempt& a) {
     for (size_t d : p.lift) {
       const SLet& l = std::get<SLet>(B.stmts[d].node);
       a.lifted.push_back(l.pats[0].name.s + " (line " + std::to_string(B.stmts[d].pos.line) + ")");
+      a.fired.push_back(std::holds_alternative<EAlloc>(l.exp.node) ? "applied: lift allocation"
+                                                                  : "applied: lift definition");
       moved.push_back(B.stmts[d]);
     }
     moved.insert(moved.end(), p.checks.begin(), p.checks.end());

@@ -172,7 +172,8 @@ std::optional<Pass::Bounds> Pass::bounds(const Point& pt, Solver& solver) {
         lo = lo + span;
       else
         throw Refused{Property::Bounds, "the sign of the stride " + st.to_string() +
-                                            " of the updated LMAD slice is unknown"};
+                                            " of the updated LMAD slice is unknown",
+                      "stride sign unknown"};
     }
     empty.push_back(inside(lo, hi, pt.dest_dims[0]));
     out.whole = Formula::disj(empty);
@@ -268,7 +269,8 @@ void Pass::check_injective(const Point& pt, const Trace& t, ScAttempt& a) {
     throw Refused{Property::Projection, "the place " + L.to_string() + " of " + t.root +
                                             " divides; evaluated at the creation, a division by "
                                             "zero would end the run there instead of at " +
-                                            at(pt.pos)};
+                                            at(pt.pos),
+                  "place divides"};
   Solver& solver = solver_for(t.cfacts);
   if (nested_strides(L, solver)) {
     a.proofs.push_back({"injective", "place " + L.to_string(), t.root,
@@ -285,7 +287,8 @@ void Pass::check_injective(const Point& pt, const Trace& t, ScAttempt& a) {
                                               " may put two of its elements in one cell: the "
                                               "stride " +
                                               st.to_string() + " of dimension " +
-                                              std::to_string(k) + " may be 0"};
+                                              std::to_string(k) + " may be 0",
+                    "stride may be 0"};
     if (L.dims.size() == 1 && (solver.proves(gt(st, Poly(0))) || solver.proves(lt(st, Poly(0)))))
       continue;
     SymLmad at_t = L, above = L;
@@ -302,7 +305,8 @@ void Pass::check_injective(const Point& pt, const Trace& t, ScAttempt& a) {
       throw Refused{Property::Projection, "the place " + L.to_string() + " of " + t.root +
                                               " may put two of its elements " +
                                               "in one cell (dimension " + std::to_string(k) +
-                                              "): " + summary(r)};
+                                              "): " + summary(r),
+                    "elements may share a cell"};
   }
   a.proofs.push_back(
       {"injective", "place " + L.to_string(), t.root, "distinct elements in distinct cells"});

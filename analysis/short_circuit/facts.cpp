@@ -7,13 +7,17 @@ std::string at(Pos p) {
   return std::to_string(p.line) + ":" + std::to_string(p.col);
 }
 std::vector<Formula> stmt_facts(const Stmt& s,
-                                const std::function<bool(const std::string&)>& integer) {
+                                const std::function<bool(const std::string&)>& integer,
+                                int* dropped) {
   std::vector<Formula> out;
   std::string err;
   auto keep = [&](const std::optional<Formula>& f) {
     if (!f) return;
     for (const std::string& v : f->free_vars())
-      if (!integer(v)) return;
+      if (!integer(v)) {
+        if (dropped) ++*dropped;
+        return;
+      }
     out.push_back(*f);
   };
   if (const auto* a = std::get_if<SAssume>(&s.node)) {

@@ -113,29 +113,36 @@ void Pass::need(Body& B, size_t c, size_t P, const std::map<std::string, SymLmad
   std::string where =
       n + " (defined at " + at(st.pos) + ", after the creation at " + at(B.stmts[c].pos) + ")";
   if (l.pats.size() != 1)
-    throw Refused{property, where + " is computed by a loop or if and cannot be lifted"};
+    throw Refused{property, where + " is computed by a loop or if and cannot be lifted",
+                  "not liftable"};
   std::set<std::string> deps;
   std::visit(Overloaded{[&](const EScalar& x) { sexp_vars(*x.e, deps); },
                         [&](const EAlloc& x) { sexp_vars(*x.size, deps); },
                         [&](const EIndex& x) {
                           if (fam.count(x.arr.s))
-                            throw Refused{property, where + " is read from " + x.arr.s +
-                                                        ", an alias of the source: it depends "
-                                                        "on the source and cannot be lifted"};
+                            throw Refused{property,
+                                          where + " is read from " + x.arr.s +
+                                              ", an alias of the source: it depends "
+                                              "on the source and cannot be lifted",
+                                          "depends on the source"};
                           const auto& t = arr(x.arr.s);
                           if (!t || x.entries.size() != t->dims.size())
-                            throw Refused{property, where + " cannot be lifted"};
+                            throw Refused{property, where + " cannot be lifted", "not liftable"};
                           auto as = ix_.site.find(x.arr.s);
                           if (as != ix_.site.end() && as->second.first == &B &&
                               as->second.second >= c)
-                            throw Refused{property, where + " reads " + x.arr.s +
-                                                        ", which is defined after the creation"};
+                            throw Refused{property,
+                                          where + " reads " + x.arr.s +
+                                              ", which is defined after the creation",
+                                          "not liftable"};
                           for (const Entry& e : x.entries)
                             sexp_vars(*e.start, deps);
                         },
                         [&](const auto&) {
-                          throw Refused{property, where + " is not a scalar definition or "
-                                                          "allocation and cannot be lifted"};
+                          throw Refused{property,
+                                        where + " is not a scalar definition or "
+                                                "allocation and cannot be lifted",
+                                        "not liftable"};
                         }},
              l.exp.node);
   for (const std::string& v : deps)
@@ -146,8 +153,10 @@ void Pass::need(Body& B, size_t c, size_t P, const std::map<std::string, SymLmad
   if (const Fail f = may_fail(st, solver, 0); f != Fail::None)
     for (size_t k = c; k < d; ++k)
       if (!lift.count(k) && conflict(f, may_fail(B.stmts[k], solver, 0)))
-        throw Refused{property, where + " may fail, and cannot be moved above the statement at " +
-                                    at(B.stmts[k].pos) + ", which may fail too"};
+        throw Refused{property,
+                      where + " may fail, and cannot be moved above the statement at " +
+                          at(B.stmts[k].pos) + ", which may fail too",
+                      "may fail"};
   lift.insert(d);
 }
 
@@ -160,9 +169,11 @@ void Pass::need(Body& B, size_t c, size_t P, const std::map<std::string, SymLmad
 /// the update's own error before anything is written.
 std::string Pass::runtime_checks(const Point& pt, size_t c,
                                  const std::map<std::string, SymLmad>& fam, std::set<size_t>& lift,
-                                 Solver& solver, std::vector<Stmt>& out) {
+                                 Solver& solver, std::vector<Stmt>& out, const char*& rule) {
+  rule = "LMAD-slice update";
   if (!pt.syn_entries || !pt.entries || pt.dest_dims_syn.size() < pt.syn_entries->size())
     return "only an update by indices and slices is checked there";
+  rule = "an entry may fail";
   Body& B = *pt.B;
   auto s_le = [](SExpP a, SExpP b) { return mk_bin(BinOp::Le, std::move(a), std::move(b)); };
   auto s_lt = [](SExpP a, SExpP b) { return mk_bin(BinOp::Lt, std::move(a), std::move(b)); };
@@ -222,6 +233,7 @@ std::string Pass::runtime_checks(const Point& pt, size_t c,
     sexp_vars(*std::get<SAssume>(st.node).cond, vars);
   for (const std::string& v : vars)
     need(B, c, pt.P, fam, v, Property::Bounds, lift, solver);
+  rule = "blocked by a statement that may fail";
   for (size_t d = c; d < pt.P; ++d)
     if (!lift.count(d) && may_fail(B.stmts[d], solver, 0) != Fail::None)
       return "the statement at " + at(B.stmts[d].pos) +
@@ -240,7 +252,8 @@ void Pass::check_outside_uses(const Point& pt, size_t c, size_t if_result, size_
     throw Refused{Property::CreationPoint, n + ", which a branch of " + where +
                                                " returns and which is built in the destination "
                                                "from its creation, is " +
-                                               how + " at " + at(p)};
+                                               how + " at " + at(p),
+                  "branch result used otherwise"};
   };
   auto results = [&](const Body& b, Pos p) {
     for (const Name& r : b.results)

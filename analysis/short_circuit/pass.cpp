@@ -31,7 +31,10 @@ void Pass::set_defs(const std::vector<Frame>& frames, size_t point) {
 }
 
 std::vector<Formula> Pass::facts_of(const Stmt& s) {
-  return stmt_facts(s, integer_fn());
+  int dropped = 0;
+  std::vector<Formula> out = stmt_facts(s, integer_fn(), &dropped);
+  if (dropped && dropped_seen_.insert(&s).second) ++rep_.events["dropped: a fact over floats"];
+  return out;
 }
 
 bool Pass::integer(const std::string& n) {

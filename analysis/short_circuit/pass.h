@@ -78,6 +78,7 @@ const char* property_rule(Property p);
 struct Refused {
   Property property;
   std::string reason;
+  const char* rule = nullptr; // the refusal's rule under its property (sc_rules()), if any
 };
 
 struct Frame {
@@ -181,8 +182,10 @@ struct ArrT {
 /// The facts a statement adds (an `assume`'s condition, a scalar `let`'s definition),
 /// kept only when every name in them is an integer (`integer`): a fact over floats or
 /// booleans read as integers could be unsatisfiable and prove anything.
+/// `dropped` (optional) counts the facts not kept.
 std::vector<Formula> stmt_facts(const Stmt& s,
-                                const std::function<bool(const std::string&)>& integer);
+                                const std::function<bool(const std::string&)>& integer,
+                                int* dropped = nullptr);
 void range_facts(const std::string& iter, const SExpP& bound, std::vector<Formula>& out);
 
 /// Integer `let` definitions of a body that are polynomials, with earlier ones inlined.
@@ -307,6 +310,7 @@ private:
   std::vector<Formula> facts_at(const std::vector<Frame>& fr, size_t point);
   /// The facts of one statement over integer names (stmt_facts with integer()).
   std::vector<Formula> facts_of(const Stmt& s);
+  std::set<const Stmt*> dropped_seen_; // statements whose dropped facts are counted
 
   /// Whether a name is an integer (i32, i64, a counter): only those enter facts.
   bool integer(const std::string& n);
@@ -401,9 +405,11 @@ private:
     } catch (const Refused& r) {
       a.property = property_name(r.property);
       a.reason = r.reason;
+      a.rule = std::string("refused: ") + a.property + (r.rule ? std::string(": ") + r.rule : "");
     } catch (const Untranslatable& u) {
       a.property = property_name(Property::Summary);
       a.reason = u.what();
+      a.rule = std::string("refused: ") + a.property;
     }
     a.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     rep_.attempts.push_back(a);
@@ -498,9 +504,11 @@ private:
   /// not show inside. Empty when they can go there; otherwise why not. They can when
   /// every name they use is defined before the creation or can be lifted there, and no
   /// statement they move past can end the run first: then a failing check ends it with
-  /// the update's own error before anything is written.
+  /// the update's own error before anything is written. `rule`: the refusal's rule when
+  /// they cannot.
   std::string runtime_checks(const Point& pt, size_t c, const std::map<std::string, SymLmad>& fam,
-                             std::set<size_t>& lift, Solver& solver, std::vector<Stmt>& out);
+                             std::set<size_t>& lift, Solver& solver, std::vector<Stmt>& out,
+                             const char*& rule);
 
   /// Whether a statement may end the run with an error: conservative (an assume, an
   /// integer operation that may overflow or divide by zero, a read not shown inside its

@@ -169,6 +169,7 @@ bool Pass::attempt(Point& pt) {
         throw;
       }
       again.lifted.insert(again.lifted.begin(), moved->what);
+      again.fired.push_back("applied: hoist destination");
       at = std::move(again);
     }
   });
@@ -210,6 +211,10 @@ std::optional<Pass::Hoisted> Pass::hoist_destination(const Point& pt) {
       }
   }
   if (move.empty()) return std::nullopt;
+  auto refuse = [&](const char* why) -> std::optional<Hoisted> {
+    ++rep_.events[std::string("refused: hoist destination: ") + why];
+    return std::nullopt;
+  };
   // What they need from (c, e).
   std::vector<size_t> todo(move.begin(), move.end());
   while (!todo.empty()) {
@@ -222,7 +227,7 @@ std::optional<Pass::Hoisted> Pass::hoist_destination(const Point& pt) {
       auto it = ix_.site.find(n);
       if (it == ix_.site.end() || it->second.first != &B) continue;
       size_t dk = it->second.second;
-      if (dk == c) return std::nullopt; // needs the source's creation itself
+      if (dk == c) return refuse("needs the source's creation");
       if (dk > c && dk < e && move.insert(dk).second) todo.push_back(dk);
     }
   }
@@ -237,11 +242,11 @@ std::optional<Pass::Hoisted> Pass::hoist_destination(const Point& pt) {
       passed_fail = std::max(passed_fail, may_fail(B.stmts[k], solver, 0));
       continue;
     }
-    if (!l) return std::nullopt;
+    if (!l) return refuse("not a statement that can move");
     moved_fail = std::max(moved_fail, may_fail(B.stmts[k], solver, 0));
     if (std::holds_alternative<EAlloc>(l->exp.node)) fresh.insert(l->pats[0].name.s);
   }
-  if (conflict(moved_fail, passed_fail)) return std::nullopt;
+  if (conflict(moved_fail, passed_fail)) return refuse("may fail");
   // Nothing they move past touches the blocks they allocate: by name, or through an
   // array living in one (a read of it would see the moved creation's values).
   for (size_t k = c; k <= e; ++k) {
@@ -249,20 +254,23 @@ std::optional<Pass::Hoisted> Pass::hoist_destination(const Point& pt) {
     std::set<std::string> names, mems;
     stmt_mentions(B.stmts[k], names, mems);
     for (const std::string& m : mems)
-      if (fresh.count(m)) return std::nullopt;
+      if (fresh.count(m)) return refuse("passes a use of a moved block");
     for (const std::string& n : names)
-      if (const auto& t = arr(n); t && fresh.count(t->mem)) return std::nullopt;
+      if (const auto& t = arr(n); t && fresh.count(t->mem))
+        return refuse("passes a use of a moved block");
     if (const auto* l = std::get_if<SLet>(&B.stmts[k].node))
       for (const Binding& b : l->pats)
-        if (b.type && b.type->ann && fresh.count(b.type->ann->mem.s)) return std::nullopt;
+        if (b.type && b.type->ann && fresh.count(b.type->ann->mem.s))
+          return refuse("passes a use of a moved block");
   }
   for (size_t k : move) {
     const SLet& l = std::get<SLet>(B.stmts[k].node);
     bool scalar =
         std::holds_alternative<EScalar>(l.exp.node) || std::holds_alternative<EAlloc>(l.exp.node);
-    if (!fresh_creation(l.exp) && !scalar) return std::nullopt;
+    if (!fresh_creation(l.exp) && !scalar) return refuse("not a statement that can move");
     for (const Binding& b : l.pats)
-      if (b.type && b.type->ann && !fresh.count(b.type->ann->mem.s)) return std::nullopt;
+      if (b.type && b.type->ann && !fresh.count(b.type->ann->mem.s))
+        return refuse("writes a block it does not allocate");
   }
   Hoisted h;
   h.from = c;
