@@ -56,6 +56,10 @@ const BrokenVariant kBrokenVariants[] = {
      [](PassOptions& o) -> bool& { return o.merge.broken_no_interference; }},
     {"sosi-no-cross", [](PassOptions& o) -> bool& { return o.sc.prover.broken_no_cross; }},
     {"sc-late-facts", [](PassOptions& o) -> bool& { return o.sc.broken_late_facts; }},
+    {"sc-float-facts", [](PassOptions& o) -> bool& { return o.sc.broken_float_facts; }},
+    {"sc-never-fails", [](PassOptions& o) -> bool& { return o.sc.broken_never_fails; }},
+    {"sc-scratch-in-place", [](PassOptions& o) -> bool& { return o.sc.broken_scratch; }},
+    {"sc-no-injective", [](PassOptions& o) -> bool& { return o.sc.broken_no_injective; }},
 };
 
 } // namespace

@@ -443,7 +443,8 @@ std::set<std::string> Pass::destination_blocks(const Point& pt) {
 void Pass::apply(Plan& p, std::set<std::string>& old_mems, ScAttempt& a) {
   Body& B = *p.B;
   // A scratch in the destination: zeros, as the value semantics has them.
-  if (SLet& cl = std::get<SLet>(B.stmts[p.c].node); std::holds_alternative<EScratch>(cl.exp.node)) {
+  if (SLet& cl = std::get<SLet>(B.stmts[p.c].node);
+      std::holds_alternative<EScratch>(cl.exp.node) && !opt_.broken_scratch) {
     const Type& ty = *cl.pats.at(0).type;
     Lit zero;
     zero.type = ty.elem;

@@ -8,6 +8,7 @@ namespace funmem::sc {
 /// another error (an assume, an integer operation that may overflow or divide by zero, a
 /// read not shown inside its array, a size not shown non-negative, anything not listed).
 Fail Pass::may_fail(const Stmt& s, Solver& solver, int depth) {
+  if (opt_.broken_never_fails) return Fail::None; // deliberately broken
   auto [slot, fresh] = fail_cache_.try_emplace({&s, &solver}, Fail::Other);
   if (fresh) slot->second = judge_failure(s, solver, depth);
   return slot->second;
@@ -249,6 +250,7 @@ bool Pass::prove_positive(Poly d, const std::vector<Frame>& frames, Solver& solv
 /// k, the elements with index t in it are disjoint from those with a larger index (two
 /// distinct indices differ first somewhere). Asked with the facts at the creation.
 void Pass::check_injective(const Point& pt, const Trace& t, ScAttempt& a) {
+  if (opt_.broken_no_injective) return; // deliberately broken
   const SymLmad& L = t.L;
   // The place is evaluated when the source is created: a division in it (from an index
   // of the update) would fail there, not at the update.

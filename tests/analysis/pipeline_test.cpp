@@ -131,5 +131,7 @@ TEST_CASE("the stage table, the standard stages and the pipeline's diagnostics",
   CHECK(po.sc.prover.broken_no_cross);
   CHECK(po.merge.broken_no_interference);
   CHECK(broken_variants_text(po) == "--broken sc-no-overlap --broken merge-no-interference "
-                                    "--broken sosi-no-cross --broken sc-late-facts");
+                                    "--broken sosi-no-cross --broken sc-late-facts "
+                                    "--broken sc-float-facts --broken sc-never-fails "
+                                    "--broken sc-scratch-in-place --broken sc-no-injective");
 }
