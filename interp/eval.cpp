@@ -224,12 +224,14 @@ Vals Machine::eval_exp(const std::vector<Binding>& pats, const Exp& e) {
                    ArrV a = updatable(x.arr, vn ? vn->s : std::string(), pos);
                    bool full = false;
                    ConcreteLmad place = apply_entries(a, x.entries, x.arr, full);
+                   if (auditing) audit_kept(a, place, pos);
                    store(from_atom(x.value), a.block, place, a.elem, x.value.pos);
                    return {a};
                  },
                  [&](const EUpdateLmad& x) -> Vals {
                    ArrV a = updatable(x.arr, x.value.s, pos);
                    ConcreteLmad place = apply_lmad(a, x.lmad, x.arr);
+                   if (auditing) audit_kept(a, place, pos);
                    store(lookup(x.value), a.block, place, a.elem, x.value.pos);
                    return {a};
                  },

@@ -2,6 +2,7 @@
 #include "interp/machine.h"
 
 #include <limits>
+#include <unordered_set>
 
 namespace funmem::machine {
 
@@ -194,6 +195,14 @@ void Machine::audit_elided(const ArrV& src, Pos pos) {
   each(src.lay, [&](int64_t, int64_t off) {
     if (off >= 0 && off < static_cast<int64_t>(src.block->audit.size()))
       src.block->audit[static_cast<size_t>(off)].copied = clock;
+  });
+}
+
+void Machine::audit_kept(const ArrV& a, const ConcreteLmad& place, Pos pos) {
+  std::unordered_set<int64_t> written;
+  each(place, [&](int64_t, int64_t off) { written.insert(off); });
+  each(a.lay, [&](int64_t, int64_t off) {
+    if (!written.count(off)) audit_read(a, off, pos);
   });
 }
 

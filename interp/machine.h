@@ -381,6 +381,9 @@ struct Machine {
   /// The audit of a `scratch` array placed on `a`, and of an elided copy onto `a`.
   void audit_scratch(const ArrV& a, Pos pos);
   void audit_elided(const ArrV& src, Pos pos);
+  /// The audit of an update of `a` at `place`: the updated array keeps a's other
+  /// elements, which must still be a's (as if the update copied them).
+  void audit_kept(const ArrV& a, const ConcreteLmad& place, Pos pos);
 
   /// Calls f(flat position, offset) for every element of the layout, row-major.
   template <class F> void each(const ConcreteLmad& lay, F f) {

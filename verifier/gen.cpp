@@ -303,6 +303,10 @@ private:
         out.push_back(pad(indent) + "assume " + h.name + " * " + h.name + " < " + h.name);
         continue;
       }
+      if (chance(6)) {
+        sc_shape(out, indent);
+        continue;
+      }
       if (chance(5)) { // an assumption the data sets satisfy (sizes are 1..max-size)
         static const char* facts[] = {"n >= 1", "m > 0 && n > 0", "n * m >= 1", "n + m >= 2"};
         const bool or_c = chance(30);
@@ -311,6 +315,106 @@ private:
         continue;
       }
       produce(out, indent, depth, random_type());
+    }
+  }
+
+  /// A scalar `if` choosing `a` or `b` (FUN needs the result's type).
+  std::string scalar_if(int indent, const std::string& a, const std::string& b) {
+    const std::string s1 = fresh("s"), s2 = fresh("s"), in = pad(indent + 2);
+    return "if " + sexp("bool", 1) + " then\n" + in + "let " + s1 + " = " + a + "\n" + in +
+           "in (" + s1 + ")\n" + pad(indent + 1) + "else\n" + in + "let " + s2 + " = " + b +
+           "\n" + in + "in (" + s2 + ")";
+  }
+
+  /// The shapes short-circuiting's rules are about (docs/short-circuit.md; the coverage
+  /// table of docs/fuzzing.md counts them): a source `x` created, then something the
+  /// rule looks at, then the point `D with [k] = x` into a destination `D`. Valid for
+  /// every data set (sizes 1 and more, xs's values -8..8); the source and the destination
+  /// are consumed.
+  void sc_shape(std::vector<std::string>& out, int indent) {
+    const std::string d = random_size(), d2 = random_size();
+    const Ty row{"i64", {d}};
+    auto source = [&] {
+      return chance(50) ? bind(out, indent, row, "iota " + d)
+                        : bind(out, indent, row, "replicate " + d + " " + literal("i64"));
+    };
+    auto destination = [&](const std::string& rows) {
+      Var r = bind(out, indent, row, "iota " + d);
+      return bind(out, indent, Ty{"i64", {rows, d}}, "replicate " + rows + " " + r.name);
+    };
+    auto point = [&](const Var& D, const std::string& k, const Var& x) {
+      std::erase_if(vars_, [&](const Var& v) { return v.name == D.name || v.name == x.name; });
+      bind(out, indent, D.ty, D.name + " with [" + k + "] = " + x.name);
+      // A type with a local size cannot be a result of the function.
+      if (D.ty.dims[0] != "n" && D.ty.dims[0] != "m") vars_.pop_back();
+    };
+    const Ty i64{"i64", {}};
+    switch (rnd(8)) {
+    case 0: { // 6.4.2: the index is computed by an if after the creation (not liftable)
+      Var D = destination(d2), x = source();
+      Var k = bind(out, indent, i64, scalar_if(indent, index_for(d2), d2 + " - 1"));
+      out.back().replace(out.back().find("let " + k.name), 4 + k.name.size(),
+                         "let (" + k.name + " : i64)");
+      point(D, k.name, x);
+      break;
+    }
+    case 1: { // 6.4.2: the index is read from the source
+      Var D = destination(d2), x = source();
+      Var r0 = bind(out, indent, i64, x.name + "[0]");
+      Var k = bind(out, indent, i64, "min(max(" + r0.name + ", 0), " + d2 + " - 1)");
+      point(D, k.name, x);
+      break;
+    }
+    case 2: { // bounds: a run-time check whose entry may overflow when evaluated
+      Var e = bind(out, indent, i64, "xs[0]");
+      Var D = destination(d2), x = source();
+      point(D, "(" + e.name + " * " + e.name + ") / (" + e.name + " * " + e.name + " + 1)", x);
+      break;
+    }
+    case 3: { // bounds: a run-time check blocked by a division by a size (0 for the facts)
+      Var e = bind(out, indent, i64, "xs[0]");
+      Var D = destination(d2), x = source();
+      bind(out, indent, i64, "(" + e.name + " / " + random_size() + ")");
+      point(D, "min(max(" + e.name + ", 0), " + d2 + " - 1)", x);
+      break;
+    }
+    case 4: { // bounds: an LMAD-slice update whose stride has an unknown sign (-1, 0 or 1)
+      Var r0 = bind(out, indent, i64, "xs[0]");
+      Var e = bind(out, indent, i64, "min(max(" + r0.name + ", -1), 1)");
+      Var f = bind(out, indent, Ty{"i64", {"8"}}, "iota 8");
+      Var x = bind(out, indent, Ty{"i64", {"1"}}, "replicate 1 " + literal("i64"));
+      std::erase_if(vars_, [&](const Var& v) { return v.name == f.name || v.name == x.name; });
+      bind(out, indent, f.ty, f.name + " with [3 + {(1 : " + e.name + ")}] = " + x.name);
+      break;
+    }
+    case 5:   // 6.2 (1): the destination's rows computed by an if after the creation
+    case 6: { // or read from the source
+      Var x = source();
+      Var k = x;
+      if (rnd(2)) {
+        Var r0 = bind(out, indent, i64, x.name + "[0]");
+        k = bind(out, indent, i64, "max(" + r0.name + ", 1)");
+      } else {
+        k = bind(out, indent, i64, scalar_if(indent, "n", "m"));
+      }
+      if (out.back().find(" = if ") != std::string::npos)
+        out.back().replace(out.back().find("let " + k.name), 4 + k.name.size(),
+                           "let (" + k.name + " : i64)");
+      Var D = destination(k.name);
+      point(D, "0", x);
+      break;
+    }
+    default: { // the place's injectivity: strides the nested test cannot order, 0 or equal
+      static const int strides[][2] = {{2, 3}, {3, 2}, {1, 1}, {2, 1}, {0, 1}, {3, 1}, {1, 3}};
+      const auto& st = strides[rnd(7)];
+      Var f = bind(out, indent, Ty{"i64", {"8"}}, "iota 8");
+      Var r = bind(out, indent, Ty{"i64", {"2"}}, "iota 2");
+      Var x = bind(out, indent, Ty{"i64", {"2", "2"}}, "replicate 2 " + r.name);
+      std::erase_if(vars_, [&](const Var& v) { return v.name == f.name || v.name == x.name; });
+      bind(out, indent, f.ty,
+           f.name + " with [1 + {(2 : " + std::to_string(st[0]) + "), (2 : " +
+               std::to_string(st[1]) + ")}] = " + x.name);
+    }
     }
   }
 

@@ -80,10 +80,14 @@ bool Pass::sexp_may_fail(const SExp& e, Solver& solver) {
       auto t = expr_type(x, 0);
       auto p = to_poly(x);
       if (!p || !t || (*t != ScalarType::I64 && *t != ScalarType::I32)) return false;
+      // i64: inside +-2^62, a sufficient condition the solver can decide without
+      // coefficients beyond 64 bits (moving 1 across `n - 1 <= 2^63 - 1` would overflow
+      // them, and the question would be lost).
       const bool i64 = *t == ScalarType::I64;
+      const int64_t lo = i64 ? -(int64_t{1} << 62) : INT32_MIN;
+      const int64_t hi = i64 ? int64_t{1} << 62 : INT32_MAX;
       Poly q = p->substitute(defs_);
-      return solver.proves(Formula::conj(
-          {ge(q, Poly(i64 ? INT64_MIN : INT32_MIN)), le(q, Poly(i64 ? INT64_MAX : INT32_MAX))}));
+      return solver.proves(Formula::conj({ge(q, Poly(lo)), le(q, Poly(hi))}));
     } catch (const SymbolicOverflow&) {
       return false;
     }

@@ -106,6 +106,25 @@ TEST_CASE("the audit checks the source of an elided copy", "[interp][audit]") {
   CHECK(where(audited.heap) == "4:50");
 }
 
+TEST_CASE("the audit checks the elements an update keeps", "[interp][audit]") {
+  // b is built over a, then a is updated: c keeps a's other elements, which are b's.
+  const char* prog = "def f (n : i64) : (mem, [n]) =\n"
+                     "  let (am : mem) = alloc n\n"
+                     "  let (a : [n]@am -> R(n)) = iota n\n"
+                     "  let (b : [n]@am -> R(n)) = iota n\n"
+                     "  let (c : [n]@am -> R(n)) = a with [0] = 5\n"
+                     "  in (am, c)";
+  Runs plain = run(prog, "n=4", false);
+  REQUIRE_FALSE(plain.heap.error);
+  CHECK_FALSE(compare_results(plain.value.results, plain.heap.results));
+  Runs audited = run(prog, "n=4", true);
+  REQUIRE(audited.heap.error);
+  CHECK(audited.heap.error->kind == "audit");
+  CHECK(where(audited.heap) == "5:30");
+  CHECK(std::string(audited.heap.error->what()) ==
+        "reads am[1], which the write at 4:30 changed after the array read here was complete");
+}
+
 TEST_CASE("the audit passes right heap runs: in place, views, loops, kernels", "[interp][audit]") {
   // Listing 6.2 after short-circuiting, an in-place loop and an in-place scalar map.
   const char* antidiag = "def antidiag (ym : mem) (ys0 : [16]@ym -> R(16)) : (mem, [16]) =\n"
