@@ -92,7 +92,7 @@ void Machine::exec(const Stmt& s) {
   Vals vs = eval_exp(l.pats, l.exp);
   if (auditing && creates(l.exp))
     for (Val& v : vs)
-      if (auto* a = std::get_if<ArrV>(&v)) a->since = clock;
+      if (auto* a = std::get_if<ArrV>(&v)) audit_complete(*a);
   for (size_t k = 0; k < l.pats.size(); ++k)
     bind(l.pats[k].name.s, std::move(vs[k]));
 }
@@ -201,11 +201,11 @@ Vals Machine::eval_exp(const std::vector<Binding>& pats, const Exp& e) {
                      audit_read(a, l.offset, pos);
                      return {v};
                    }
-                   return {ArrV{a.block, l, a.elem, a.since}};
+                   return {ArrV{a.block, l, a.elem, a.since, a.chain}};
                  },
                  [&](const ELmadSlice& x) -> Vals {
                    ArrV a = array(x.arr);
-                   return {ArrV{a.block, apply_lmad(a, x.lmad, x.arr), a.elem, a.since}};
+                   return {ArrV{a.block, apply_lmad(a, x.lmad, x.arr), a.elem, a.since, a.chain}};
                  },
                  [&](const ETranspose& x) -> Vals {
                    ArrV a = array(x.arr);
@@ -224,14 +224,14 @@ Vals Machine::eval_exp(const std::vector<Binding>& pats, const Exp& e) {
                    ArrV a = updatable(x.arr, vn ? vn->s : std::string(), pos);
                    bool full = false;
                    ConcreteLmad place = apply_entries(a, x.entries, x.arr, full);
-                   if (auditing) audit_kept(a, place, pos);
+                   if (auditing) audit_place(place);
                    store(from_atom(x.value), a.block, place, a.elem, x.value.pos);
                    return {a};
                  },
                  [&](const EUpdateLmad& x) -> Vals {
                    ArrV a = updatable(x.arr, x.value.s, pos);
                    ConcreteLmad place = apply_lmad(a, x.lmad, x.arr);
-                   if (auditing) audit_kept(a, place, pos);
+                   if (auditing) audit_place(place);
                    store(lookup(x.value), a.block, place, a.elem, x.value.pos);
                    return {a};
                  },

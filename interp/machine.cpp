@@ -2,7 +2,6 @@
 #include "interp/machine.h"
 
 #include <limits>
-#include <unordered_set>
 
 namespace funmem::machine {
 
@@ -165,11 +164,12 @@ std::string at(Pos p) {
 }
 } // namespace
 
-void Machine::audit_failure(const ArrV& a, int64_t off, const AuditCell& c, Pos pos) const {
+void Machine::audit_failure(const ArrV& a, int64_t off, const AuditCell& c, uint64_t since,
+                            Pos pos) const {
   std::string cell = a.block->name + "[" + std::to_string(off) + "]";
   if (c.when == 0)
     throw RunError("audit", pos, "reads " + cell + ", which no statement has written");
-  if (c.when > a.since)
+  if (c.when > since)
     throw RunError("audit", pos,
                    "reads " + cell + ", which the write at " + at(c.who) +
                        " changed after the array read here was complete");
@@ -198,12 +198,30 @@ void Machine::audit_elided(const ArrV& src, Pos pos) {
   });
 }
 
-void Machine::audit_kept(const ArrV& a, const ConcreteLmad& place, Pos pos) {
-  std::unordered_set<int64_t> written;
-  each(place, [&](int64_t, int64_t off) { written.insert(off); });
-  each(a.lay, [&](int64_t, int64_t off) {
-    if (!written.count(off)) audit_read(a, off, pos);
-  });
+void Machine::audit_place(const ConcreteLmad& place) {
+  audit_place_.emplace();
+  each(place, [&](int64_t, int64_t off) { audit_place_->insert(off); });
+}
+
+void Machine::audit_complete(ArrV& a) {
+  if (audit_place_) { // an update: its place is the new array's own
+    auto node = std::make_shared<AuditNode>();
+    node->since = clock;
+    node->place = std::move(*audit_place_);
+    audit_place_.reset();
+    std::shared_ptr<const AuditNode> parent = a.chain;
+    if (!parent) {
+      auto root = std::make_shared<AuditNode>();
+      root->since = a.since;
+      parent = std::move(root);
+    }
+    node->depth = parent->depth + 1;
+    if (node->depth < AuditNode::kMaxDepth) node->parent = std::move(parent);
+    a.chain = std::move(node);
+  } else {
+    a.chain.reset();
+  }
+  a.since = clock;
 }
 
 /// A fresh row-major array (value semantics, and the heap's hidden temporaries).

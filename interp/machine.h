@@ -22,6 +22,7 @@
 #include <memory>
 #include <random>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace funmem::machine {
 
@@ -116,11 +117,25 @@ struct Block {
 };
 using BlockP = std::shared_ptr<Block>;
 
+/// The cell audit's record of an array built by updates (Limits::audit): an update's
+/// array owns the cells of its place since its tick, and its other cells are those of
+/// the array it updated (`parent`, whose tick then applies); a node without a parent
+/// owns every cell. Chains are cut at kMaxDepth nodes (the last owns every cell: the
+/// audit then only knows when the whole array was complete).
+struct AuditNode {
+  static constexpr int kMaxDepth = 16;
+  uint64_t since = 0;
+  std::shared_ptr<const AuditNode> parent;
+  std::unordered_set<int64_t> place;
+  int depth = 0;
+};
+
 struct ArrV {
   BlockP block;
   ConcreteLmad lay;
   ScalarType elem = ScalarType::I64;
   uint64_t since = 0; // the audit's clock when the contents were complete (views: the base's)
+  std::shared_ptr<const AuditNode> chain; // an updated array's owners of cells (audit)
   std::vector<int64_t> shape() const {
     std::vector<int64_t> s;
     for (auto& d : lay.dims)
@@ -367,23 +382,32 @@ struct Machine {
   void audit_read(const ArrV& a, int64_t off, Pos pos) const {
     if (!auditing || off < 0 || off >= static_cast<int64_t>(a.block->audit.size())) return;
     const AuditCell& c = a.block->audit[static_cast<size_t>(off)];
-    const bool stale = c.when != 0 && c.scratch > c.when && c.scratch <= a.since &&
-                       !(c.copied > c.scratch && c.copied <= a.since);
-    if ((c.when == 0 && c.scratch == 0) || c.when > a.since || stale) {
+    uint64_t since = a.since; // the tick of the array that owns the cell
+    for (const AuditNode* n = a.chain.get(); n; n = n->parent.get())
+      if (!n->parent || n->place.count(off)) {
+        since = n->since;
+        break;
+      }
+    const bool stale = c.when != 0 && c.scratch > c.when && c.scratch <= since &&
+                       !(c.copied > c.scratch && c.copied <= since);
+    if ((c.when == 0 && c.scratch == 0) || c.when > since || stale) {
       // A cell another iteration of a running kernel wrote is a race, which the race
       // records report.
       for (const Tracker& t : trackers)
         if (t.race) return;
-      audit_failure(a, off, c, pos);
+      audit_failure(a, off, c, since, pos);
     }
   }
-  [[noreturn]] void audit_failure(const ArrV& a, int64_t off, const AuditCell& c, Pos pos) const;
+  [[noreturn]] void audit_failure(const ArrV& a, int64_t off, const AuditCell& c, uint64_t since,
+                                  Pos pos) const;
   /// The audit of a `scratch` array placed on `a`, and of an elided copy onto `a`.
   void audit_scratch(const ArrV& a, Pos pos);
   void audit_elided(const ArrV& src, Pos pos);
-  /// The audit of an update of `a` at `place`: the updated array keeps a's other
-  /// elements, which must still be a's (as if the update copied them).
-  void audit_kept(const ArrV& a, const ConcreteLmad& place, Pos pos);
+  /// The audit of an update: `audit_place` records its place, `audit_complete` stamps
+  /// the array a statement built (an update's with a node of its chain).
+  std::optional<std::unordered_set<int64_t>> audit_place_;
+  void audit_place(const ConcreteLmad& place);
+  void audit_complete(ArrV& a);
 
   /// Calls f(flat position, offset) for every element of the layout, row-major.
   template <class F> void each(const ConcreteLmad& lay, F f) {

@@ -17,22 +17,16 @@ Fail Pass::may_fail(const Stmt& s, Solver& solver, int depth) {
 Fail Pass::judge_failure(const Stmt& s, Solver& solver, int depth) {
   const auto* l = std::get_if<SLet>(&s.node);
   if (!l || depth > 8) return Fail::Other;
-  auto fits = [&](const Poly& p) {
-    return solver.proves(le(p.substitute(defs_), Poly(kMaxElements)));
-  };
   auto size_may_fail = [&](const SExpP& e) {
     auto p = to_poly(*e);
     if (sexp_may_fail(*e, solver) || !p || !solver.proves(ge(p->substitute(defs_), Poly(0))))
       return Fail::Other;
-    return fits(*p) ? Fail::None : Fail::Resource;
+    return Fail::Resource; // any allocation may run out of memory
   };
   auto result_may_fail = [&]() { // the array the statement makes
     const auto& t = arr(l->pats.at(0).name.s);
     if (!t) return l->pats.size() == 1 ? Fail::None : Fail::Other;
-    Poly elems(1);
-    for (const Poly& d : t->dims)
-      elems = elems * d;
-    return fits(elems) ? Fail::None : Fail::Resource;
+    return Fail::Resource; // the value semantics allocates it: it may run out of memory
   };
   return std::visit(
       Overloaded{

@@ -235,7 +235,7 @@ std::string Pass::runtime_checks(const Point& pt, size_t c,
     need(B, c, pt.P, fam, v, Property::Bounds, lift, solver);
   rule = "blocked by a statement that may fail";
   for (size_t d = c; d < pt.P; ++d)
-    if (!lift.count(d) && may_fail(B.stmts[d], solver, 0) != Fail::None)
+    if (!lift.count(d) && conflict(Fail::Other, may_fail(B.stmts[d], solver, 0)))
       return "the statement at " + at(B.stmts[d].pos) +
              " may end the run with another error before the update";
   out = std::move(checks);

@@ -223,16 +223,19 @@ struct Point {
 Formula entry_inside(const SymEntry& e, const Poly& dim);
 
 /// How a statement may end a run (ordered: the worse last). Resource errors are the
-/// interpreter's limits (--max-memory): allocations may move past each other, since
-/// every stage compares a resource error by its kind alone.
+/// interpreter's limits (--max-memory, --max-steps), not the program's meaning: every
+/// allocation may run out of memory (the limit counts every live block), and where the
+/// source or a stage runs out of resources with an error in the other, funmem-check
+/// accepts the pair (only a stage that runs out where the source has results differs).
 enum class Fail { None, Resource, Other };
 /// The most elements an allocation holds without a resource error under --max-memory's
 /// default, and the most an input array may have (interp/data.cpp refuses larger ones).
 constexpr int64_t kMaxElements = int64_t{1} << 28;
-/// Whether two statements that may both fail cannot trade places: the run could end
-/// with another error (two resource errors are alike).
-inline bool conflict(Fail a, Fail b) {
-  return a != Fail::None && b != Fail::None && (a == Fail::Other || b == Fail::Other);
+/// Whether a statement that may fail as `moved` cannot move above one that may fail as
+/// `passed`: the run could end with another error. Both must be able to fail otherwise
+/// than by running out of resources: an error and a resource error may trade places.
+inline bool conflict(Fail moved, Fail passed) {
+  return moved == Fail::Other && passed == Fail::Other;
 }
 
 /// Statements that create an array in a block of their own, from sizes and values.
@@ -410,6 +413,10 @@ private:
     } catch (const Untranslatable& u) {
       a.property = property_name(Property::Summary);
       a.reason = u.what();
+      a.rule = std::string("refused: ") + a.property;
+    } catch (const SymbolicOverflow& o) {
+      a.property = property_name(Property::Summary);
+      a.reason = std::string("a question's coefficients do not fit 64 bits: ") + o.what();
       a.rule = std::string("refused: ") + a.property;
     }
     a.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -124,6 +124,8 @@ bool Pass::points(Body& b, size_t p, std::vector<Frame>& fr, SLet& l, Pos pos) {
     }
   } catch (const Untranslatable&) {
     return false; // indices that are not polynomials: not a point we can describe
+  } catch (const SymbolicOverflow&) {
+    return false; // a place whose coefficients do not fit 64 bits: not one either
   }
   return false;
 }

@@ -18,5 +18,4 @@ def strided (n : i64) (xs : [2*n]f32) : ([3*n]f32, f32) =
   in (all, first)
 -- input: n=3 xs=[1.0f32, 2.0f32, 3.0f32, 4.0f32, 5.0f32, 6.0f32]
 -- expect: valid
--- expect: short-circuit 3
--- refuses: 6.2 (1) destination memory
+-- expect: short-circuit 4

@@ -17,4 +17,3 @@ def fuzz (n : i64) (m : i64) (xs : [n]i64) (ys : [n][m]i64) (c : bool) (fs : [m]
 -- input: n=0 m=2 c=false
 -- expect: valid
 -- refuses: 6.2 (1) destination memory
--- refuses: 6.2 (1) destination memory

@@ -34,7 +34,4 @@ def hotspot (steps : i64) (n : i64) (m : i64) (t0 : [n][m]i64) : ([n][m]i64) =
 -- input: steps=3 n=5 m=4
 -- input: steps=2 n=3 m=1
 -- expect: valid
--- expect: short-circuit 4
--- refuses: 6.2 (1) destination memory
--- refuses: 6.2 (1) destination memory
--- refuses: 6.2 (1) destination memory
+-- expect: short-circuit 7

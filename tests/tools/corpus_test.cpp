@@ -286,3 +286,42 @@ TEST_CASE("a pipeline that stops fails the file whatever it expects", "[tools][s
   CHECK(r.stage_mismatches[0] == "the pipeline stops: " + r.pipeline_error);
   CHECK_FALSE(r.ok());
 }
+
+TEST_CASE("resource errors are the interpreter's limits: compared one way only", "[tools][stages]") {
+  // The source runs out of memory at the iota; after sc the update's bounds check runs
+  // first and ends with a bounds error. A source that runs out has no end to reproduce.
+  const std::string moved = "def slice (n : i64) (k : i64) (dst : [n]i64) : ([n]i64) =\n"
+                            "  assume k >= 0 && k <= 1000\n"
+                            "  let (src : [k]i64) = iota k\n"
+                            "  let (r : [n]i64) = dst with [1 : k] = src\n"
+                            "  in (r)\n"
+                            "-- input: n=2 k=100 dst=[1, 2]\n"
+                            "-- expect: error resource\n";
+  CheckOptions small;
+  small.limits.max_memory_bytes = 800;
+  CheckReport r = check_source("slice.fun", moved, small);
+  INFO(joined(r.stage_mismatches));
+  REQUIRE(r.sc);
+  CHECK(r.sc->proved_points() == 1);
+  bool bounds_after_sc = false;
+  for (const DataSetRun& d : r.runs)
+    bounds_after_sc |= d.stage == "sc" && d.heap_error && d.heap_error->kind == "bounds";
+  CHECK(bounds_after_sc);
+  CHECK(r.stage_mismatches.empty());
+  CHECK(r.ok());
+  // A stage that runs out where the source has results differs: the heap semantics
+  // keeps every block of the body alive, the value semantics drops `a` after its read.
+  const std::string more = "def f (n : i64) : ([n]i64) =\n"
+                           "  let (a : [n]i64) = iota n\n"
+                           "  let (s : i64) = a[0]\n"
+                           "  let (b : [n]i64) = replicate n s\n"
+                           "  let (c : [n]i64) = copy b\n"
+                           "  in (c)\n"
+                           "-- input: n=10\n";
+  small.limits.max_memory_bytes = 400;
+  CheckReport m = check_source("more.fun", more, small);
+  REQUIRE_FALSE(m.stage_mismatches.empty());
+  CHECK(m.stage_mismatches[0].find("stage fun-to-funmem ends with the resource error") !=
+        std::string::npos);
+  CHECK_FALSE(m.ok());
+}

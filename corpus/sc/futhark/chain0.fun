@@ -10,6 +10,5 @@ def main (n : i64) (ns : [n]i32) : ([2 * n]i32) =
   in (t2)
 -- input: n=3 ns=[7, 0, 7]
 -- expect: valid
--- expect: short-circuit 1
--- refuses: 6.2 (1) destination memory
+-- expect: short-circuit 2
 -- refuses: creation point

@@ -23,7 +23,6 @@ def main (n : i64) (ns : [n]i32) (i : i64) : ([n][3 * n]i32) =
   in (t4)
 -- input: n=2 ns=[5, 15] i=0
 -- expect: valid
--- expect: short-circuit 2
--- refuses: 6.2 (1) destination memory
--- refuses: 6.2 (1) destination memory
--- refuses: 6.2 (1) destination memory
+-- expect: short-circuit 3
+-- refuses: 6.4.3 non-overlap
+-- refuses: 6.4.3 non-overlap

@@ -18,8 +18,4 @@ def main (n : i64) (ns : [n]i32) : ([3 * n]i32) =
   in (t4)
 -- input: n=2 ns=[5, 15]
 -- expect: valid
--- expect: short-circuit 0
--- refuses: 6.2 (1) destination memory
--- refuses: 6.2 (1) destination memory
--- refuses: 6.2 (1) destination memory
--- refuses: 6.2 (1) destination memory
+-- expect: short-circuit 4

@@ -10,5 +10,4 @@ def main (n : i64) (xs : [n]i32) : ([2 * n]i32) =
   in (zs)
 -- input: n=2 xs=[13, 4]
 -- expect: valid
--- expect: short-circuit 0
--- refuses: 6.2 (1) destination memory
+-- expect: short-circuit 1

@@ -1,8 +1,7 @@
 -- Futhark coalescing/copy/pos1.fut: t0 is created before t1, a replicate of iota n that
 -- would overwrite it in row i. Futhark moves the replicate up and builds t0 in row i
--- (2 allocations); funmem does not move it: t1's allocation (n * n elements, a product
--- that may overflow) would pass t0's kernel (an addition that may overflow), and a run
--- failing in both places would end with the other error.
+-- (2 allocations), and so does funmem: t1's allocation (n * n elements) may only run
+-- out of memory, so it may pass t0's kernel (an addition that may overflow).
 def main (n : i64) (i : i64) (ns : [n]i64) : ([n][n]i64) =
   assume 0 <= i && i < n
   let (t0 : [n]i64) = kernel k < n do
@@ -15,5 +14,4 @@ def main (n : i64) (i : i64) (ns : [n]i64) : ([n][n]i64) =
   in (t2)
 -- input: n=3 i=1 ns=[7, 0, 7]
 -- expect: valid
--- expect: short-circuit 0
--- refuses: 6.2 (1) destination memory
+-- expect: short-circuit 1

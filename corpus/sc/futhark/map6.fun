@@ -13,6 +13,4 @@ def main (n : i64) (xs : [n]i64) : ([2 * n]i64) =
   in (r)
 -- input: n=3 xs=[1, 2, 3]
 -- expect: valid
--- expect: short-circuit 0
--- refuses: 6.2 (1) destination memory
--- refuses: 6.2 (1) destination memory
+-- expect: short-circuit 2
