@@ -38,6 +38,11 @@ CampaignResult run_campaign(const CampaignOptions& opt) {
   std::string report;     // the failure and its shrinking, for people
   int64_t found_index = -1;
   std::map<std::string, int64_t> rules; // summed over the programs (under mu)
+  auto add_rules = [&](const std::map<std::string, int64_t>& more) {
+    std::lock_guard<std::mutex> lock(mu);
+    for (const auto& [id, n] : more)
+      rules[id] += n;
+  };
   auto worker = [&] {
     for (;;) {
       int64_t k = next.fetch_add(1);
@@ -72,11 +77,7 @@ CampaignResult run_campaign(const CampaignOptions& opt) {
       FuzzOutcome o = fuzz_program(text, opt.passes);
       checks += o.checks;
       ++done;
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        for (const auto& [id, n] : o.rules)
-          rules[id] += n;
-      }
+      add_rules(o.rules);
       if (!o.ok) {
         ++failures;
         std::lock_guard<std::mutex> lock(mu);

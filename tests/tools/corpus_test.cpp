@@ -287,7 +287,8 @@ TEST_CASE("a pipeline that stops fails the file whatever it expects", "[tools][s
   CHECK_FALSE(r.ok());
 }
 
-TEST_CASE("resource errors are the interpreter's limits: compared one way only", "[tools][stages]") {
+TEST_CASE("resource errors are the interpreter's limits: compared one way only",
+          "[tools][stages]") {
   // The source runs out of memory at the iota; after sc the update's bounds check runs
   // first and ends with a bounds error. A source that runs out has no end to reproduce.
   const std::string moved = "def slice (n : i64) (k : i64) (dst : [n]i64) : ([n]i64) =\n"
