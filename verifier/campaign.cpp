@@ -23,6 +23,16 @@ size_t lines(const std::string& s) {
   return split_lines(s).size();
 }
 
+/// The counts of `fired`, with every rule of sc_rules() (0 when it never fired).
+std::map<std::string, int64_t> with_every_rule(const std::map<std::string, int64_t>& fired) {
+  std::map<std::string, int64_t> out;
+  ScReport none;
+  count_sc_rules(none, out);
+  for (const auto& [id, n] : fired)
+    out[id] += n;
+  return out;
+}
+
 } // namespace
 
 CampaignResult run_campaign(const CampaignOptions& opt) {
@@ -139,12 +149,7 @@ CampaignResult run_campaign(const CampaignOptions& opt) {
   r.found_index = found_index;
   r.found_text = std::move(found_text);
   r.report = std::move(report);
-  if (!opt.lmads) {
-    ScReport none;
-    count_sc_rules(none, r.rules); // every rule, 0 when it never fired
-    for (const auto& [id, n] : rules)
-      r.rules[id] += n;
-  }
+  if (!opt.lmads) r.rules = with_every_rule(rules);
   return r;
 }
 
