@@ -404,16 +404,19 @@ private:
       point(D, "0", x);
       break;
     }
-    default: { // the place's injectivity: strides the nested test cannot order, 0 or equal
-      static const int strides[][2] = {{2, 3}, {3, 2}, {1, 1}, {2, 1}, {0, 1}, {3, 1}, {1, 3}};
-      const auto& st = strides[rnd(7)];
+    default: { // the place's injectivity: strides the nested test cannot order (3 x 2
+      // elements at strides 2 and 3: distinct cells), equal strides, a 0 stride, nested
+      static const int dims[][4] = {{3, 2, 2, 3}, {2, 3, 3, 2}, {2, 1, 2, 1}, {2, 0, 2, 1},
+                                    {2, 3, 2, 1}, {2, 1, 2, 3}, {3, 1, 2, 1}};
+      const auto& d4 = dims[rnd(7)];
+      const std::string c0 = std::to_string(d4[0]), c1 = std::to_string(d4[2]);
       Var f = bind(out, indent, Ty{"i64", {"8"}}, "iota 8");
-      Var r = bind(out, indent, Ty{"i64", {"2"}}, "iota 2");
-      Var x = bind(out, indent, Ty{"i64", {"2", "2"}}, "replicate 2 " + r.name);
+      Var r = bind(out, indent, Ty{"i64", {c1}}, "iota " + c1);
+      Var x = bind(out, indent, Ty{"i64", {c0, c1}}, "replicate " + c0 + " " + r.name);
       std::erase_if(vars_, [&](const Var& v) { return v.name == f.name || v.name == x.name; });
       bind(out, indent, f.ty,
-           f.name + " with [1 + {(2 : " + std::to_string(st[0]) + "), (2 : " +
-               std::to_string(st[1]) + ")}] = " + x.name);
+           f.name + " with [0 + {(" + c0 + " : " + std::to_string(d4[1]) + "), (" + c1 + " : " +
+               std::to_string(d4[3]) + ")}] = " + x.name);
     }
     }
   }

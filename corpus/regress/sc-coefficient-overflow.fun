@@ -9,3 +9,4 @@ def f (n : i64) (ys0 : [n]i64) : ([n]i64) =
 -- input: n=4
 -- expect: valid
 -- expect: short-circuit 0
+-- refuses: summary

@@ -70,7 +70,7 @@ TEST_CASE("every accepted corpus program's kernels pass translation validation",
   // The sanitizer build checks a few (test::cuda_corpus_limit).
   const std::optional<size_t> few = test::cuda_corpus_limit();
   const int limit = few ? static_cast<int>(*few) : 1 << 30;
-  int programs = 0, functions = 0, stores = 0;
+  int programs = 0, functions = 0, stores = 0, beyond_64_bits = 0;
   for (Lang lang : {Lang::Fun, Lang::FunMem})
     for (const test::CorpusProgram& c : test::well_typed_corpus(lang)) {
       if (programs >= limit) break;
@@ -85,6 +85,13 @@ TEST_CASE("every accepted corpus program's kernels pass translation validation",
       REQUIRE(l);
       Validation v = validate_cuda(l->code, l->imp_stats, c.path.string() + ".cu");
       INFO(validation_report(v, true));
+      // The documented limit (its own test below): index arithmetic beyond 64 bits, as in
+      // corpus/regress/sc-coefficient-overflow.fun's stride of -2^63, is not validated.
+      if (!v.ok() && v.errors.size() == 1 &&
+          v.errors[0].find("index arithmetic leaves 64 bits") != std::string::npos) {
+        ++beyond_64_bits;
+        continue;
+      }
       CHECK(v.ok());
       ++programs;
       for (const FunctionValidation& f : v.functions) {
@@ -93,6 +100,7 @@ TEST_CASE("every accepted corpus program's kernels pass translation validation",
       }
     }
   CHECK(programs >= std::min(limit, 40));
+  CHECK(beyond_64_bits <= 1); // only the regression file named above
   if (!few) {
     CHECK(functions > programs); // the versions of multi-versioned nests too
     CHECK(stores >= functions);
