@@ -1,6 +1,5 @@
--- Found by the outside adversary (issue 42): a slice stride of -2^63 made the place's
--- polynomial coefficients overflow inside sc (an internal error); such a point is now
--- not attempted, and the program runs as written.
+-- A slice stride of -2^63: the place's polynomial coefficients do not fit 64 bits, so
+-- sc refuses the point (summary) and the program runs as written.
 def f (n : i64) (ys0 : [n]i64) : ([n]i64) =
   assume n >= 4 && n <= 100
   let (x : [1]i64) = iota 1

@@ -1,4 +1,4 @@
--- Found by the outside adversary (issue 42): the source runs out of memory at the iota
+-- The source runs out of memory at the iota
 -- (dst is live too), and after sc the update's run-time bounds check, moved above the
 -- iota, ends the run with a bounds error. Resource errors are the interpreter's limits:
 -- a source that runs out accepts any end of a stage (docs/tools.md).

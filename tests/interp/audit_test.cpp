@@ -36,8 +36,21 @@ Runs run(const std::string& text, const std::string& in, bool audit) {
           run_program(*r.program, Semantics::Heap, i, lim)};
 }
 
-std::string where(const RunResult& r) {
-  return std::to_string(r.error->pos.line) + ":" + std::to_string(r.error->pos.col);
+std::string where(const RunError& e) {
+  return std::to_string(e.pos.line) + ":" + std::to_string(e.pos.col);
+}
+
+/// The audit error of a program whose heap run, without the audit, ends with the value
+/// semantics' results (and, with `elided`, elides one copy).
+RunError caught_by_audit_only(const std::string& prog, const std::string& in, bool elided = false) {
+  Runs plain = run(prog, in, false);
+  REQUIRE_FALSE(plain.heap.error);
+  if (elided) CHECK(plain.heap.stats.elided == 1);
+  CHECK_FALSE(compare_results(plain.value.results, plain.heap.results));
+  Runs audited = run(prog, in, true);
+  REQUIRE(audited.heap.error);
+  CHECK(audited.heap.error->kind == "audit");
+  return *audited.heap.error;
 }
 
 } // namespace
@@ -48,14 +61,9 @@ TEST_CASE("the audit catches a live array clobbered with equal values", "[interp
                      "  let (a : [n]@m -> R(n)) = replicate n 7\n"
                      "  let (b : [n]@m -> R(n)) = replicate n 7\n"
                      "  in (m, a, m, b)";
-  Runs plain = run(prog, "n=3", false);
-  REQUIRE_FALSE(plain.heap.error);
-  CHECK_FALSE(compare_results(plain.value.results, plain.heap.results)); // the values agree
-  Runs audited = run(prog, "n=3", true);
-  REQUIRE(audited.heap.error);
-  CHECK(audited.heap.error->kind == "audit");
-  CHECK(where(audited.heap) == "5:10"); // reading the result a
-  CHECK(std::string(audited.heap.error->what()) ==
+  const RunError e = caught_by_audit_only(prog, "n=3"); // the values agree
+  CHECK(where(e) == "5:10");                            // reading the result a
+  CHECK(std::string(e.what()) ==
         "reads m[0], which the write at 4:29 changed after the array read here was complete");
 }
 
@@ -68,13 +76,8 @@ TEST_CASE("the audit catches a scratch array read on old values", "[interp][audi
                      "  let (c : [n]@m -> R(n)) = b with [0] = 1\n"
                      "  in (s, m, c)";
   // The old values are zeros, as the value semantics' scratch: only the audit sees it.
-  Runs plain = run(prog, "n=3", false);
-  REQUIRE_FALSE(plain.heap.error);
-  CHECK_FALSE(compare_results(plain.value.results, plain.heap.results));
-  Runs audited = run(prog, "n=3", true);
-  REQUIRE(audited.heap.error);
-  CHECK(audited.heap.error->kind == "audit");
-  CHECK(std::string(audited.heap.error->what()) ==
+  const RunError e = caught_by_audit_only(prog, "n=3");
+  CHECK(std::string(e.what()) ==
         "reads m[1], which still holds an old value under the scratch array of 5:29 (the "
         "value semantics reads 0)");
   // In a fresh block the scratch array's cells read as zeros, as in the value semantics.
@@ -96,14 +99,8 @@ TEST_CASE("the audit checks the source of an elided copy", "[interp][audit]") {
                      "  let (z : [4]@ym -> R(4)) = replicate 4 1\n"
                      "  let (ys : [8]@ym -> R(8)) = ys0 with [0 : 4] = x\n"
                      "  in (ym, ys)";
-  Runs plain = run(prog, "ys0=iota", false);
-  REQUIRE_FALSE(plain.heap.error);
-  CHECK(plain.heap.stats.elided == 1);
-  CHECK_FALSE(compare_results(plain.value.results, plain.heap.results));
-  Runs audited = run(prog, "ys0=iota", true);
-  REQUIRE(audited.heap.error);
-  CHECK(audited.heap.error->kind == "audit");
-  CHECK(where(audited.heap) == "4:50");
+  const RunError e = caught_by_audit_only(prog, "ys0=iota", true);
+  CHECK(where(e) == "4:50");
 }
 
 TEST_CASE("the audit checks the elements an update keeps", "[interp][audit]") {
@@ -114,14 +111,9 @@ TEST_CASE("the audit checks the elements an update keeps", "[interp][audit]") {
                      "  let (b : [n]@am -> R(n)) = iota n\n"
                      "  let (c : [n]@am -> R(n)) = a with [0] = 5\n"
                      "  in (am, c)";
-  Runs plain = run(prog, "n=4", false);
-  REQUIRE_FALSE(plain.heap.error);
-  CHECK_FALSE(compare_results(plain.value.results, plain.heap.results));
-  Runs audited = run(prog, "n=4", true);
-  REQUIRE(audited.heap.error);
-  CHECK(audited.heap.error->kind == "audit");
-  CHECK(where(audited.heap) == "6:11"); // the result reads a cell c keeps from a
-  CHECK(std::string(audited.heap.error->what()) ==
+  const RunError e = caught_by_audit_only(prog, "n=4");
+  CHECK(where(e) == "6:11"); // the result reads a cell c keeps from a
+  CHECK(std::string(e.what()) ==
         "reads am[1], which the write at 4:30 changed after the array read here was complete");
 }
 
