@@ -662,6 +662,7 @@ ProveResult prove_disjoint(const SymLmad& l1, const SymLmad& l2, Solver& solver,
   r.stats.trivial = after.trivial - before.trivial;
   r.stats.z3_calls = after.z3_calls - before.z3_calls;
   r.stats.z3_unknown = after.z3_unknown - before.z3_unknown;
+  r.stats.wall_guard = after.wall_guard - before.wall_guard;
   r.stats.z3_ms = after.z3_ms - before.z3_ms;
   r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;

@@ -40,6 +40,7 @@ json result_json(const ProveResult& r, const std::string& l1, const std::string&
              {{"queries", r.stats.queries},
               {"z3_calls", r.stats.z3_calls},
               {"z3_unknown", r.stats.z3_unknown},
+              {"wall_guard", r.stats.wall_guard},
               {"cache_hits", r.stats.cache_hits},
               {"z3_ms", r.stats.z3_ms}}}};
   j["proof"] = r.proof ? node_json(*r.proof) : json(nullptr);
