@@ -184,16 +184,10 @@ struct Solver::Impl {
   /// Z3 leaves x/0 unconstrained, which can only make a proof harder, never unsound,
   /// because every proof obligation must hold for all interpretations of x/0.
   static constexpr uint64_t kRlimitPerMs = 2000;
-  /// The wall-clock guard in budgets: 4, and 20 under AddressSanitizer, whose allocator
-  /// (Z3's too, in that build) makes Z3 about five times slower (docs/prover.md).
-#if defined(__SANITIZE_ADDRESS__)
+  /// The wall-clock guard in budgets: 4, and 20 in the sanitizer build, whose allocator
+  /// (Z3's too, there) makes Z3 about five times slower (docs/prover.md).
+#ifdef FUNMEM_SANITIZE
   static constexpr uint64_t kWallGuard = 20;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  static constexpr uint64_t kWallGuard = 20;
-#else
-  static constexpr uint64_t kWallGuard = 4;
-#endif
 #else
   static constexpr uint64_t kWallGuard = 4;
 #endif

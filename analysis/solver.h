@@ -30,7 +30,7 @@ struct SolverStats {
   int unsat_by_bounds = 0; // check(): an extra formula refuted by the lower bounds
   int z3_calls = 0;        // checks sent to Z3
   int z3_unknown = 0;      // unknown or timed out
-  int wall_guard = 0;      // linear checks stopped by the wall-clock guard
+  int wall_guard = 0;      // core checks stopped by the wall-clock guard
   double z3_ms = 0;        // time inside Z3
 };
 

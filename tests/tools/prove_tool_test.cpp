@@ -40,6 +40,7 @@ TEST_CASE("funmem-prove answers, explains and exits by the answer", "[tools][pro
   CHECK(j["answer"] == "disjoint");
   CHECK(j["proof"]["children"].size() == 2);
   CHECK(j["facts"].size() == 4);
+  CHECK(j["stats"].contains("wall_guard")); // checks the wall-clock guard stopped
 
   CHECK(run("'0 + {(n : 1)}'").code == 2);
   Run bad = run("'0 + {(n 1)}' '0 + {}'");
