@@ -2,6 +2,7 @@
 #include "analysis/merge.h"
 
 #include "analysis/ast_util.h"
+#include "analysis/point_facts.h"
 
 #include "ir/convert.h"
 #include "ir/overloaded.h"
@@ -47,34 +48,44 @@ class Merger {
 public:
   Merger(MergeReport& r, const MergeOptions& opt) : rep_(r), opt_(opt) {}
 
-  void body(Body& b, const std::set<std::string>& escaping, std::set<std::string> defined) {
+  void body(Body& b, const std::set<std::string>& escaping, std::set<std::string> defined,
+            PointFacts facts) {
     const std::set<std::string> outer = defined;
+    std::vector<PointFacts> at; // at[k]: the facts before statement k
     // Nested bodies first.
     for (Stmt& s : b.stmts) {
+      at.push_back(facts);
       if (auto* l = std::get_if<SLet>(&s.node)) {
         std::visit(Overloaded{[&](EIf& x) {
-                                body(x.then_body, escaping, defined);
-                                body(x.else_body, escaping, defined);
+                                body(x.then_body, escaping, defined, facts);
+                                body(x.else_body, escaping, defined, facts);
                               },
                               [&](EKernel& x) {
                                 auto d = defined;
                                 d.insert(x.iter.s);
-                                body(x.body, escaping, d);
+                                PointFacts in = facts;
+                                in.enter_range(x.iter, x.bound);
+                                body(x.body, escaping, d, in);
                               },
                               [&](ELoop& x) {
                                 auto d = defined;
                                 d.insert(x.iter.s);
-                                for (auto& p : x.params)
+                                PointFacts in = facts;
+                                for (auto& p : x.params) {
                                   d.insert(p.name.s);
-                                body(x.body, escaping, d);
+                                  in.bind(p);
+                                }
+                                in.enter_range(x.iter, x.bound);
+                                body(x.body, escaping, d, in);
                               },
                               [](auto&) {}},
                    l->exp.node);
         for (auto& p : l->pats)
           defined.insert(p.name.s);
       }
+      facts.after(s);
     }
-    merge_here(b, escaping, outer);
+    merge_here(b, escaping, outer, at);
   }
 
 private:
@@ -105,12 +116,9 @@ private:
     for (const Stmt& s : b.stmts)
       if (const auto* l = std::get_if<SLet>(&s.node)) {
         note_types(l->pats);
-        if (std::holds_alternative<EScratch>(l->exp.node))
-          for (const Binding& p : l->pats)
-            if (p.type && p.type->ann && cands.count(p.type->ann->mem.s))
-              cands[p.type->ann->mem.s].scratch = true;
         if (const auto* lp = std::get_if<ELoop>(&l->exp.node)) note_types(lp->params);
       }
+    mark_scratch(b, cands);
     // Live ranges: first and last statement mentioning the block or an array in it.
     auto mention = [&](const std::string& mem, size_t k) {
       Cand& c = cands[mem];
@@ -131,8 +139,28 @@ private:
       if (auto it = array_mem.find(r.s); it != array_mem.end()) mention(it->second, b.stmts.size());
   }
 
+  /// Candidates holding a `scratch` anywhere in the body, nested bodies included.
+  static void mark_scratch(const Body& b, std::map<std::string, Cand>& cands) {
+    for (const Stmt& s : b.stmts) {
+      const auto* l = std::get_if<SLet>(&s.node);
+      if (!l) continue;
+      if (std::holds_alternative<EScratch>(l->exp.node))
+        for (const Binding& p : l->pats)
+          if (p.type && p.type->ann && cands.count(p.type->ann->mem.s))
+            cands[p.type->ann->mem.s].scratch = true;
+      std::visit(Overloaded{[&](const EIf& x) {
+                              mark_scratch(x.then_body, cands);
+                              mark_scratch(x.else_body, cands);
+                            },
+                            [&](const EKernel& x) { mark_scratch(x.body, cands); },
+                            [&](const ELoop& x) { mark_scratch(x.body, cands); },
+                            [](const auto&) {}},
+                 l->exp.node);
+    }
+  }
+
   void merge_here(Body& b, const std::set<std::string>& escaping,
-                  const std::set<std::string>& outer) {
+                  const std::set<std::string>& outer, std::vector<PointFacts>& at) {
     std::map<std::string, Cand> cands;
     std::vector<std::string> order;
     for (size_t k = 0; k < b.stmts.size(); ++k) {
@@ -167,20 +195,23 @@ private:
     std::vector<std::vector<std::string>> colours;
     for (const std::string& n : order) {
       const Cand& c = cands[n];
-      if (c.first == SIZE_MAX || c.elems.empty()) continue; // leave unused blocks alone
+      // Unused blocks are left alone, and so are blocks holding a scratch: its zeros are
+      // a fresh block's, whichever member came first.
+      if (c.first == SIZE_MAX || c.elems.empty() || c.scratch) continue;
       bool placed = false;
       for (auto& col : colours) {
-        if (c.scratch) break; // a fresh block: its scratch reads zeros
         bool ok = true;
         for (auto& m : col)
           ok = ok && !interferes(cands[m], c);
         // The merged allocation sits at the first member's alloc: this member's size
-        // must be computable there.
+        // must be computable there, and neither size may fail (an error, or a negative
+        // size that max would hide), so the run ends as before.
         const Cand& head = cands[col[0]];
         std::set<std::string> need, before = defined_before(head.alloc_at);
         sexp_vars(*c.size, need);
         for (auto& v : need)
           ok = ok && (before.count(v) || outer.count(v));
+        ok = ok && at[head.alloc_at].safe_size(*head.size) && at[head.alloc_at].safe_size(*c.size);
         if (ok) {
           col.push_back(n);
           placed = true;
@@ -252,7 +283,7 @@ Program merge_blocks(const Program& p, MergeReport* report, const MergeOptions& 
   std::set<std::string> params;
   for (const Binding& b : p.def.params)
     params.insert(b.name.s);
-  m.body(out.def.body, escaping, params);
+  m.body(out.def.body, escaping, params, PointFacts(out.def));
   rep.blocks_after = count_allocs(out.def.body);
   if (report) *report = rep;
   return out;

@@ -98,6 +98,7 @@ private:
       if (e.is_index()) {
         cond = in_range(e.start);
       } else {
+        check_count(e.count, pos, out);
         SExpP stride = e.stride ? e.stride : mk_int(1, pos);
         SExpP last = mk_bin(
             BinOp::Add, e.start,
@@ -112,6 +113,21 @@ private:
       Pos at = e.start && e.start->pos.line > 0 ? e.start->pos : pos;
       out.push_back(st(imp::Assert{cond, "bounds"}, at));
     }
+  }
+
+  /// `assert 0 <= count size` where the count may be negative (the source semantics stops
+  /// there with a size error).
+  static void check_count(const SExpP& count, Pos pos, Block& out) {
+    SExpP cond = mk_bin(BinOp::Le, mk_int(0, pos), count, pos);
+    std::string why;
+    if (auto f = formula_of(*cond, &why); f && f->free_vars().empty())
+      if (auto v = f->eval({}); v && *v) return;
+    out.push_back(st(imp::Assert{cond, "size"}, count->pos.line > 0 ? count->pos : pos));
+  }
+  static void check_counts(const LmadSyn& l, Pos pos, Block& out) {
+    if (l.form == LmadSyn::Form::Explicit)
+      for (const auto& dim : l.dims)
+        check_count(dim.first, pos, out);
   }
 
   static SExpP offset(const SymLmad& l, const std::vector<Poly>& idx) {
@@ -342,7 +358,10 @@ private:
               out.push_back(st(imp::Read{p0.name, Name{a.mem, pos}, offset(a.lay, idx)}, pos));
               sc.scalars[p0.name.s] = a.elem;
             },
-            [&](const ELmadSlice&) { sc.arrays[p0.name.s] = array_info(*p0.type); },
+            [&](const ELmadSlice& x) {
+              check_counts(x.lmad, pos, out);
+              sc.arrays[p0.name.s] = array_info(*p0.type);
+            },
             [&](const ETranspose&) { sc.arrays[p0.name.s] = array_info(*p0.type); },
             [&](const EAlloc& x) {
               out.push_back(st(imp::Decl{p0.name, true, ScalarType::I64}, pos));
@@ -377,6 +396,7 @@ private:
               sc.arrays[p0.name.s] = array_info(*p0.type);
             },
             [&](const EUpdateLmad& x) {
+              check_counts(x.lmad, pos, out);
               const ArrInfo a = sc.arrays.at(x.arr.s);
               const SymLmad inner = sym_lmad(x.lmad);
               store(AtomArg{x.value, pos}, a.mem, lmad_compose(a.lay, inner), sc, pos, out,

@@ -393,6 +393,10 @@ ConcreteLmad Machine::apply_lmad(const ArrV& a, const LmadSyn& ls, const Name& a
   if (a.lay.dims.size() != 1)
     throw RunError("size", arr.pos, "an LMAD slice of '" + arr.s + "', which is not 1-d");
   ConcreteLmad in = eval_lmad(ls);
+  for (size_t k = 0; k < in.dims.size(); ++k)
+    if (in.dims[k].first < 0)
+      throw RunError("size", ls.form == LmadSyn::Form::Explicit ? ls.dims[k].first->pos : ls.pos,
+                     "negative slice count " + std::to_string(in.dims[k].first));
   auto [n, s] = a.lay.dims[0];
   ExactSum lo(in.offset), hi(in.offset);
   bool empty = false;

@@ -1,7 +1,9 @@
-// Corpus helpers shared by the pass tests: the well-typed programs of one language, and
-// a data set's inputs when they fit the parameters.
+// Corpus helpers shared by the pass tests: the well-typed programs of one language, a
+// data set's inputs when they fit the parameters, and whether expand keeps an allocation
+// inside a kernel (such a program cannot be lowered to CUDA).
 #pragma once
 
+#include "analysis/pipeline.h"
 #include "interp/interp.h"
 #include "ir/parser.h"
 #include "ir/typecheck.h"
@@ -32,6 +34,18 @@ inline std::vector<CorpusProgram> well_typed_corpus(Lang lang) {
   std::sort(out.begin(), out.end(),
             [](const CorpusProgram& a, const CorpusProgram& b) { return a.path < b.path; });
   return out;
+}
+
+/// Whether expand, after the stages before it, keeps an allocation inside a kernel and
+/// says why (its report counts it as refused): the code generator has no per-thread
+/// blocks, so the program is not lowered.
+inline bool expand_keeps_allocation(const Program& p) {
+  PipelineOptions opt;
+  opt.stages = standard_stages(p.lang, true, false);
+  PipelineResult r = run_pipeline(p, opt);
+  if (!r.ok() || r.stages.empty() || r.stages.back().stage != Stage::Expand) return false;
+  const std::string& rep = r.stages.back().report;
+  return rep.find(", 0 refused") == std::string::npos && rep.find(" refused") != std::string::npos;
 }
 
 /// The inputs of a data set, or nullopt when it does not fit the parameters.

@@ -360,9 +360,10 @@ struct HeapPrograms {
   Def imp_def; // the FUNMEM def that to-imp translated
 };
 
-/// Runs the pipeline: a FUNMEM source runs itself, then sc's result: short-circuiting is
-/// confirmed on programs expected to be valid or to end in an error; a racy or invalid
-/// program has no meaning to keep. A FUN source runs every stage. A stage that fails
+/// Runs the pipeline: a FUNMEM source runs itself, then the results of sc, merge, hoist
+/// and expand: they are confirmed on programs expected to be valid or to end in an
+/// error; a racy or invalid program has no meaning to keep. A FUN source runs every stage.
+/// Both layouts of expand run: expand-cpu on hoist's result, after the others. A stage that fails
 /// fails the file (`pipeline_error`, also a stage mismatch); the stages before it run.
 HeapPrograms run_stages(CheckReport& r, const Program& p, const std::vector<Expect>& expects,
                         const CheckOptions& opt) {
@@ -375,7 +376,7 @@ HeapPrograms run_stages(CheckReport& r, const Program& p, const std::vector<Expe
     bool meaningful = true;
     for (const Expect& e : expects)
       meaningful = meaningful && e.word != "invalid" && e.word != "race";
-    if (meaningful) popt.stages = {Stage::Sc};
+    if (meaningful) popt.stages = standard_stages(Lang::FunMem, true, false);
   } else {
     popt.stages = standard_stages(Lang::Fun);
   }
@@ -394,6 +395,21 @@ HeapPrograms run_stages(CheckReport& r, const Program& p, const std::vector<Expe
     // deterministic): its runs are copies.
     hs.unchanged.push_back(!hs.progs.empty() && s.unchanged);
     hs.progs.emplace_back(stage_name(s.stage), std::move(*s.program));
+  }
+  // expand-cpu, the other layout of expand, from hoist's result: its own run.
+  for (size_t k = 0; k < hs.progs.size() && pres.error.empty(); ++k) {
+    if (hs.progs[k].first != stage_name(Stage::Hoist)) continue;
+    popt.stages = {Stage::ExpandCpu};
+    PipelineResult cpu = run_pipeline(hs.progs[k].second, popt);
+    if (!cpu.error.empty()) {
+      r.pipeline_error = cpu.error;
+      r.stage_mismatches.push_back("the pipeline stops: " + cpu.error);
+      break;
+    }
+    r.stages.push_back(stage_name(Stage::ExpandCpu));
+    hs.unchanged.push_back(false);
+    hs.progs.emplace_back(stage_name(Stage::ExpandCpu), std::move(*cpu.stages.at(0).program));
+    break;
   }
   return hs;
 }

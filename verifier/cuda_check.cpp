@@ -317,6 +317,10 @@ std::vector<CudaRun> run_and_compare(const Lowered& l, const std::string& exe, b
     for (const Binding& b : l.source.def.params)
       if (b.type && b.type->kind == Type::Kind::Mem) value_in[b.name.s].is_mem = true;
     RunResult v = run_program(fun, Semantics::Value, value_in);
+    // A FUNMEM program means what its heap semantics does: where that stops with an
+    // error (a negative allocation, an access outside a block), so must the generated code.
+    if (l.source.lang == Lang::FunMem)
+      if (RunResult h = run_program(l.source, Semantics::Heap, in); h.error) v.error = h.error;
     static std::atomic<int> inputs_written{0};
     fs::path input = dir / ("funmem-cuda-" + std::to_string(::getpid()) + "-" +
                             std::to_string(inputs_written++) + ".in");

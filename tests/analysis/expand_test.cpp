@@ -78,7 +78,9 @@ TEST_CASE("expand (both layouts) keeps every FUN corpus program valid", "[passes
 
 TEST_CASE("the GPU layout interleaves threads, the CPU layout gives each a chunk",
           "[passes][expand]") {
-  Program p = funmem_of("def f (n : i64) (m : i64) : ([n]i64) =\n"
+  // xs bounds n * m (an input array has at most 2^28 elements): the expanded size cannot
+  // overflow.
+  Program p = funmem_of("def f (n : i64) (m : i64) (xs : [n][m]i64) : ([n]i64) =\n"
                         "  let (r : [n]i64) = kernel i < n do\n"
                         "    let (t : [m]i64) = iota m\n    let x = t[0]\n    in (x)\n"
                         "  in (r)");
@@ -87,7 +89,7 @@ TEST_CASE("the GPU layout interleaves threads, the CPU layout gives each a chunk
   CHECK(rep.expanded == 1);
   std::string g = print_program(gpu);
   INFO(g);
-  CHECK(g.find("alloc m * n") != std::string::npos);
+  CHECK(g.find("alloc n * m") != std::string::npos);
   CHECK(g.find("-> i + {(m : n)}") != std::string::npos);
   std::string c = print_program(expand_memory(p, ExpandLayout::Cpu));
   INFO(c);

@@ -49,10 +49,11 @@ TEST_CASE("funmem-check --json lists every run and --sarif is a SARIF log", "[to
   Out j = run(bin + " --json " + corpus + "passes/rowsums.fun");
   auto r = nlohmann::json::parse(j.out);
   CHECK(r["ok"] == true);
-  REQUIRE(r["runs"].size() == 6); // one data set after six stages
+  REQUIRE(r["runs"].size() == 7); // one data set after seven stages (expand-cpu included)
   CHECK(r["runs"][1]["data_set"].get<std::string>().find("after sc") != std::string::npos);
   CHECK(r["sc"]["points"] == 0);
-  CHECK(r["runs"][5]["data_set"].get<std::string>().find("after to-imp") != std::string::npos);
+  CHECK(r["runs"][5]["data_set"].get<std::string>().find("after expand-cpu") != std::string::npos);
+  CHECK(r["runs"][6]["data_set"].get<std::string>().find("after to-imp") != std::string::npos);
   Out s = run(bin + " --sarif " + corpus + "race/read-write.funmem");
   auto log = nlohmann::json::parse(s.out);
   CHECK(log["version"] == "2.1.0");

@@ -226,10 +226,12 @@ TEST_CASE("a FUNMEM source's sc stage is compared with the source's heap run on 
   REQUIRE(bad.sc);
   CHECK(bad.sc->proved_points() == 1);
   CHECK_FALSE(bad.ok());
-  REQUIRE(bad.stage_mismatches.size() == 1);
+  // sc differs, and so does every stage after it (each is compared with the source).
+  REQUIRE(bad.stage_mismatches.size() == 5);
   CHECK(bad.stage_mismatches[0] == "input at line 13 after sc: stage sc's results differ from "
                                    "the source's at result 3: value semantics 20, heap "
                                    "semantics 6");
+  CHECK(bad.stage_mismatches[4].rfind("input at line 13 after expand-cpu: ", 0) == 0);
   // An invalid source (b reuses the block of a, which is still a result) is its stages'
   // reference: its own heap results, which sc keeps, and which the broken sc changes.
   const std::string invalid =
@@ -253,18 +255,21 @@ TEST_CASE("a FUNMEM source's sc stage is compared with the source's heap run on 
       "-- expect: error assume\n";
   CheckReport inv = check_source("clobber.funmem", invalid);
   INFO(joined(inv.stage_mismatches));
-  REQUIRE(inv.runs.size() == 4);
-  // The source's heap run differs from the value semantics, and sc's alike.
-  REQUIRE(inv.runs[2].mismatch);
-  CHECK(*inv.runs[2].mismatch == "result 5[0]: value semantics 0, heap semantics 7");
-  CHECK(inv.runs[3].stage == "sc");
-  CHECK(inv.runs[3].mismatch == inv.runs[2].mismatch);
+  // Per data set: the source, then sc, merge, hoist, expand and expand-cpu.
+  REQUIRE(inv.runs.size() == 12);
+  // The source's heap run differs from the value semantics, and every stage's alike.
+  REQUIRE(inv.runs[6].mismatch);
+  CHECK(*inv.runs[6].mismatch == "result 5[0]: value semantics 0, heap semantics 7");
+  CHECK(inv.runs[7].stage == "sc");
+  CHECK(inv.runs[11].stage == "expand-cpu");
+  for (size_t k = 7; k < 12; ++k)
+    CHECK(inv.runs[k].mismatch == inv.runs[6].mismatch);
   CHECK(inv.stage_mismatches.empty());
   CHECK(inv.ok());
   CheckReport inv_bad = check_source("clobber.funmem", invalid, broken);
   INFO(joined(inv_bad.stage_mismatches));
   CHECK_FALSE(inv_bad.ok());
-  REQUIRE(inv_bad.stage_mismatches.size() == 1);
+  REQUIRE(inv_bad.stage_mismatches.size() == 5);
   CHECK(inv_bad.stage_mismatches[0] == "input at line 16 after sc: stage sc's results differ "
                                        "from the source's at result 3: source 20, stage sc 6");
 }

@@ -79,6 +79,10 @@ TEST_CASE("every accepted corpus program's kernels pass translation validation",
       for (const Expect& e : c.program.expects)
         elemtype = elemtype || (e.word == "error" && e.arg == "elemtype");
       if (elemtype) continue;
+      if (test::expand_keeps_allocation(c.program)) {
+        WARN("not lowered: expand keeps an allocation inside a kernel: " << c.path.string());
+        continue;
+      }
       std::string err;
       auto l = lower_to_cuda(c.path.string(), test::slurp(c.path), {}, &err);
       INFO(c.path.string() << ": " << err);
