@@ -4,6 +4,7 @@
 // block), when its size and the expanded size cannot fail before the kernel, and hoisting
 // keeps allocations behind statements that fail first.
 #include "analysis/expand.h"
+#include "analysis/fact_bounds.h"
 #include "analysis/point_facts.h"
 #include "interp/interp.h"
 #include "ir/parser.h"
@@ -13,6 +14,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <set>
 #include <string>
 
 using namespace funmem;
@@ -223,15 +225,23 @@ TEST_CASE("what the facts at a point prove holds at every small assignment that 
     return static_cast<int>((state >> 33) % static_cast<uint64_t>(n));
   };
   const std::vector<std::string> terms = {
-      "a", "b", "c", "a * b", "a * a", "b * c", "max(a, b)", "min(b, c)", "a * max(b, c)"};
+      "a",         "b",         "c",         "a * b",     "a * a",        "b * c",
+      "a * b * c", "a * a * b", "max(a, b)", "min(b, c)", "a * max(b, c)"};
+  // Linear sides of facts between names: bounds a name takes from another's.
+  const std::vector<std::string> sides = {"a", "b", "c", "b + 1", "c - 1", "b + c", "2 * a"};
   const std::vector<std::string> rels = {"<=", "<", ">=", ">", "=="};
   int proved = 0;
-  for (int round = 0; round < 400; ++round) {
+  for (int round = 0; round < 1200; ++round) {
     std::string text = "def f (a : i64) (b : i64) (c : i64) : (i64) =\n";
-    const int nfacts = next(4);
+    const int nfacts = next(5);
     for (int k = 0; k < nfacts; ++k)
-      text += "  assume " + terms[static_cast<size_t>(next(6))] + " " +
-              rels[static_cast<size_t>(next(4))] + " " + std::to_string(next(7) - 3) + "\n";
+      if (next(3) == 0)
+        text += "  assume " + sides[static_cast<size_t>(next(3))] + " " +
+                rels[static_cast<size_t>(next(5))] + " " +
+                sides[static_cast<size_t>(next(static_cast<int>(sides.size())))] + "\n";
+      else
+        text += "  assume " + terms[static_cast<size_t>(next(8))] + " " +
+                rels[static_cast<size_t>(next(4))] + " " + std::to_string(next(7) - 3) + "\n";
     text += "  let d = a - 1\n  in (d)\n";
     Program p = parse_funmem(text);
     REQUIRE(typecheck(p).empty());
@@ -259,5 +269,204 @@ TEST_CASE("what the facts at a point prove holds at every small assignment that 
           CHECK(*v);
         }
   }
-  CHECK(proved >= 40);
+  CHECK(proved >= 150);
+}
+
+namespace {
+
+/// A random goal over a, b, c: a sum of up to three terms with max / min / abs factors and
+/// coefficients, compared with a constant; `next(n)` draws 0..n-1.
+template <class Next> std::string random_goal(Next& next) {
+  const std::vector<std::string> terms = {"a",
+                                          "b * c",
+                                          "max(a, b)",
+                                          "min(b, c)",
+                                          "a * max(b, c)",
+                                          "max(a * b, c)",
+                                          "min(a, c) * b",
+                                          "abs(a - c)",
+                                          "max(min(a, b), c)"};
+  const std::vector<std::string> rels = {"<=", "<", ">=", ">", "==", "!="};
+  std::string g;
+  for (int k = 0, n = 1 + next(3); k < n; ++k)
+    g += (k ? " + " : "") + std::to_string(next(7) - 3) + " * " +
+         terms[static_cast<size_t>(next(static_cast<int>(terms.size())))];
+  g += " " + rels[static_cast<size_t>(next(6))] + " " + std::to_string(next(13) - 6);
+  if (next(4) == 0) g = "(" + g + ") || a " + rels[static_cast<size_t>(next(6))] + " 1";
+  return g;
+}
+
+} // namespace
+
+TEST_CASE("every goal without max / min that the solver tries instead of a goal implies it "
+          "(against enumeration)",
+          "[passes][expand][prover]") {
+  uint64_t state = 777;
+  auto next = [&](int n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int>((state >> 33) % static_cast<uint64_t>(n));
+  };
+  int lowered_goals = 0;
+  for (int round = 0; round < 600; ++round) {
+    const std::string text = random_goal(next);
+    Diagnostic err;
+    auto goal = parse_fact(text, &err);
+    REQUIRE(goal);
+    for (const Formula& l : detail::lowered(*goal)) {
+      ++lowered_goals;
+      INFO(text << "  lowered: " << l.to_string());
+      for (int64_t a = -4; a <= 4; ++a)
+        for (int64_t b = -4; b <= 4; ++b)
+          for (int64_t c = -4; c <= 4; ++c) {
+            Env env{{"a", a}, {"b", b}, {"c", c}};
+            auto lv = l.eval(env), gv = goal->eval(env);
+            REQUIRE(lv);
+            REQUIRE(gv);
+            if (*lv) CHECK(*gv);
+          }
+    }
+  }
+  CHECK(lowered_goals >= 200);
+}
+
+TEST_CASE("128-bit evaluation of facts agrees with 64-bit evaluation where that answers, and "
+          "answers where it overflows",
+          "[passes][expand][prover]") {
+  uint64_t state = 4242;
+  auto next = [&](int n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int>((state >> 33) % static_cast<uint64_t>(n));
+  };
+  const std::vector<int64_t> values = {0,
+                                       1,
+                                       -1,
+                                       3,
+                                       -4,
+                                       1LL << 20,
+                                       -(1LL << 31),
+                                       1LL << 31,
+                                       (1LL << 40) + 7,
+                                       -(1LL << 62),
+                                       INT64_MAX,
+                                       INT64_MIN + 1};
+  int agreed = 0, only_wide = 0;
+  for (int round = 0; round < 3000; ++round) {
+    const std::string text = random_goal(next);
+    Diagnostic err;
+    auto goal = parse_fact(text, &err);
+    REQUIRE(goal);
+    Env env;
+    for (const char* name : {"a", "b", "c"})
+      env[name] = values[static_cast<size_t>(next(static_cast<int>(values.size())))];
+    INFO(text << " at a=" << env["a"] << " b=" << env["b"] << " c=" << env["c"]);
+    auto narrow = goal->eval(env);
+    auto wide = detail::wide_holds(*goal, env);
+    if (narrow) {
+      // Every value here is below 2^120 in magnitude when 64 bits hold it.
+      REQUIRE(wide);
+      CHECK(*wide == *narrow);
+      ++agreed;
+    } else if (wide) {
+      ++only_wide;
+    }
+  }
+  CHECK(agreed >= 1000);
+  CHECK(only_wide >= 100);
+  // Exact beyond 64 bits: 2^32 * 2^32 = 2^64 > 2^63 - 1.
+  Diagnostic err;
+  auto big = parse_fact("a * b > 9223372036854775807", &err);
+  REQUIRE(big);
+  const Env env{{"a", 1LL << 32}, {"b", 1LL << 32}};
+  CHECK_FALSE(big->eval(env));
+  CHECK(detail::wide_holds(*big, env) == std::optional<bool>(true));
+  CHECK(detail::wide_holds(*big, Env{{"a", 1LL << 31}, {"b", 1LL << 31}}) ==
+        std::optional<bool>(false));
+}
+
+TEST_CASE("bounds of a factor of a bounded product and a name's linear bounds in its place "
+          "prove exactly what holds (against enumeration)",
+          "[passes][expand][prover]") {
+  struct Case {
+    std::vector<std::string> facts;
+    std::string goal;
+    bool proved;
+  };
+  const std::vector<Case> cases = {
+      // a * b <= 6 bounds a only where b >= 1.
+      {{"a >= 0", "b >= 0", "a * b <= 6"}, "a <= 6", false},
+      {{"a >= 0", "b >= 2", "a * b <= 6"}, "a <= 3", true},
+      {{"a >= 0", "b >= 2", "a * b <= 6"}, "a <= 2", false},
+      // ... and only where a >= 0.
+      {{"b >= 2", "a * b <= 6"}, "a <= 3", true},
+      {{"b >= 2", "a * b <= 6"}, "a * a <= 9", false},
+      {{"b >= 1", "a * a * b <= 36"}, "a * a <= 36", true},
+      // LUD's internal blocks: (q - s - 1) * b * b, with s < q - 1.
+      {{"q > 1", "b > 1", "b * b * q * q <= 400", "s >= 0", "s < q - 1"},
+       "b * b * q - b * b * s - b * b >= 0",
+       true},
+      {{"q > 1", "b > 1", "b * b * q * q <= 400", "s >= 0", "s < q - 1"},
+       "b * b * q - b * b * s - b * b <= 200",
+       true},
+      {{"q > 1", "b > 1", "b * b * q * q <= 400", "s >= 0", "s < q - 1"},
+       "b * b * q - b * b * s - b * b > 0",
+       true},
+      {{"q > 1", "b > 1", "b * b * q * q <= 400", "s >= 0", "s < q"},
+       "b * b * q - b * b * s - b * b > 0",
+       false},
+      // A linear bound in place of a name, with the sign of its coefficient.
+      {{"s >= 0", "s < q"}, "q - s >= 1", true},
+      {{"s >= 0", "s < q"}, "q - s >= 2", false},
+      {{"x >= 0", "x <= y", "c <= -1"}, "c * x >= c * y", true},
+      {{"x >= 0", "x <= y", "c <= -1"}, "c * x <= c * y", false},
+      {{"x >= 0", "x <= y", "c >= -1"}, "c * x >= c * y", false},
+      // Refuted by the bounds: not proved, and Z3 not asked.
+      {{"b > 1"}, "b <= 1", false},
+  };
+  for (const Case& c : cases) {
+    std::set<std::string> names;
+    std::string goal_text = c.goal;
+    Diagnostic err;
+    auto goal = parse_fact(goal_text, &err);
+    REQUIRE(goal);
+    for (const std::string& v : goal->free_vars())
+      names.insert(v);
+    std::vector<Formula> facts;
+    for (const std::string& f : c.facts) {
+      auto parsed = parse_fact(f, &err);
+      REQUIRE(parsed);
+      facts.push_back(*parsed);
+      for (const std::string& v : parsed->free_vars())
+        names.insert(v);
+    }
+    std::string text = "def f";
+    for (const std::string& v : names)
+      text += " (" + v + " : i64)";
+    text += " : (i64) =\n";
+    for (const std::string& f : c.facts)
+      text += "  assume " + f + "\n";
+    text += "  let z = 0\n  in (z)\n";
+    Program p = parse_funmem(text);
+    REQUIRE(typecheck(p).empty());
+    PointFacts pf(p.def);
+    for (const Stmt& s : p.def.body.stmts)
+      pf.after(s);
+    INFO(text << "goal: " << c.goal);
+    CHECK(pf.proves(*goal) == c.proved);
+    // Enumeration over -8..20 for each name: a proved goal holds everywhere the facts
+    // do; a goal expected unproved fails somewhere.
+    const std::vector<std::string> vars(names.begin(), names.end());
+    bool fails_somewhere = false;
+    std::vector<int64_t> vals(vars.size(), -8);
+    for (;;) {
+      Env env;
+      for (size_t k = 0; k < vars.size(); ++k)
+        env[vars[k]] = vals[k];
+      if (all_hold(facts, env) && !*goal->eval(env)) fails_somewhere = true;
+      size_t k = 0;
+      while (k < vals.size() && ++vals[k] > 20)
+        vals[k++] = -8;
+      if (k == vals.size()) break;
+    }
+    CHECK(fails_somewhere == !c.proved);
+  }
 }
