@@ -309,8 +309,6 @@ bool holds_by_intervals(const Formula& goal, const MonoBounds& b, const LinearBo
 
 namespace detail {
 
-/// A polynomial's value in 128 bits (names, max, min, abs; nullopt for another atom, a
-/// name the assignment lacks, or a value beyond 2^120).
 std::optional<Wide> wide_eval(const Poly& p, const Env& env, int depth) {
   const Wide limit = static_cast<Wide>(1) << 120;
   auto mul = [&](Wide x, Wide y) -> std::optional<Wide> {
@@ -333,6 +331,12 @@ std::optional<Wide> wide_eval(const Poly& p, const Env& env, int depth) {
         if (x && y) v = atom->kind == AtomKind::Max ? std::max(*x, *y) : std::min(*x, *y);
       } else if (depth < 4 && atom->kind == AtomKind::Abs && atom->args.size() == 1) {
         if (auto x = wide_eval(atom->args[0], env, depth + 1)) v = *x < 0 ? -*x : *x;
+      } else if (depth < 4 && (atom->kind == AtomKind::Div || atom->kind == AtomKind::Mod) &&
+                 atom->args.size() == 2) {
+        // Truncating, as C; no value for a zero divisor.
+        auto x = wide_eval(atom->args[0], env, depth + 1);
+        auto y = wide_eval(atom->args[1], env, depth + 1);
+        if (x && y && *y != 0) v = atom->kind == AtomKind::Div ? *x / *y : *x % *y;
       }
       if (!v) return std::nullopt;
       for (int k = 0; k < power && t; ++k)
@@ -396,9 +400,7 @@ namespace {
 using detail::wide_holds;
 
 /// Whether `goal` is false at an assignment where every fact holds, among a fixed set
-/// built from large and small values: each name takes 0, 1, 2, its upper bound from the
-/// facts (when one is known), half of it, 2^20 or 2^31, names defined by an equation
-/// `v == p` of the facts are computed from the others.
+/// built from large and small values (FactBounds::refuted_at_large_values).
 bool refuted_by_large_models(const Formula& goal, const std::vector<Formula>& facts,
                              const MonoBounds& bounds) {
   std::map<std::string, Poly> defined;
@@ -419,7 +421,15 @@ bool refuted_by_large_models(const Formula& goal, const std::vector<Formula>& fa
   for (const std::string& v : all) {
     if (defined.count(v)) continue;
     free.push_back(v);
-    std::vector<int64_t> vals = {0, 1, 2, int64_t{1} << 20, int64_t{1} << 31};
+    // Beyond 2^32 a square leaves 64 bits; negative values for names the facts leave free.
+    std::vector<int64_t> vals = {0,
+                                 1,
+                                 2,
+                                 int64_t{1} << 20,
+                                 int64_t{1} << 31,
+                                 (int64_t{1} << 32) + 3,
+                                 -1,
+                                 -(int64_t{1} << 32) - 3};
     if (auto it = bounds.find(Poly::var(v).terms()[0].first); it != bounds.end()) {
       const Wide hi = it->second.hi;
       if (hi < Interval::kInf && hi > 2) {

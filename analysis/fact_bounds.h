@@ -20,8 +20,9 @@ public:
   /// The facts' bounds show `goal` true wherever the facts hold (false: not shown).
   bool implies(const Formula& goal) const;
   /// `goal` is false at an assignment where every fact holds, among a fixed set in which
-  /// each name takes 0, 1, 2, its upper bound from the facts and half of it, 2^20 or
-  /// 2^31 (names an equation of the facts defines are computed from the others).
+  /// each name takes 0, 1, 2, 2^20, 2^31, 2^32 + 3, -1, -2^32 - 3, its upper bound from
+  /// the facts and half of it (names an equation of the facts defines are computed from
+  /// the others).
   bool refuted_at_large_values(const Formula& goal) const;
 
 private:
@@ -33,8 +34,9 @@ namespace detail {
 
 __extension__ typedef __int128 Wide; // NOLINT(modernize-use-using): __extension__ needs it
 
-/// A polynomial's value in 128-bit arithmetic (names, max, min, abs); nullopt for another
-/// atom, a name `env` lacks, or a value beyond 2^120. Exact where it answers.
+/// A polynomial's value in 128-bit arithmetic (names, max, min, abs, truncating / and %);
+/// nullopt for a name `env` lacks, a zero divisor, or a value beyond 2^120. Exact where it
+/// answers.
 std::optional<Wide> wide_eval(const Poly& p, const Env& env, int depth = 0);
 /// A formula's truth in 128-bit arithmetic; nullopt when a term cannot be evaluated.
 std::optional<bool> wide_holds(const Formula& f, const Env& env);

@@ -193,6 +193,8 @@ bool PointFacts::proves(const Formula& goal) {
   try {
     const FactBounds bounds(*facts_);
     if (bounds.implies(goal)) return it->second = true;
+    for (const Formula& g : detail::lowered(goal))
+      if (bounds.implies(g)) return it->second = true;
     // The goal is false wherever the facts hold.
     if (bounds.implies(Formula::negate(goal))) return it->second = false;
   } catch (const SymbolicOverflow&) {
@@ -223,16 +225,18 @@ bool PointFacts::proves(const Formula& goal) {
   std::vector<Formula> relevant;
   for (size_t k = 0; k < all.size(); ++k)
     if (taken[k]) relevant.push_back(all[k]);
-  // A nonlinear goal that is false at a model of the facts with large values is not
-  // asked of Z3: Z3 rarely refutes one within a budget, and spends it (and more) trying.
+  // A nonlinear goal the lower-bound decision shows is not asked of Z3; nor is a goal
+  // false at a model of the facts with small or large values: Z3 rarely refutes a
+  // nonlinear one within a budget, and spends it (and more) trying, and each question
+  // builds a solver.
   if (degree(goal) > 1) {
     SolverStats stats;
     QuickDecider quick(relevant, stats);
     if (quick.implied_by_bounds(goal)) return it->second = true;
     for (const Formula& g : detail::lowered(goal))
       if (quick.implied_by_bounds(g)) return it->second = true;
-    if (FactBounds(relevant).refuted_at_large_values(goal)) return it->second = false;
   }
+  if (FactBounds(relevant).refuted_at_large_values(goal)) return it->second = false;
   Solver solver(std::move(relevant), kBudgetMs);
   return it->second = solver.proves(goal);
 }

@@ -116,8 +116,8 @@ struct ScOptions {
     return o;
   }();
   // Deliberately broken variants, for the fuzzer's tests (analysis/pipeline.h).
-  bool broken_no_overlap = false; // the 6.4.3 non-overlap checks are skipped
-  bool broken_late_facts = false; // bounds are proved with facts from after the creation
+  bool broken_no_overlap = false;   // the 6.4.3 non-overlap checks are skipped
+  bool broken_late_facts = false;   // bounds are proved with facts from after the creation
   bool broken_float_facts = false;  // facts over floats are kept (class 2)
   bool broken_never_fails = false;  // every statement is judged unable to fail (classes 3, 9-11)
   bool broken_scratch = false;      // a scratch source stays a scratch (class 5)

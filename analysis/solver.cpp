@@ -3,6 +3,8 @@
 // if-then-else terms.
 #include "analysis/solver.h"
 
+#include "analysis/fact_bounds.h"
+
 #include "analysis/quick_decide.h"
 
 #include <algorithm>
@@ -88,6 +90,12 @@ struct Solver::Impl {
   }
 
   std::optional<z3::solver> base; // the facts, asserted once; queries push and pop
+
+  std::optional<FactBounds> bounds; // built at the first question that reaches it
+  const FactBounds& fact_bounds() {
+    if (!bounds) bounds.emplace(facts);
+    return *bounds;
+  }
 
   Impl(std::vector<Formula> f, unsigned t) : facts(std::move(f)), timeout_ms(t) {}
 
@@ -339,6 +347,19 @@ bool Solver::proves(const Formula& goal) {
   const bool by_sample = impl_->refuted_by_sample(goal);
   if (by_sample || impl_->quick.refuted_by_search(goal)) {
     if (!by_sample) ++impl_->stats.searched;
+    ++impl_->stats.refuted;
+    impl_->cache.emplace(key, false);
+    return false;
+  }
+  // The facts' bounds (intervals, linear bounds put in place, large assignments) before
+  // Z3: the same answer whatever questions came before.
+  const FactBounds& bounds = impl_->fact_bounds();
+  if (bounds.implies(goal)) {
+    ++impl_->stats.bounds;
+    impl_->cache.emplace(key, true);
+    return true;
+  }
+  if (bounds.implies(Formula::negate(goal)) || bounds.refuted_at_large_values(goal)) {
     ++impl_->stats.refuted;
     impl_->cache.emplace(key, false);
     return false;
