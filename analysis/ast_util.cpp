@@ -20,6 +20,34 @@ std::vector<SymEntry> sym_entries(const std::vector<Entry>& es) {
   return out;
 }
 
+SExpP slice_inside(const SExpP& start, const SExpP& count, const SExpP& stride, const SExpP& dim,
+                   Pos pos) {
+  auto bin = [&](BinOp op, SExpP a, SExpP b) {
+    return mk_bin(op, std::move(a), std::move(b), pos);
+  };
+  auto call = [&](Fn f, SExpP a, SExpP b) -> SExpP {
+    std::vector<SExpP> args;
+    args.push_back(std::move(a));
+    args.push_back(std::move(b));
+    return SExp{SCall{f, std::move(args)}, pos};
+  };
+  auto k = [&](int64_t v) { return mk_int(v, pos); };
+  auto within = bin(BinOp::And, bin(BinOp::Le, k(0), start), bin(BinOp::Lt, start, dim));
+  SExpP st = stride ? stride : k(1);
+  // With 0 <= start < dim (checked first: && stops there): dim - 1 - max(start, 0) and
+  // max(start, 0) / min(stride, -1) cannot overflow.
+  SExpP steps = bin(BinOp::Sub, call(Fn::Max, count, k(1)), k(1));
+  SExpP s0 = call(Fn::Max, start, k(0));
+  SExpP up =
+      bin(BinOp::Div, bin(BinOp::Sub, bin(BinOp::Sub, dim, k(1)), s0), call(Fn::Max, st, k(1)));
+  SExpP down = bin(BinOp::Sub, k(0), bin(BinOp::Div, s0, call(Fn::Min, st, k(-1))));
+  SExpP last_in =
+      bin(BinOp::Or, bin(BinOp::Eq, st, k(0)),
+          bin(BinOp::Or, bin(BinOp::And, bin(BinOp::Lt, k(0), st), bin(BinOp::Le, steps, up)),
+              bin(BinOp::And, bin(BinOp::Lt, st, k(0)), bin(BinOp::Le, steps, down))));
+  return bin(BinOp::Or, bin(BinOp::Le, count, k(0)), bin(BinOp::And, std::move(within), last_in));
+}
+
 std::string fresh_name(const std::set<std::string>& used, const std::string& base) {
   std::string n = base;
   for (int k = 2; used.count(n); ++k)

@@ -30,6 +30,15 @@ Def uniquify(const Def& d);
 /// it: a block passed through a loop is then visibly the same block.
 Def drop_invariant_mem_params(const Def& d);
 
+/// The source semantics' bounds check of a slice entry `start : count : stride` of a
+/// dimension of `dim` elements as a condition: `count <= 0`, or `0 <= start < dim` and the
+/// last element `start + (count - 1) * stride` inside too, computed without an operation
+/// that can overflow or divide by zero (the steps left before an end, against `count - 1`),
+/// so that evaluating it fails only where evaluating an operand does. `stride` may be null
+/// (1).
+SExpP slice_inside(const SExpP& start, const SExpP& count, const SExpP& stride, const SExpP& dim,
+                   Pos pos = {});
+
 /// The first of `base`, `base2`, `base3`, ... that is not in `used`.
 std::string fresh_name(const std::set<std::string>& used, const std::string& base);
 

@@ -479,11 +479,21 @@ namespace detail {
 /// Stronger goals without max / min: `d >= 0` where d has a term `c * max(x, y)` with
 /// c > 0 follows from d with that term replaced by `c * x` (or `c * y`), and a term
 /// `c * min(x, y)` with c < 0 alike. Up to two such terms; for a disjunction, per disjunct.
+std::vector<Formula> lowered_unchecked(const Formula& goal, int depth);
+
 std::vector<Formula> lowered(const Formula& goal, int depth) {
+  try { // coefficients beyond 64 bits: no stronger goals
+    return lowered_unchecked(goal, depth);
+  } catch (const SymbolicOverflow&) {
+    return {};
+  }
+}
+
+std::vector<Formula> lowered_unchecked(const Formula& goal, int depth) {
   std::vector<Formula> out;
   if (goal.kind == Formula::Kind::Or) {
     for (size_t k = 0; k < goal.kids.size(); ++k)
-      for (const Formula& l : lowered(goal.kids[k], depth))
+      for (const Formula& l : lowered_unchecked(goal.kids[k], depth))
         out.push_back(l);
     return out;
   }
@@ -515,7 +525,7 @@ std::vector<Formula> lowered(const Formula& goal, int depth) {
       Poly e = d - Poly::monomial(mono, c) + Poly(c) * arg;
       Formula f = ge(e, Poly(0));
       out.push_back(f);
-      for (const Formula& deeper : lowered(f, depth + 1))
+      for (const Formula& deeper : lowered_unchecked(f, depth + 1))
         out.push_back(deeper);
     }
     break;
@@ -533,20 +543,35 @@ struct FactBounds::Impl {
 
 FactBounds::FactBounds(std::vector<Formula> facts) {
   auto impl = std::make_shared<Impl>();
+  // Coefficients beyond 64 bits (SymbolicOverflow) leave a fact's bounds out.
   for (const Formula& f : facts) {
-    note_bound(f, impl->mono);
-    note_linear(f, impl->linear);
+    try {
+      note_bound(f, impl->mono);
+    } catch (const SymbolicOverflow&) {
+    }
+    try {
+      note_linear(f, impl->linear);
+    } catch (const SymbolicOverflow&) {
+    }
   }
   impl->facts = std::move(facts);
   impl_ = std::move(impl);
 }
 
 bool FactBounds::implies(const Formula& goal) const {
-  return holds_by_intervals(goal, impl_->mono, impl_->linear);
+  try {
+    return holds_by_intervals(goal, impl_->mono, impl_->linear);
+  } catch (const SymbolicOverflow&) {
+    return false;
+  }
 }
 
 bool FactBounds::refuted_at_large_values(const Formula& goal) const {
-  return refuted_by_large_models(goal, impl_->facts, impl_->mono);
+  try {
+    return refuted_by_large_models(goal, impl_->facts, impl_->mono);
+  } catch (const SymbolicOverflow&) {
+    return false;
+  }
 }
 
 } // namespace funmem

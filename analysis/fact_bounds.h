@@ -17,7 +17,8 @@ namespace funmem {
 class FactBounds {
 public:
   explicit FactBounds(std::vector<Formula> facts);
-  /// The facts' bounds show `goal` true wherever the facts hold (false: not shown).
+  /// The facts' bounds show `goal` true wherever the facts hold (false: not shown, also
+  /// when a coefficient would leave 64 bits).
   bool implies(const Formula& goal) const;
   /// `goal` is false at an assignment where every fact holds, among a fixed set in which
   /// each name takes 0, 1, 2, 2^20, 2^31, 2^32 + 3, -1, -2^32 - 3, its upper bound from

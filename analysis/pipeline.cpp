@@ -60,6 +60,7 @@ const BrokenVariant kBrokenVariants[] = {
     {"sc-never-fails", [](PassOptions& o) -> bool& { return o.sc.broken_never_fails; }},
     {"sc-scratch-in-place", [](PassOptions& o) -> bool& { return o.sc.broken_scratch; }},
     {"sc-no-injective", [](PassOptions& o) -> bool& { return o.sc.broken_no_injective; }},
+    {"sc-chain-past-check", [](PassOptions& o) -> bool& { return o.sc.broken_chain_check; }},
 };
 
 } // namespace

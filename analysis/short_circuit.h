@@ -122,6 +122,7 @@ struct ScOptions {
   bool broken_never_fails = false;  // every statement is judged unable to fail (classes 3, 9-11)
   bool broken_scratch = false;      // a scratch source stays a scratch (class 5)
   bool broken_no_injective = false; // the place's injectivity is not checked (class 6)
+  bool broken_chain_check = false;  // a point may come before a destination's run-time check
 };
 
 /// Short-circuits every point it can prove safe; the result type-checks and is valid

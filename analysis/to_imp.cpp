@@ -99,12 +99,7 @@ private:
         cond = in_range(e.start);
       } else {
         check_count(e.count, pos, out);
-        SExpP stride = e.stride ? e.stride : mk_int(1, pos);
-        SExpP last = mk_bin(
-            BinOp::Add, e.start,
-            mk_bin(BinOp::Mul, mk_bin(BinOp::Sub, e.count, mk_int(1, pos), pos), stride, pos), pos);
-        cond = mk_bin(BinOp::Or, mk_bin(BinOp::Le, e.count, mk_int(0, pos), pos),
-                      mk_bin(BinOp::And, in_range(e.start), in_range(last), pos), pos);
+        cond = slice_inside(e.start, e.count, e.stride, dim, pos);
       }
       std::string why;
       if (auto f = formula_of(*cond, &why); f && f->free_vars().empty())
@@ -128,6 +123,76 @@ private:
     if (l.form == LmadSyn::Form::Explicit)
       for (const auto& dim : l.dims)
         check_count(dim.first, pos, out);
+  }
+
+  /// The source semantics' checks of an LMAD slice or update of a 1-d array of `n`
+  /// elements (interp/machine.cpp, apply_lmad): every count non-negative (size), then,
+  /// unless a count is 0, every element inside [0, n) (bounds, at the LMAD). The extent
+  /// is walked dimension by dimension in temporaries, each step against the room left
+  /// above (positive strides) or below (negative strides) the offset, so that no
+  /// operation overflows: `c - 1 <= room / s`, then `room <- room - (c - 1) * s`.
+  void check_lmad(const LmadSyn& l, const SExpP& n, Pos pos, Block& out) {
+    check_counts(l, pos, out);
+    const Pos at = l.pos.line > 0 ? l.pos : pos;
+    auto k = [&](int64_t v) { return mk_int(v, at); };
+    auto bin = [&](BinOp op, SExpP a, SExpP b) {
+      return mk_bin(op, std::move(a), std::move(b), at);
+    };
+    auto temp = [&](const std::string& base, SExpP value, Block& b) {
+      const std::string t = fresh(base);
+      b.push_back(st(imp::Decl{Name{t, at}, false, ScalarType::I64}, at));
+      b.push_back(st(imp::Assign{Name{t, at}, std::move(value)}, at));
+      return t;
+    };
+    auto inside = [&](SExpP cond, Block& b) {
+      b.push_back(st(imp::Assert{std::move(cond), "bounds"}, at));
+    };
+    Block b;
+    SExpP nonempty;
+    if (l.form == LmadSyn::Form::Explicit) {
+      for (const auto& [count, stride] : l.dims) {
+        SExpP pos_count = bin(BinOp::Lt, k(0), count);
+        nonempty = nonempty ? bin(BinOp::And, nonempty, pos_count) : pos_count;
+      }
+      const std::string o = temp("lo", l.offset, b);
+      inside(bin(BinOp::And, bin(BinOp::Le, k(0), mk_var(o, at)), bin(BinOp::Lt, mk_var(o, at), n)),
+             b);
+      const std::string above =
+          temp("room", bin(BinOp::Sub, bin(BinOp::Sub, n, k(1)), mk_var(o, at)), b);
+      const std::string below = temp("room", mk_var(o, at), b);
+      for (const auto& [count, stride] : l.dims) {
+        const std::string s = temp("st", stride, b);
+        const std::string c1 = temp("c", bin(BinOp::Sub, count, k(1)), b);
+        SExpP sv = mk_var(s, at), cv = mk_var(c1, at);
+        Block up, down;
+        inside(bin(BinOp::Le, cv, bin(BinOp::Div, mk_var(above, at), sv)), up);
+        up.push_back(st(imp::Assign{Name{above, at},
+                                    bin(BinOp::Sub, mk_var(above, at), bin(BinOp::Mul, cv, sv))},
+                        at));
+        inside(bin(BinOp::Le, cv, bin(BinOp::Sub, k(0), bin(BinOp::Div, mk_var(below, at), sv))),
+               down);
+        down.push_back(st(imp::Assign{Name{below, at},
+                                      bin(BinOp::Add, mk_var(below, at), bin(BinOp::Mul, cv, sv))},
+                          at));
+        Block neg;
+        neg.push_back(st(imp::If{bin(BinOp::Lt, sv, k(0)), std::move(down), {}}, at));
+        b.push_back(st(imp::If{bin(BinOp::Lt, k(0), sv), std::move(up), std::move(neg)}, at));
+      }
+    } else {
+      // A dense layout of the shape: elements 0 .. product - 1, inside when the product is
+      // at most n, i.e. each extent at most what n leaves after the ones before it.
+      const std::string room = temp("room", n, b);
+      for (const SExpP& a : l.args) {
+        SExpP pos_count = bin(BinOp::Lt, k(0), a);
+        nonempty = nonempty ? bin(BinOp::And, nonempty, pos_count) : pos_count;
+        const std::string e = temp("ext", a, b);
+        inside(bin(BinOp::Le, mk_var(e, at), mk_var(room, at)), b);
+        b.push_back(
+            st(imp::Assign{Name{room, at}, bin(BinOp::Div, mk_var(room, at), mk_var(e, at))}, at));
+      }
+    }
+    if (!nonempty) return;
+    out.push_back(st(imp::If{std::move(nonempty), std::move(b), {}}, at));
   }
 
   static SExpP offset(const SymLmad& l, const std::vector<Poly>& idx) {
@@ -359,7 +424,7 @@ private:
               sc.scalars[p0.name.s] = a.elem;
             },
             [&](const ELmadSlice& x) {
-              check_counts(x.lmad, pos, out);
+              check_lmad(x.lmad, sexp(sc.arrays.at(x.arr.s).lay.dims.at(0).first), pos, out);
               sc.arrays[p0.name.s] = array_info(*p0.type);
             },
             [&](const ETranspose&) { sc.arrays[p0.name.s] = array_info(*p0.type); },
@@ -396,8 +461,8 @@ private:
               sc.arrays[p0.name.s] = array_info(*p0.type);
             },
             [&](const EUpdateLmad& x) {
-              check_counts(x.lmad, pos, out);
               const ArrInfo a = sc.arrays.at(x.arr.s);
+              check_lmad(x.lmad, sexp(a.lay.dims.at(0).first), pos, out);
               const SymLmad inner = sym_lmad(x.lmad);
               store(AtomArg{x.value, pos}, a.mem, lmad_compose(a.lay, inner), sc, pos, out,
                     !overlaps_itself(inner));

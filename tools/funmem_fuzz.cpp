@@ -41,6 +41,10 @@ static int tool_main(int argc, char** argv) {
   app.add_option("--max-stmts", gen.max_stmts, "statements per body")->check(CLI::Range(1, 50));
   app.add_option("--max-depth", gen.max_depth, "nesting depth")->check(CLI::Range(0, 6));
   app.add_option("--max-size", gen.max_size, "largest size in data sets")->check(CLI::Range(1, 64));
+  app.add_option("--boundary-percent", gen.boundary_percent,
+                 "percent of programs whose one data set gives every array with boundary values "
+                 "(the ends of i32 and i64, 0, -1, fractions, sizes 0 to 3; default 25)")
+      ->check(CLI::Range(0, 100));
   app.add_flag("--out-of-bounds", gen.out_of_bounds,
                "generate programs that must end in a bounds error, or in an assume that gives an "
                "update's bounds too late (every stage must end with it)");

@@ -401,6 +401,78 @@ std::vector<std::vector<std::string>> constant_replacements(const std::vector<st
   return replacements;
 }
 
+/// One round over the `-- input:` lines of a failing program: drop data sets (keeping
+/// one), make booleans false, put 0 in place of large given values, lower sizes; each
+/// change kept where `still_fails`. Whether anything changed.
+template <class StillFails>
+bool shrink_inputs(std::vector<std::string>& ls, StillFails& still_fails) {
+  bool progress = false;
+  // Drop data sets (keeping one), then lower the sizes of the rest and make their
+  // booleans false.
+  static const std::regex size_re("([nm])=([0-9]+)");
+  for (size_t i = ls.size(); i-- > 0;) {
+    if (ls[i].rfind("-- input:", 0) != 0) continue;
+    if (count_inputs(ls) > 1) {
+      std::vector<std::string> cand = ls;
+      cand.erase(cand.begin() + static_cast<std::ptrdiff_t>(i));
+      if (still_fails(cand)) {
+        ls = std::move(cand);
+        progress = true;
+        continue;
+      }
+    }
+    for (size_t at = 0; (at = ls[i].find("=true", at)) != std::string::npos; at += 5) {
+      std::vector<std::string> cand = ls;
+      cand[i].replace(at, 5, "=false");
+      if (still_fails(cand)) {
+        ls = std::move(cand);
+        progress = true;
+      }
+    }
+    // Boundary values in given arrays: each large number (or one with an exponent)
+    // becomes 0 where the failure stays.
+    static const std::regex big_re("-?[0-9]{3,}(\\.[0-9]*)?(e[0-9]+)?|-?[0-9.]+e[0-9]+");
+    for (size_t at = 0;;) {
+      std::smatch mt;
+      const std::string tail = ls[i].substr(at);
+      if (!std::regex_search(tail, mt, big_re)) break;
+      const size_t pos = at + static_cast<size_t>(mt.position(0));
+      std::vector<std::string> cand = ls;
+      cand[i].replace(pos, static_cast<size_t>(mt.length(0)), "0");
+      if (still_fails(cand)) {
+        ls = std::move(cand);
+        progress = true;
+        at = pos + 1;
+      } else {
+        at = pos + static_cast<size_t>(mt.length(0));
+      }
+    }
+    for (bool lowered = true; lowered;) {
+      lowered = false;
+      std::smatch mt;
+      std::string rest = ls[i];
+      size_t base = 0;
+      while (std::regex_search(rest, mt, size_re)) {
+        int v = std::stoi(mt[2]);
+        size_t at = base + static_cast<size_t>(mt.position(2));
+        if (v > 1) {
+          std::vector<std::string> cand = ls;
+          cand[i].replace(at, static_cast<size_t>(mt.length(2)), std::to_string(v - 1));
+          if (still_fails(cand)) {
+            ls = std::move(cand);
+            progress = true;
+            lowered = true;
+            break;
+          }
+        }
+        base += static_cast<size_t>(mt.position(0) + mt.length(0));
+        rest = mt.suffix();
+      }
+    }
+  }
+  return progress;
+}
+
 } // namespace
 
 constexpr int kMaxShrinkRounds = 50;
@@ -476,51 +548,7 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
           break;
         }
       }
-    // Drop data sets (keeping one), then lower the sizes of the rest and make their
-    // booleans false.
-    static const std::regex size_re("([nm])=([0-9]+)");
-    for (size_t i = ls.size(); i-- > 0;) {
-      if (ls[i].rfind("-- input:", 0) != 0) continue;
-      if (count_inputs(ls) > 1) {
-        std::vector<std::string> cand = ls;
-        cand.erase(cand.begin() + static_cast<std::ptrdiff_t>(i));
-        if (still_fails(cand)) {
-          ls = std::move(cand);
-          progress = 1;
-          continue;
-        }
-      }
-      for (size_t at = 0; (at = ls[i].find("=true", at)) != std::string::npos; at += 5) {
-        std::vector<std::string> cand = ls;
-        cand[i].replace(at, 5, "=false");
-        if (still_fails(cand)) {
-          ls = std::move(cand);
-          progress = 1;
-        }
-      }
-      for (bool lowered = true; lowered;) {
-        lowered = false;
-        std::smatch mt;
-        std::string rest = ls[i];
-        size_t base = 0;
-        while (std::regex_search(rest, mt, size_re)) {
-          int v = std::stoi(mt[2]);
-          size_t at = base + static_cast<size_t>(mt.position(2));
-          if (v > 1) {
-            std::vector<std::string> cand = ls;
-            cand[i].replace(at, static_cast<size_t>(mt.length(2)), std::to_string(v - 1));
-            if (still_fails(cand)) {
-              ls = std::move(cand);
-              progress = 1;
-              lowered = true;
-              break;
-            }
-          }
-          base += static_cast<size_t>(mt.position(0) + mt.length(0));
-          rest = mt.suffix();
-        }
-      }
-    }
+    progress |= shrink_inputs(ls, still_fails);
   }
   return join(ls);
 }

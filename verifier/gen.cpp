@@ -1,11 +1,15 @@
 // Type-directed generation of FUN programs as text; see gen.h for the guarantees.
 #include "verifier/gen.h"
 
+#include "interp/interp.h"
+#include "ir/parser.h"
+
 #include <algorithm>
 #include <functional>
 #include <optional>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 namespace funmem {
@@ -33,9 +37,29 @@ struct Counter {
   std::string name, bound;
 };
 
+/// The program with `-- expect:` saying how its value semantics ends on its one data set:
+/// `valid`, or `error KIND` (boundary values make many programs overflow, and sizes of 0
+/// make the generated indices fail).
+std::string settle_expectation(const std::string& text) {
+  ParseResult r = parse_program(text + "-- expect: valid\n", Lang::Fun);
+  if (!r.program || r.program->inputs.size() != 1)
+    throw std::logic_error("funmem-fuzz: a generated program does not parse:\n" + text);
+  std::string expect = "-- expect: valid\n";
+  try {
+    Inputs in = make_inputs(r.program->def, &r.program->inputs[0], 1);
+    RunResult run = run_program(*r.program, Semantics::Value, in);
+    if (run.error) expect = "-- expect: error " + run.error->kind + "\n";
+  } catch (const RunError& e) {
+    expect = "-- expect: error " + e.kind + "\n";
+  }
+  return text + expect;
+}
+
 class Gen {
 public:
-  Gen(uint64_t seed, const GenOptions& o) : rng_(seed), opt_(o) {}
+  Gen(uint64_t seed, const GenOptions& o)
+      : rng_(seed), opt_(o), boundary_rng_(seed ^ 0xb0a2d5e7c3f1a965ULL),
+        boundary_(static_cast<int>(boundary_rng_() % 100) < o.boundary_percent) {}
 
   std::string program() {
     std::vector<std::string> params = {"(n : i64)", "(m : i64)", "(xs : [n]i64)",
@@ -101,6 +125,10 @@ public:
     for (size_t k = 0; k < results.size(); ++k)
       out << (k ? ", " : "") << results[k].name;
     out << ")\n";
+    if (boundary_) {
+      out << boundary_input(boundary_rng_) << "\n";
+      return settle_expectation(out.str());
+    }
     for (int d = 0; d < opt_.data_sets; ++d)
       out << "-- input: n=" << 1 + rnd(opt_.max_size) << " m=" << 1 + rnd(opt_.max_size)
           << " c=" << (rnd(2) ? "true" : "false") << "\n";
@@ -111,6 +139,46 @@ public:
 private:
   std::mt19937_64 rng_;
   GenOptions opt_;
+  // The boundary draw has its own generator: programs without boundary values are the
+  // same as before it existed.
+  std::mt19937_64 boundary_rng_;
+  bool boundary_;
+
+  /// One data set with every array given: integers at the ends of i64 and i32 and around
+  /// 0, floats with fractions, huge ones and -0.0; sizes 0 to 3 (a size 0 makes both 0).
+  static std::string boundary_input(std::mt19937_64& g) {
+    static const char* const ints[] = {"0",
+                                       "1",
+                                       "-1",
+                                       "2",
+                                       "-8",
+                                       "2147483647",
+                                       "-2147483648",
+                                       "4611686018427387904",
+                                       "-4611686018427387904",
+                                       "9223372036854775807",
+                                       "-9223372036854775807"};
+    static const char* const floats[] = {"0.5", "-0.25", "1.5", "-0.0", "3.0", "1e300", "-1e300"};
+    auto draw = [&](int n) { return static_cast<int>(g() % static_cast<uint64_t>(n)); };
+    const int n = draw(8) == 0 ? 0 : 1 + draw(3);
+    const int m = n == 0 ? 0 : draw(8) == 0 ? 0 : 1 + draw(3);
+    auto int_row = [&](int len) {
+      std::string r = "[";
+      for (int k = 0; k < len; ++k)
+        r += std::string(k ? ", " : "") + ints[draw(static_cast<int>(std::size(ints)))];
+      return r + "]";
+    };
+    std::string ys = "[";
+    for (int k = 0; k < n; ++k)
+      ys += (k ? ", " : "") + int_row(m);
+    ys += "]";
+    std::string fs = "[";
+    for (int k = 0; k < m; ++k)
+      fs += std::string(k ? ", " : "") + floats[draw(static_cast<int>(std::size(floats)))];
+    fs += "]";
+    return "-- input: n=" + std::to_string(n) + " m=" + std::to_string(m) +
+           " c=" + (draw(2) ? "true" : "false") + " xs=" + int_row(n) + " ys=" + ys + " fs=" + fs;
+  }
   std::vector<Var> vars_;
   std::vector<Counter> counters_;
   int next_name_ = 0;
@@ -321,9 +389,9 @@ private:
   /// A scalar `if` choosing `a` or `b` (FUN needs the result's type).
   std::string scalar_if(int indent, const std::string& a, const std::string& b) {
     const std::string s1 = fresh("s"), s2 = fresh("s"), in = pad(indent + 2);
-    return "if " + sexp("bool", 1) + " then\n" + in + "let " + s1 + " = " + a + "\n" + in +
-           "in (" + s1 + ")\n" + pad(indent + 1) + "else\n" + in + "let " + s2 + " = " + b +
-           "\n" + in + "in (" + s2 + ")";
+    return "if " + sexp("bool", 1) + " then\n" + in + "let " + s1 + " = " + a + "\n" + in + "in (" +
+           s1 + ")\n" + pad(indent + 1) + "else\n" + in + "let " + s2 + " = " + b + "\n" + in +
+           "in (" + s2 + ")";
   }
 
   /// The shapes short-circuiting's rules are about (docs/short-circuit.md; the coverage

@@ -21,6 +21,11 @@ struct GenOptions {
   /// or an in-place update at index n of an array of n elements (`-- expect: error
   /// bounds` instead of `valid`), so that every pipeline stage must still report it.
   bool out_of_bounds = false;
+  /// Percent of the programs whose one data set gives every array with boundary values
+  /// (0, +-1, the ends of i32 and i64, 2^62; fractions, -0.0 and +-1e300; sizes 0 to 3)
+  /// instead of the `-- input:` lines above; their `-- expect:` line says how the value
+  /// semantics ends on it (`valid` or `error KIND`).
+  int boundary_percent = 25;
 };
 
 /// A generated FUN program with `-- input:` and `-- expect: valid` (or `error bounds`)

@@ -203,9 +203,10 @@ void Pass::check_needed_names(const Point& pt, Trace& t) {
   if (const auto& rt = arr(t.root))
     for (const auto& [cnt, st] : rt->lay.dims)
       if (st == Poly(0) && !csolver.proves(le(cnt, Poly(1))))
-        throw Refused{Property::CreationPoint, t.root + "'s layout " + rt->lay.to_string() +
-                                                   " puts several elements in one place, so its "
-                                                   "creation races; it stays where it is",
+        throw Refused{Property::CreationPoint,
+                      t.root + "'s layout " + rt->lay.to_string() +
+                          " puts several elements in one place, so its "
+                          "creation races; it stays where it is",
                       "own layout races"};
   // A scratch built in the destination would keep the destination's old values where
   // the value semantics has zeros: apply() turns it into a replicate of zero, which
@@ -214,10 +215,9 @@ void Pass::check_needed_names(const Point& pt, Trace& t) {
     const auto& rt = arr(t.root);
     if (!rt || rt->dims.size() != 1)
       throw Refused{Property::CreationPoint,
-                    t.root +
-                        " is a scratch of more than one dimension: built in place it would "
-                        "keep the destination's old values where the value semantics has "
-                        "zeros, and only a one-dimensional one can become a replicate of zero",
+                    t.root + " is a scratch of more than one dimension: built in place it would "
+                             "keep the destination's old values where the value semantics has "
+                             "zeros, and only a one-dimensional one can become a replicate of zero",
                     "scratch of more than one dimension"};
   }
 }
@@ -310,6 +310,17 @@ void Pass::check_bounds(const Point& pt, Trace& t, size_t bounds_at, Plan& plan,
     for (Formula& f : facts_of(B.stmts[d]))
       cfacts.push_back(std::move(f));
   t.cfacts = cfacts;
+  // A run-time check between the creation and the point (placed there by an earlier
+  // point, at the destination's own creation) is what keeps the destination's place
+  // inside its block: the source's first write would come before it, and where the
+  // check fails, write outside the block first.
+  if (!opt_.broken_chain_check && pt.P <= B.stmts.size())
+    for (size_t d = t.c + 1; d < pt.P; ++d)
+      if (const auto* chk = std::get_if<SAssume>(&B.stmts[d].node); chk && chk->kind != "assume")
+        throw Refused{Property::Bounds,
+                      "the place of " + pt.dest + " in its block rests on the run-time check at " +
+                          at(B.stmts[d].pos) + ", after the creation of " + pt.x,
+                      "destination checked after the creation"};
   Solver& bsolver = solver_for(cfacts);
   Account acc_b{bsolver, a};
   if (auto bd = bounds(pt, bsolver)) {
@@ -488,7 +499,7 @@ void Pass::apply(Plan& p, std::set<std::string>& old_mems, ScAttempt& a) {
       const SLet& l = std::get<SLet>(B.stmts[d].node);
       a.lifted.push_back(l.pats[0].name.s + " (line " + std::to_string(B.stmts[d].pos.line) + ")");
       a.fired.push_back(std::holds_alternative<EAlloc>(l.exp.node) ? "applied: lift allocation"
-                                                                  : "applied: lift definition");
+                                                                   : "applied: lift definition");
       moved.push_back(B.stmts[d]);
     }
     moved.insert(moved.end(), p.checks.begin(), p.checks.end());

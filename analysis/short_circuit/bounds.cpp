@@ -170,8 +170,9 @@ std::optional<Pass::Bounds> Pass::bounds(const Point& pt, Solver& solver) {
       else if (solver.proves(le(st, Poly(0))))
         lo = lo + span;
       else
-        throw Refused{Property::Bounds, "the sign of the stride " + st.to_string() +
-                                            " of the updated LMAD slice is unknown",
+        throw Refused{Property::Bounds,
+                      "the sign of the stride " + st.to_string() +
+                          " of the updated LMAD slice is unknown",
                       "stride sign unknown"};
     }
     empty.push_back(inside(lo, hi, pt.dest_dims[0]));
@@ -266,10 +267,11 @@ void Pass::check_injective(const Point& pt, const Trace& t, ScAttempt& a) {
   for (const auto& [cnt, st] : L.dims)
     div = div || divides(cnt) || divides(st);
   if (div)
-    throw Refused{Property::Projection, "the place " + L.to_string() + " of " + t.root +
-                                            " divides; evaluated at the creation, a division by "
-                                            "zero would end the run there instead of at " +
-                                            at(pt.pos),
+    throw Refused{Property::Projection,
+                  "the place " + L.to_string() + " of " + t.root +
+                      " divides; evaluated at the creation, a division by "
+                      "zero would end the run there instead of at " +
+                      at(pt.pos),
                   "place divides"};
   Solver& solver = solver_for(t.cfacts);
   if (nested_strides(L, solver)) {
@@ -283,11 +285,11 @@ void Pass::check_injective(const Point& pt, const Trace& t, ScAttempt& a) {
     const auto& [cnt, st] = L.dims[k];
     if (solver.proves(le(cnt, Poly(1)))) continue;
     if (!solver.proves(Formula::cmp(st, Rel::Ne, Poly(0)))) // refused without the prover
-      throw Refused{Property::Projection, "the place " + L.to_string() + " of " + t.root +
-                                              " may put two of its elements in one cell: the "
-                                              "stride " +
-                                              st.to_string() + " of dimension " +
-                                              std::to_string(k) + " may be 0",
+      throw Refused{Property::Projection,
+                    "the place " + L.to_string() + " of " + t.root +
+                        " may put two of its elements in one cell: the "
+                        "stride " +
+                        st.to_string() + " of dimension " + std::to_string(k) + " may be 0",
                     "stride may be 0"};
     if (L.dims.size() == 1 && (solver.proves(gt(st, Poly(0))) || solver.proves(lt(st, Poly(0)))))
       continue;
@@ -302,10 +304,10 @@ void Pass::check_injective(const Point& pt, const Trace& t, ScAttempt& a) {
     Solver& ks = solver_for(f);
     ProveResult r = disjoint(at_t, above, ks, a);
     if (r.answer != Answer::Disjoint)
-      throw Refused{Property::Projection, "the place " + L.to_string() + " of " + t.root +
-                                              " may put two of its elements " +
-                                              "in one cell (dimension " + std::to_string(k) +
-                                              "): " + summary(r),
+      throw Refused{Property::Projection,
+                    "the place " + L.to_string() + " of " + t.root +
+                        " may put two of its elements " + "in one cell (dimension " +
+                        std::to_string(k) + "): " + summary(r),
                     "elements may share a cell"};
   }
   a.proofs.push_back(

@@ -6,9 +6,8 @@ namespace funmem::sc {
 std::string at(Pos p) {
   return std::to_string(p.line) + ":" + std::to_string(p.col);
 }
-std::vector<Formula> stmt_facts(const Stmt& s,
-                                const std::function<bool(const std::string&)>& integer,
-                                int* dropped) {
+std::vector<Formula>
+stmt_facts(const Stmt& s, const std::function<bool(const std::string&)>& integer, int* dropped) {
   std::vector<Formula> out;
   std::string err;
   auto keep = [&](const std::optional<Formula>& f) {

@@ -186,12 +186,6 @@ std::string Pass::runtime_checks(const Point& pt, size_t c,
     Stmt st{SAssume{std::move(cond), kind}, at};
     checks.push_back(std::move(st));
   };
-  auto call = [](Fn f, SExpP a, SExpP b) -> SExpP {
-    std::vector<SExpP> args;
-    args.push_back(std::move(a));
-    args.push_back(std::move(b));
-    return SExp{SCall{f, std::move(args)}, Pos{}};
-  };
   // The update evaluates its entries in order, each checked before the next: the checks
   // reproduce that exactly only when no entry's evaluation can fail.
   for (const Entry& e : *pt.syn_entries)
@@ -213,20 +207,8 @@ std::string Pass::runtime_checks(const Point& pt, size_t c,
       check(s_le(mk_int(0), e.count), "size", e.count->pos);
     if (solver.proves(entry_inside(se, dim))) continue;
     // The last element start + (count - 1) * stride inside, without computing it (it
-    // may lie beyond i64): (count - 1) against the steps left before an end. Every
-    // operand is clamped so that no operation overflows or divides by zero.
-    SExpP st = e.stride ? e.stride : mk_int(1);
-    SExpP steps = mk_bin(BinOp::Sub, call(Fn::Max, e.count, mk_int(1)), mk_int(1));
-    SExpP s0 = call(Fn::Max, e.start, mk_int(0));
-    SExpP up = mk_bin(BinOp::Div, mk_bin(BinOp::Sub, mk_bin(BinOp::Sub, dsyn, mk_int(1)), s0),
-                      call(Fn::Max, st, mk_int(1)));
-    SExpP down =
-        mk_bin(BinOp::Sub, mk_int(0), mk_bin(BinOp::Div, s0, call(Fn::Min, st, mk_int(-1))));
-    SExpP last_in = mk_bin(BinOp::Or, mk_bin(BinOp::Eq, st, mk_int(0)),
-                           mk_bin(BinOp::Or, s_and(s_lt(mk_int(0), st), s_le(steps, up)),
-                                  s_and(s_lt(st, mk_int(0)), s_le(steps, down))));
-    check(mk_bin(BinOp::Or, s_le(e.count, mk_int(0)), s_and(within(e.start, dsyn), last_in)),
-          "bounds", e.start->pos);
+    // may lie beyond i64).
+    check(slice_inside(e.start, e.count, e.stride, dsyn), "bounds", e.start->pos);
   }
   std::set<std::string> vars;
   for (const Stmt& st : checks)
@@ -249,10 +231,11 @@ void Pass::check_outside_uses(const Point& pt, size_t c, size_t if_result, size_
   auto& f = std::get<EIf>(std::get<SLet>(B.stmts[c].node).exp.node);
   const std::string where = "the if at " + at(B.stmts[c].pos);
   auto refuse = [&](const std::string& n, Pos p, const std::string& how) {
-    throw Refused{Property::CreationPoint, n + ", which a branch of " + where +
-                                               " returns and which is built in the destination "
-                                               "from its creation, is " +
-                                               how + " at " + at(p),
+    throw Refused{Property::CreationPoint,
+                  n + ", which a branch of " + where +
+                      " returns and which is built in the destination "
+                      "from its creation, is " +
+                      how + " at " + at(p),
                   "branch result used otherwise"};
   };
   auto results = [&](const Body& b, Pos p) {

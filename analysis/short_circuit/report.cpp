@@ -82,6 +82,8 @@ const std::vector<ScRule>& sc_rules() {
       {"refused: bounds: LMAD-slice update", "not provably inside; no run-time check"},
       {"refused: bounds: an entry may fail", "its run-time check would change the order"},
       {"refused: bounds: blocked by a statement that may fail", "the check cannot move"},
+      {"refused: bounds: destination checked after the creation",
+       "its place rests on a later run-time check"},
       {"refused: bounds: stride sign unknown", "an LMAD-slice update"},
       {"refused: bounds: not liftable", "a name of the check"},
       {"refused: bounds: depends on the source", "a name of the check"},
@@ -106,13 +108,13 @@ void count_sc_rules(const ScReport& r, std::map<std::string, int64_t>& counts) {
   for (const ScRule& rule : sc_rules())
     counts.emplace(rule.id, 0);
   for (const ScAttempt& a : r.attempts) {
-    if (a.proved) ++counts[std::string("point proved: ") + sc_kind_name(a.kind)];
+    if (a.proved)
+      ++counts[std::string("point proved: ") + sc_kind_name(a.kind)];
     else
       ++counts[a.rule];
     for (const ScProof& p : a.proofs) {
       if (p.answer.rfind("disjoint", 0) != 0 && p.answer.rfind("inside", 0) != 0 &&
-          p.answer.rfind("checked at run time", 0) != 0 &&
-          p.answer.rfind("distinct", 0) != 0)
+          p.answer.rfind("checked at run time", 0) != 0 && p.answer.rfind("distinct", 0) != 0)
         continue; // the question that refused the attempt
       std::string id = "proved: " + p.check;
       if (p.check == "bounds" && p.answer.rfind("checked at run time", 0) == 0)
@@ -138,9 +140,8 @@ std::string sc_report_text(const ScReport& r) {
     s += sc::at(a.pos) + ": " + sc_kind_name(a.kind) + ": " + what + " (@" + a.dest_mem + " -> " +
          a.projected + "): " + (a.proved ? "proved" : "refused (" + a.property + ")") + "\n";
     if (!a.creation.empty()) s += "    creation: " + a.creation + "\n";
-    s += "    cost: " + std::to_string(std::lround(a.ms)) + " ms, " +
-         std::to_string(a.queries) + " solver questions, " + std::to_string(a.z3_calls) +
-         " sent to Z3\n";
+    s += "    cost: " + std::to_string(std::lround(a.ms)) + " ms, " + std::to_string(a.queries) +
+         " solver questions, " + std::to_string(a.z3_calls) + " sent to Z3\n";
     if (!a.proved) s += "    why: " + a.reason + "\n";
     for (const std::string& l : a.lifted)
       s += "    lifted above the creation: " + l + "\n";

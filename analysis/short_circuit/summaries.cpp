@@ -49,64 +49,62 @@ void Pass::uses(const Stmt& s, const std::set<std::string>& dest,
       U.accs.push_back({*e, a.what + " over all " + iter});
     }
   };
-  std::visit(
-      Overloaded{
-          [&](const EIndex& x) {
-            auto t = place(x.arr.s);
-            if (!t || x.entries.size() != t->dims.size()) return;
-            for (const Entry& e : x.entries)
-              if (!e.is_index()) return;
-            U.accs.push_back({lmad_index(t->lay, sym_entries(x.entries)),
-                              "read of " + x.arr.s + " at " + at(pos)});
-          },
-          [&](const ECopy& x) {
-            read(x.arr.s);
-            write_pat("copy");
-          },
-          [&](const EConcat& x) {
-            read(x.a.s);
-            read(x.b.s);
-            write_pat("concat");
-          },
-          [&](const EIota&) { write_pat("iota"); },
-          [&](const EReplicate& x) {
-            atom(x.value);
-            write_pat("replicate");
-          },
-          [&](const EUpdate& x) {
-            atom(x.value);
-            if (auto t = place(x.arr.s))
-              U.accs.push_back({lmad_index(t->lay, sym_entries(x.entries)),
-                                "update of " + x.arr.s + " at " + at(pos)});
-          },
-          [&](const EUpdateLmad& x) {
-            read(x.value.s);
-            if (auto t = place(x.arr.s))
-              U.accs.push_back({lmad_compose(t->lay, sym_lmad(x.lmad)),
-                                "update of " + x.arr.s + " at " + at(pos)});
-          },
-          [&](const EKernel& x) {
-            Summary in;
-            for (const Stmt& st : x.body.stmts)
-              uses(st, dest, fam, in);
-            result_reads(x.body, dest, fam, pos, in);
-            aggregate(in, x.body, x.iter.s, x.bound, pos);
-            write_pat("kernel");
-          },
-          [&](const ELoop& x) {
-            Summary in;
-            for (const Stmt& st : x.body.stmts)
-              uses(st, dest, fam, in);
-            aggregate(in, x.body, x.iter.s, x.bound, pos);
-          },
-          [&](const EIf& x) {
-            for (const Stmt& st : x.then_body.stmts)
-              uses(st, dest, fam, U);
-            for (const Stmt& st : x.else_body.stmts)
-              uses(st, dest, fam, U);
-          },
-          [](const auto&) {}},
-      l->exp.node);
+  std::visit(Overloaded{[&](const EIndex& x) {
+                          auto t = place(x.arr.s);
+                          if (!t || x.entries.size() != t->dims.size()) return;
+                          for (const Entry& e : x.entries)
+                            if (!e.is_index()) return;
+                          U.accs.push_back({lmad_index(t->lay, sym_entries(x.entries)),
+                                            "read of " + x.arr.s + " at " + at(pos)});
+                        },
+                        [&](const ECopy& x) {
+                          read(x.arr.s);
+                          write_pat("copy");
+                        },
+                        [&](const EConcat& x) {
+                          read(x.a.s);
+                          read(x.b.s);
+                          write_pat("concat");
+                        },
+                        [&](const EIota&) { write_pat("iota"); },
+                        [&](const EReplicate& x) {
+                          atom(x.value);
+                          write_pat("replicate");
+                        },
+                        [&](const EUpdate& x) {
+                          atom(x.value);
+                          if (auto t = place(x.arr.s))
+                            U.accs.push_back({lmad_index(t->lay, sym_entries(x.entries)),
+                                              "update of " + x.arr.s + " at " + at(pos)});
+                        },
+                        [&](const EUpdateLmad& x) {
+                          read(x.value.s);
+                          if (auto t = place(x.arr.s))
+                            U.accs.push_back({lmad_compose(t->lay, sym_lmad(x.lmad)),
+                                              "update of " + x.arr.s + " at " + at(pos)});
+                        },
+                        [&](const EKernel& x) {
+                          Summary in;
+                          for (const Stmt& st : x.body.stmts)
+                            uses(st, dest, fam, in);
+                          result_reads(x.body, dest, fam, pos, in);
+                          aggregate(in, x.body, x.iter.s, x.bound, pos);
+                          write_pat("kernel");
+                        },
+                        [&](const ELoop& x) {
+                          Summary in;
+                          for (const Stmt& st : x.body.stmts)
+                            uses(st, dest, fam, in);
+                          aggregate(in, x.body, x.iter.s, x.bound, pos);
+                        },
+                        [&](const EIf& x) {
+                          for (const Stmt& st : x.then_body.stmts)
+                            uses(st, dest, fam, U);
+                          for (const Stmt& st : x.else_body.stmts)
+                            uses(st, dest, fam, U);
+                        },
+                        [](const auto&) {}},
+             l->exp.node);
 }
 
 /// The reads of a kernel body's results (each thread copies its result into its row),

@@ -58,6 +58,7 @@ TEST_CASE("the generator covers the syntax: assume, partial slices, LMAD updates
 TEST_CASE("generated programs pass every check", "[verifier][fuzz]") {
   GenOptions small;
   small.max_stmts = 3;
+  small.boundary_percent = 0;
   for (uint64_t k = 0; k < 25; ++k) {
     std::string text = generate_fun(program_seed(11, k), small);
     FuzzOutcome o = fuzz_program(text);
@@ -307,6 +308,7 @@ TEST_CASE("keeping one branch of an if keeps a generated program valid", "[verif
   GenOptions g;
   g.max_stmts = 3;
   g.max_depth = 1;
+  g.boundary_percent = 0; // keeping a branch may change how a boundary data set ends
   int ifs = 0;
   for (uint64_t seed = 1; seed <= 150; ++seed) {
     const std::vector<std::string> ls = split_lines(generate_fun(seed, g));
@@ -370,6 +372,7 @@ TEST_CASE("out-of-bounds programs end in a bounds error at every stage", "[verif
   GenOptions oob;
   oob.out_of_bounds = true;
   oob.max_stmts = 2;
+  oob.boundary_percent = 0;
   int late = 0;
   for (uint64_t k = 0; k < 10; ++k) {
     std::string text = generate_fun(program_seed(21, k), oob);
@@ -387,4 +390,63 @@ TEST_CASE("out-of-bounds programs end in a bounds error at every stage", "[verif
   INFO(o.check << ": " << o.detail);
   CHECK(o.ok);
   CHECK(o.checks >= 8); // parse, round trip, types, and every stage of the data set
+}
+
+TEST_CASE("boundary data sets: every array given at the ends of its type, the expectation "
+          "how the source ends, the rest of the campaign unchanged",
+          "[verifier][fuzz]") {
+  GenOptions none;
+  none.boundary_percent = 0;
+  GenOptions all;
+  all.boundary_percent = 100;
+  all.max_stmts = 3;
+  std::map<std::string, int> expectations;
+  int boundary = 0;
+  for (uint64_t k = 0; k < 120; ++k) {
+    const uint64_t seed = program_seed(3, k);
+    const std::string text = generate_fun(seed);
+    if (text.find(" xs=[") == std::string::npos) {
+      // Without boundary values a program is what it was before they existed.
+      CHECK(text == generate_fun(seed, none));
+      continue;
+    }
+    ++boundary;
+  }
+  CHECK(boundary >= 15);
+  CHECK(boundary <= 50);
+  for (uint64_t k = 0; k < 60; ++k) {
+    const std::string text = generate_fun(program_seed(4, k), all);
+    std::smatch m;
+    REQUIRE(std::regex_search(text, m, std::regex("-- expect: ([a-z ]+)\n")));
+    ++expectations[m[1]];
+    CHECK(std::regex_search(text, std::regex("-- input: n=[0-3] m=[0-3] c=(true|false) xs=\\[")));
+    FuzzOutcome o = fuzz_program(text);
+    INFO(text << o.check << ": " << o.detail);
+    CHECK(o.ok);
+  }
+  // Most boundary programs still run to the end; sizes of 0 and large values end others.
+  CHECK(expectations["valid"] >= 20);
+  CHECK(expectations["error bounds"] >= 1);
+  CHECK(expectations["valid"] < 60);
+}
+
+TEST_CASE("shrinking puts 0 in place of a boundary value the failure does not need",
+          "[verifier][fuzz]") {
+  // The overflow needs one large value: the other goes.
+  const std::string text = "def fuzz (n : i64) (xs : [n]i64) : ([n]i64) =\n"
+                           "  let (a : [n]i64) = kernel i < n do\n"
+                           "    let (x : i64) = xs[i]\n"
+                           "    let y = x + x\n"
+                           "    in (y)\n"
+                           "  in (a)\n"
+                           "-- input: n=3 xs=[4611686018427387904, 9223372036854775807, -8]\n"
+                           "-- expect: valid\n";
+  FuzzOutcome o = fuzz_program(text);
+  REQUIRE_FALSE(o.ok);
+  int steps = 0;
+  const std::string small = shrink(text, o, &steps);
+  INFO(small);
+  const bool a = small.find("9223372036854775807") != std::string::npos;
+  const bool b = small.find("4611686018427387904") != std::string::npos;
+  CHECK(a != b);
 }
