@@ -147,6 +147,13 @@ private:
     auto inside = [&](SExpP cond, Block& b) {
       b.push_back(st(imp::Assert{std::move(cond), "bounds"}, at));
     };
+    if (l.form == LmadSyn::Form::Explicit && l.dims.size() == 1) {
+      // One dimension: a slice's check, flat (the lowering then knows it as a fact on the
+      // host, where a race check of the kernel after it may need it).
+      SExpP cond = slice_inside(l.offset, l.dims[0].first, l.dims[0].second, n, at);
+      out.push_back(st(imp::Assert{std::move(cond), "bounds"}, at));
+      return;
+    }
     Block b;
     SExpP nonempty;
     if (l.form == LmadSyn::Form::Explicit) {
