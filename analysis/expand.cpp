@@ -25,30 +25,6 @@ std::string alloc_name(const Stmt& s) {
   return std::get<SLet>(s.node).pats.at(0).name.s;
 }
 
-/// Calls f on every body nested in `s` with the facts inside it.
-template <class F> void each_body_with(Stmt& s, const PointFacts& at, F f) {
-  auto* l = std::get_if<SLet>(&s.node);
-  if (!l) return;
-  std::visit(Overloaded{[&](EIf& x) {
-                          f(x.then_body, at);
-                          f(x.else_body, at);
-                        },
-                        [&](EKernel& x) {
-                          PointFacts in = at;
-                          in.enter_range(x.iter, x.bound);
-                          f(x.body, in);
-                        },
-                        [&](ELoop& x) {
-                          PointFacts in = at;
-                          for (const Binding& p : x.params)
-                            in.bind(p);
-                          in.enter_range(x.iter, x.bound);
-                          f(x.body, in);
-                        },
-                        [](auto&) {}},
-             l->exp.node);
-}
-
 /// Moves each allocation up to just after the last statement defining a name of its
 /// size and the last allocation before it, but past a statement that may fail only when
 /// the allocation cannot (with the facts where it lands): the run ends as before.
@@ -141,71 +117,6 @@ struct Rewrite {
   }
 };
 
-/// Whether an annotation on block `z` stays inside its first `size` elements (or its
-/// array is empty), with the facts where it is bound.
-bool ann_inside(const std::optional<Type>& t, const std::string& z, const Poly& size,
-                PointFacts& facts) {
-  if (!t || !t->ann || t->ann->mem.s != z) return true;
-  try {
-    SymLmad l = sym_lmad(t->ann->lmad);
-    Poly lo = l.offset, hi = l.offset;
-    std::vector<Formula> cases;
-    for (const auto& [c, st] : l.dims) {
-      cases.push_back(le(c, Poly(0)));
-      if (facts.proves(le(c, Poly(1)))) continue; // one element: no stride step
-      Poly span = (c - Poly(1)) * st;
-      if (facts.proves(ge(st, Poly(0))))
-        hi = hi + span;
-      else if (facts.proves(le(st, Poly(0))))
-        lo = lo + span;
-      else
-        return false;
-    }
-    // Each end alone first (small questions the solver's bounds often decide), then
-    // with the array's emptiness as the way out.
-    auto end = [&](const Formula& f) {
-      if (facts.proves(f)) return true;
-      std::vector<Formula> either = cases;
-      either.push_back(f);
-      return facts.proves(Formula::disj(either));
-    };
-    return end(ge(lo, Poly(0))) && end(le(hi, size - Poly(1)));
-  } catch (const Untranslatable&) {
-    return false;
-  } catch (const SymbolicOverflow&) {
-    return false;
-  }
-}
-
-/// Whether every array of `b` annotated `@z` stays inside the block's first `size`
-/// elements; `why` names the first one not shown to.
-bool inside_block(Body& b, const std::string& z, const Poly& size, PointFacts facts,
-                  std::string& why) {
-  for (Stmt& s : b.stmts) {
-    if (const auto* l = std::get_if<SLet>(&s.node)) {
-      std::vector<const Binding*> bs;
-      for (const Binding& p : l->pats)
-        bs.push_back(&p);
-      if (const auto* lp = std::get_if<ELoop>(&l->exp.node))
-        for (const Binding& p : lp->params)
-          bs.push_back(&p);
-      for (const Binding* p : bs)
-        if (!ann_inside(p->type, z, size, facts)) {
-          why = "'" + p->name.s + "' (" + at(s.pos) + ") is not shown inside the block's " +
-                size.to_string() + " elements";
-          return false;
-        }
-    }
-    bool ok = true;
-    each_body_with(s, facts, [&](Body& inner, const PointFacts& in) {
-      ok = ok && inside_block(inner, z, size, in, why);
-    });
-    if (!ok) return false;
-    facts.after(s);
-  }
-  return true;
-}
-
 class Expander {
 public:
   Expander(ExpandLayout l, ExpandReport& r, std::set<std::string> used)
@@ -256,7 +167,7 @@ private:
     EKernel copy = k;
     // A block this pass made holds only arrays it rewrote from ones shown inside their
     // thread's part, so they lie inside the whole block.
-    if (!made_.count(z) && !inside_block(copy.body, z, *s, inside, why)) return why;
+    if (!made_.count(z) && !arrays_inside_block(copy.body, z, *s, inside, why)) return why;
     // n * s <= 2^62 through bounds of each (linear questions in the facts' terms, where
     // the product itself is a hard nonlinear one), then as a whole.
     auto at_most = [&](const Poly& p, int bits) {

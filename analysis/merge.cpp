@@ -99,6 +99,7 @@ private:
     size_t first = SIZE_MAX, last = 0;
     std::set<ScalarType> elems;
     bool scratch = false; // holds a `scratch`, whose zeros a reused block would not have
+    bool inside = false;  // every array placed in it is shown inside its size
   };
 
   /// The element types of the arrays placed in each candidate block, and the block's live
@@ -177,6 +178,18 @@ private:
     }
     if (order.size() < 2) return;
     live_ranges(b, cands);
+    // A block joins another (taking the larger size) only when every array placed in it
+    // is shown inside its own size: a write beyond it ends the source's run, and the
+    // larger block would hide it.
+    for (auto& [name, c] : cands) {
+      std::string why;
+      std::optional<Poly> size;
+      try {
+        size = to_poly(*c.size);
+      } catch (const SymbolicOverflow&) {
+      }
+      c.inside = size && !at.empty() && arrays_inside_block(b, name, *size, at[0], why);
+    }
     // Names defined before each statement (for the merged allocation's size).
     auto defined_before = [&](size_t k) {
       std::set<std::string> d;
@@ -197,7 +210,7 @@ private:
       const Cand& c = cands[n];
       // Unused blocks are left alone, and so are blocks holding a scratch: its zeros are
       // a fresh block's, whichever member came first.
-      if (c.first == SIZE_MAX || c.elems.empty() || c.scratch) continue;
+      if (c.first == SIZE_MAX || c.elems.empty() || c.scratch || !c.inside) continue;
       bool placed = false;
       for (auto& col : colours) {
         bool ok = true;

@@ -323,4 +323,77 @@ bool PointFacts::may_fail(const Stmt& s) {
   return true;
 }
 
+namespace {
+
+std::string at_text(Pos p) {
+  return std::to_string(p.line) + ":" + std::to_string(p.col);
+}
+
+/// Whether an annotation on block `z` stays inside its first `size` elements (or its
+/// array is empty), with the facts where it is bound.
+bool ann_inside(const std::optional<Type>& t, const std::string& z, const Poly& size,
+                PointFacts& facts) {
+  if (!t || !t->ann || t->ann->mem.s != z) return true;
+  try {
+    SymLmad l = sym_lmad(t->ann->lmad);
+    Poly lo = l.offset, hi = l.offset;
+    std::vector<Formula> cases;
+    for (const auto& [c, st] : l.dims) {
+      cases.push_back(le(c, Poly(0)));
+      if (facts.proves(le(c, Poly(1)))) continue; // one element: no stride step
+      Poly span = (c - Poly(1)) * st;
+      if (facts.proves(ge(st, Poly(0))))
+        hi = hi + span;
+      else if (facts.proves(le(st, Poly(0))))
+        lo = lo + span;
+      else
+        return false;
+    }
+    // Each end alone first (small questions the solver's bounds often decide), then
+    // with the array's emptiness as the way out.
+    auto end = [&](const Formula& f) {
+      if (facts.proves(f)) return true;
+      std::vector<Formula> either = cases;
+      either.push_back(f);
+      return facts.proves(Formula::disj(either));
+    };
+    return end(ge(lo, Poly(0))) && end(le(hi, size - Poly(1)));
+  } catch (const Untranslatable&) {
+    return false;
+  } catch (const SymbolicOverflow&) {
+    return false;
+  }
+}
+
+} // namespace
+
+/// Whether every array of `b` annotated `@z` stays inside the block's first `size`
+/// elements; `why` names the first one not shown to.
+bool arrays_inside_block(Body& b, const std::string& z, const Poly& size, PointFacts facts,
+                         std::string& why) {
+  for (Stmt& s : b.stmts) {
+    if (const auto* l = std::get_if<SLet>(&s.node)) {
+      std::vector<const Binding*> bs;
+      for (const Binding& p : l->pats)
+        bs.push_back(&p);
+      if (const auto* lp = std::get_if<ELoop>(&l->exp.node))
+        for (const Binding& p : lp->params)
+          bs.push_back(&p);
+      for (const Binding* p : bs)
+        if (!ann_inside(p->type, z, size, facts)) {
+          why = "'" + p->name.s + "' (" + at_text(s.pos) + ") is not shown inside the block's " +
+                size.to_string() + " elements";
+          return false;
+        }
+    }
+    bool ok = true;
+    each_body_with(s, facts, [&](Body& inner, const PointFacts& in) {
+      ok = ok && arrays_inside_block(inner, z, size, in, why);
+    });
+    if (!ok) return false;
+    facts.after(s);
+  }
+  return true;
+}
+
 } // namespace funmem

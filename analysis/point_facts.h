@@ -19,6 +19,7 @@
 #include "analysis/formula.h"
 #include "analysis/solver.h"
 #include "ir/ast.h"
+#include "ir/overloaded.h"
 
 #include <map>
 #include <memory>
@@ -76,5 +77,37 @@ private:
   // The answers for facts_, shared by copies until the facts change.
   std::shared_ptr<std::map<std::string, bool>> answers_;
 };
+
+/// Calls f on every body nested in `s` with the facts inside it.
+template <class F> void each_body_with(Stmt& s, const PointFacts& at, F f) {
+  auto* l = std::get_if<SLet>(&s.node);
+  if (!l) return;
+  std::visit(Overloaded{[&](EIf& x) {
+                          f(x.then_body, at);
+                          f(x.else_body, at);
+                        },
+                        [&](EKernel& x) {
+                          PointFacts in = at;
+                          in.enter_range(x.iter, x.bound);
+                          f(x.body, in);
+                        },
+                        [&](ELoop& x) {
+                          PointFacts in = at;
+                          for (const Binding& p : x.params)
+                            in.bind(p);
+                          in.enter_range(x.iter, x.bound);
+                          f(x.body, in);
+                        },
+                        [](auto&) {}},
+             l->exp.node);
+}
+
+/// Whether every array of `b` annotated `@z` (its bindings, loop parameters included, at
+/// any depth) stays inside the block's first `size` elements or is empty, shown with the
+/// facts where it is bound (`facts`: those at the top of `b`); `why` names the first one
+/// not shown to. Expand and merge need it: a block made larger would hide a write outside
+/// the original one.
+bool arrays_inside_block(Body& b, const std::string& z, const Poly& size, PointFacts facts,
+                         std::string& why);
 
 } // namespace funmem

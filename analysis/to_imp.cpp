@@ -186,13 +186,19 @@ private:
         b.push_back(st(imp::If{bin(BinOp::Lt, k(0), sv), std::move(up), std::move(neg)}, at));
       }
     } else {
-      // A dense layout of the shape: elements 0 .. product - 1, inside when the product is
-      // at most n, i.e. each extent at most what n leaves after the ones before it.
+      // A dense layout of the shape: the extents evaluated in order, each non-negative
+      // (size, at the LMAD, as the semantics checks them after evaluating all); then,
+      // unless one is 0, elements 0 .. product - 1, inside when the product is at most n,
+      // i.e. each extent at most what n leaves after the ones before it.
+      std::vector<std::string> ext;
+      for (const SExpP& a : l.args)
+        ext.push_back(temp("ext", a, out));
+      for (const std::string& e : ext)
+        out.push_back(st(imp::Assert{bin(BinOp::Le, k(0), mk_var(e, at)), "size"}, at));
       const std::string room = temp("room", n, b);
-      for (const SExpP& a : l.args) {
-        SExpP pos_count = bin(BinOp::Lt, k(0), a);
+      for (const std::string& e : ext) {
+        SExpP pos_count = bin(BinOp::Lt, k(0), mk_var(e, at));
         nonempty = nonempty ? bin(BinOp::And, nonempty, pos_count) : pos_count;
-        const std::string e = temp("ext", a, b);
         inside(bin(BinOp::Le, mk_var(e, at), mk_var(room, at)), b);
         b.push_back(
             st(imp::Assign{Name{room, at}, bin(BinOp::Div, mk_var(room, at), mk_var(e, at))}, at));
