@@ -359,4 +359,31 @@ std::vector<int64_t> value_range(int64_t lo, int64_t hi) {
   return out;
 }
 
+Formula LmadExtent::within(const Poly& a, const Poly& b) const {
+  std::vector<Formula> either = empty;
+  either.push_back(Formula::conj({ge(lo, a), le(hi, b)}));
+  return Formula::disj(either);
+}
+
+std::optional<LmadExtent> lmad_extent(const SymLmad& l,
+                                      const std::function<bool(const Formula&)>& proves) {
+  LmadExtent out{l.offset, l.offset, {}};
+  for (const auto& [c, st] : l.dims) {
+    Formula none = le(c, Poly(0));
+    bool seen = false;
+    for (const Formula& f : out.empty)
+      seen = seen || f.to_string() == none.to_string();
+    if (!seen) out.empty.push_back(none);
+    if (st == Poly(0) || proves(le(c, Poly(1)))) continue; // no step along this dimension
+    Poly span = (c - Poly(1)) * st;
+    if (proves(ge(st, Poly(0))))
+      out.hi = out.hi + span;
+    else if (proves(le(st, Poly(0))))
+      out.lo = out.lo + span;
+    else
+      return std::nullopt;
+  }
+  return out;
+}
+
 } // namespace funmem

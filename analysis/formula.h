@@ -73,6 +73,20 @@ std::optional<Formula> parse_fact(const std::string& text, Diagnostic* error);
 /// Parses an LMAD in the syntax of types (`off + {(n : s), ...}`, `R(...)`, `C(...)`).
 std::optional<SymLmad> parse_sym_lmad(const std::string& text, Diagnostic* error);
 
+/// The lowest and highest address of a symbolic LMAD over its points, with the stride of
+/// every dimension that may hold more than one element of a sign `proves` shows.
+/// Example: for `5 + {(n : 1), (m : -2)}` with n, m >= 2 shown, lo = 5 - 2m + 2 and
+/// hi = 5 + n - 1.
+struct LmadExtent {
+  Poly lo, hi;
+  std::vector<Formula> empty; // each one says the LMAD has no point (a count <= 0)
+  /// The LMAD is empty, or its addresses lie in [a, b].
+  Formula within(const Poly& a, const Poly& b) const;
+};
+/// Nullopt when a stride's sign is not shown (throws SymbolicOverflow like Poly).
+std::optional<LmadExtent> lmad_extent(const SymLmad& l,
+                                      const std::function<bool(const Formula&)>& proves);
+
 /// One question of `funmem-prove --batch`: `LMAD1 ; LMAD2 ; FACT, FACT, ...`.
 struct ProveQuery {
   SymLmad l1, l2;

@@ -61,6 +61,8 @@ const BrokenVariant kBrokenVariants[] = {
     {"sc-scratch-in-place", [](PassOptions& o) -> bool& { return o.sc.broken_scratch; }},
     {"sc-no-injective", [](PassOptions& o) -> bool& { return o.sc.broken_no_injective; }},
     {"sc-chain-past-check", [](PassOptions& o) -> bool& { return o.sc.broken_chain_check; }},
+    {"sc-outside-block", [](PassOptions& o) -> bool& { return o.sc.broken_outside_block; }},
+    {"sc-shared-block", [](PassOptions& o) -> bool& { return o.sc.broken_shared_block; }},
 };
 
 } // namespace

@@ -335,29 +335,18 @@ bool ann_inside(const std::optional<Type>& t, const std::string& z, const Poly& 
                 PointFacts& facts) {
   if (!t || !t->ann || t->ann->mem.s != z) return true;
   try {
-    SymLmad l = sym_lmad(t->ann->lmad);
-    Poly lo = l.offset, hi = l.offset;
-    std::vector<Formula> cases;
-    for (const auto& [c, st] : l.dims) {
-      cases.push_back(le(c, Poly(0)));
-      if (facts.proves(le(c, Poly(1)))) continue; // one element: no stride step
-      Poly span = (c - Poly(1)) * st;
-      if (facts.proves(ge(st, Poly(0))))
-        hi = hi + span;
-      else if (facts.proves(le(st, Poly(0))))
-        lo = lo + span;
-      else
-        return false;
-    }
+    auto ext =
+        lmad_extent(sym_lmad(t->ann->lmad), [&](const Formula& f) { return facts.proves(f); });
+    if (!ext) return false;
     // Each end alone first (small questions the solver's bounds often decide), then
     // with the array's emptiness as the way out.
     auto end = [&](const Formula& f) {
       if (facts.proves(f)) return true;
-      std::vector<Formula> either = cases;
+      std::vector<Formula> either = ext->empty;
       either.push_back(f);
       return facts.proves(Formula::disj(either));
     };
-    return end(ge(lo, Poly(0))) && end(le(hi, size - Poly(1)));
+    return end(ge(ext->lo, Poly(0))) && end(le(ext->hi, size - Poly(1)));
   } catch (const Untranslatable&) {
     return false;
   } catch (const SymbolicOverflow&) {

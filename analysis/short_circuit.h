@@ -116,13 +116,15 @@ struct ScOptions {
     return o;
   }();
   // Deliberately broken variants, for the fuzzer's tests (analysis/pipeline.h).
-  bool broken_no_overlap = false;   // the 6.4.3 non-overlap checks are skipped
-  bool broken_late_facts = false;   // bounds are proved with facts from after the creation
-  bool broken_float_facts = false;  // facts over floats are kept (class 2)
-  bool broken_never_fails = false;  // every statement is judged unable to fail (classes 3, 9-11)
-  bool broken_scratch = false;      // a scratch source stays a scratch (class 5)
-  bool broken_no_injective = false; // the place's injectivity is not checked (class 6)
-  bool broken_chain_check = false;  // a point may come before a destination's run-time check
+  bool broken_no_overlap = false;    // the 6.4.3 non-overlap checks are skipped
+  bool broken_late_facts = false;    // bounds are proved with facts from after the creation
+  bool broken_float_facts = false;   // facts over floats are kept (class 2)
+  bool broken_never_fails = false;   // every statement is judged unable to fail (classes 3, 9-11)
+  bool broken_scratch = false;       // a scratch source stays a scratch (class 5)
+  bool broken_no_injective = false;  // the place's injectivity is not checked (class 6)
+  bool broken_chain_check = false;   // a point may come before a destination's run-time check
+  bool broken_outside_block = false; // layouts are taken inside their blocks, addresses unwrapped
+  bool broken_shared_block = false;  // a block the attempt takes over may hold other arrays
 };
 
 /// Short-circuits every point it can prove safe; the result type-checks and is valid

@@ -156,9 +156,13 @@ Inputs imp_inputs(const Def& def, const Inputs& in) {
       auto cl = lmad_eval(sl, env);
       if (!cl) continue;
       block.elem = a.type->elem;
-      int64_t hi = cl->offset;
+      int64_t hi = cl->offset, span = 0;
+      bool wraps = false;
       for (auto& [c, s] : cl->dims)
-        if (s > 0 && c > 0) hi += (c - 1) * s;
+        if (s > 0 && c > 0)
+          wraps = wraps || __builtin_mul_overflow(c - 1, s, &span) ||
+                  __builtin_add_overflow(hi, span, &hi);
+      if (wraps || hi == INT64_MAX) continue; // the heap semantics refuses it (parameter_cells)
       if (cl->domain_size().value_or(0) > 0) size = std::max(size, hi + 1);
       placed.emplace_back(*cl, &it->second);
     }

@@ -25,14 +25,7 @@ RunResult run_program(const Program& p, Semantics s, const Inputs& in, const Lim
       int64_t size = 0;
       for (const Binding& a : def.params)
         if (a.type && a.type->ann && a.type->ann->mem.s == b.name.s) {
-          ConcreteLmad l = m.eval_lmad(a.type->ann->lmad);
-          auto pts = l.domain_size();
-          if (pts && *pts > 0) {
-            int64_t hi = l.offset;
-            for (auto& [c, st] : l.dims)
-              if (st > 0) hi += (c - 1) * st;
-            size = std::max(size, hi + 1);
-          }
+          size = std::max(size, m.parameter_cells(a, b.name.s));
         }
       m.bind(b.name.s, MemV{m.new_block(b.name.s, size, b.name.pos)});
     }

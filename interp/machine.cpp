@@ -270,6 +270,28 @@ ConcreteLmad Machine::eval_lmad(const LmadSyn& l) {
   return dense_layout(shape, l.form == LmadSyn::Form::Row, l.pos);
 }
 
+int64_t Machine::parameter_cells(const Binding& a, const std::string& block) {
+  const LmadSyn& ls = a.type->ann->lmad;
+  ConcreteLmad l = eval_lmad(ls);
+  auto pts = l.domain_size();
+  if (!pts || *pts == 0) return 0;
+  if (ls.form == LmadSyn::Form::Explicit) { // dense layouts are exact already
+    l.offset = eval_int(*ls.offset, "an LMAD component");
+    for (size_t k = 0; k < l.dims.size() && k < ls.dims.size(); ++k)
+      if (l.dims[k].first > 1) l.dims[k].second = eval_int(*ls.dims[k].second, "an LMAD component");
+  }
+  ExactSum lo(l.offset), hi(l.offset);
+  for (const auto& [c, st] : l.dims)
+    (st < 0 ? lo : hi).add(c - 1, st);
+  const std::string what = "the layout of parameter '" + a.name.s + "' reaches address ";
+  if (lo.less_than(0))
+    throw RunError("bounds", a.name.pos, what + lo.text() + ", below its block '" + block + "'");
+  auto top = hi.narrow();
+  if (!top || *top == std::numeric_limits<int64_t>::max())
+    throw RunError("resource", a.name.pos, what + hi.text() + ", beyond any block");
+  return *top + 1;
+}
+
 /// The destination of an array-creating expression: fresh (value semantics) or the
 /// memory and LMAD of the binding's annotation (heap semantics).
 ArrV Machine::destination(const Binding& b, const std::vector<int64_t>& shape, ScalarType elem,

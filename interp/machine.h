@@ -435,6 +435,13 @@ struct Machine {
   ArrV fresh(const std::string& name, ScalarType elem, const std::vector<int64_t>& shape, Pos pos);
   std::vector<int64_t> eval_dims(const Type& t);
   ConcreteLmad eval_lmad(const LmadSyn& l);
+  /// The cells a parameter block needs for array parameter `a` placed in it: one past
+  /// its greatest address (0 when it is empty). Its addresses are integers here, not
+  /// modulo 2^64: the offset and the strides of its dimensions of two elements or more
+  /// are evaluated with trapping arithmetic, an address below 0 is a bounds error and
+  /// one of 2^63 - 1 or more a resource error. Every address of a parameter then lies
+  /// inside its block as an integer (docs/interpreters.md).
+  int64_t parameter_cells(const Binding& a, const std::string& block);
 
   /// The destination of an array-creating expression: fresh (value semantics) or the
   /// memory and LMAD of the binding's annotation (heap semantics).

@@ -45,6 +45,11 @@ static int tool_main(int argc, char** argv) {
                  "percent of programs whose one data set gives every array with boundary values "
                  "(the ends of i32 and i64, 0, -1, fractions, sizes 0 to 3; default 25)")
       ->check(CLI::Range(0, 100));
+  app.add_option("--funmem-percent", gen.funmem_percent,
+                 "percent of programs checked as FUNMEM mutants: a block made smaller, a layout "
+                 "moved, arrays sharing a block, a kernel's allocation moved out of it, an "
+                 "array added to a loop's or an if's block (default 0)")
+      ->check(CLI::Range(0, 100));
   app.add_flag("--out-of-bounds", gen.out_of_bounds,
                "generate programs that must end in a bounds error, or in an assume that gives an "
                "update's bounds too late (every stage must end with it)");

@@ -4,6 +4,7 @@
 #include "analysis/short_circuit.h"
 
 #include "verifier/fuzz.h"
+#include "verifier/mutate.h"
 #include "verifier/prover_check.h"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <random>
 #include <set>
 #include <thread>
 #include <vector>
@@ -31,6 +33,16 @@ std::map<std::string, int64_t> with_every_rule(const std::map<std::string, int64
   for (const auto& [id, n] : fired)
     out[id] += n;
   return out;
+}
+
+/// The program of seed s: a generated FUN program, or (funmem_percent of the time, chosen
+/// by the seed alone) its FUNMEM mutant.
+std::pair<std::string, Lang> campaign_program(uint64_t s, const GenOptions& gen) {
+  std::string text = generate_fun(s, gen);
+  if (std::mt19937_64(s ^ 0x66756e6d656dULL)() % 100 <
+      static_cast<uint64_t>(std::max(0, gen.funmem_percent)))
+    if (auto m = funmem_mutant(text, s)) return {m->text, Lang::FunMem};
+  return {text, Lang::Fun};
 }
 
 } // namespace
@@ -83,8 +95,8 @@ CampaignResult run_campaign(const CampaignOptions& opt) {
         found_index = k;
         return;
       }
-      std::string text = generate_fun(s, opt.gen);
-      FuzzOutcome o = fuzz_program(text, opt.passes);
+      auto [text, lang] = campaign_program(s, opt.gen);
+      FuzzOutcome o = fuzz_program(text, opt.passes, lang);
       checks += o.checks;
       ++done;
       add_rules(o.rules);
@@ -96,7 +108,7 @@ CampaignResult run_campaign(const CampaignOptions& opt) {
         report = "\nFAILURE in program " + std::to_string(k) + " (program seed " +
                  std::to_string(s) + "): check '" + o.check + "'\n" + o.detail + "\n" + text;
         std::string small = text;
-        if (opt.shrink) {
+        if (opt.shrink && lang == Lang::Fun) { // the shrinker edits FUN programs
           int steps = 0;
           small = shrink(text, o, &steps, opt.passes);
           FuzzOutcome again = fuzz_program(small, opt.passes);
@@ -159,8 +171,8 @@ std::string rule_coverage_table(const std::map<std::string, int64_t>& rules, int
   auto row = [&](const std::string& id, const std::string& what) {
     auto it = rules.find(id);
     int64_t n = it == rules.end() ? 0 : it->second;
-    s += "| " + id + " | " + std::to_string(n) + (n < min ? " (below " + std::to_string(min) + ")" : "") +
-         " | " + what + " |\n";
+    s += "| " + id + " | " + std::to_string(n) +
+         (n < min ? " (below " + std::to_string(min) + ")" : "") + " | " + what + " |\n";
     listed.insert(id);
   };
   for (const ScRule& r : sc_rules())

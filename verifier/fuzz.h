@@ -30,7 +30,10 @@ struct FuzzOutcome {
 /// value semantics runs, and after every pipeline stage the program type-checks, is
 /// valid against the value semantics and race-free).
 /// `passes` may switch on a broken pass variant (analysis/pipeline.h).
-FuzzOutcome fuzz_program(const std::string& text, const PassOptions& passes = {});
+/// A FUNMEM program (`lang`, a mutant of verifier/mutate.h) is checked up to the stage
+/// comparison: every stage ends as its own heap semantics does.
+FuzzOutcome fuzz_program(const std::string& text, const PassOptions& passes = {},
+                         Lang lang = Lang::Fun);
 
 /// A smaller program that still fails the same check: statements (with their nested
 /// bodies) dropped, `if`s replaced by one branch, statements replaced by constants,

@@ -26,6 +26,11 @@ struct GenOptions {
   /// instead of the `-- input:` lines above; their `-- expect:` line says how the value
   /// semantics ends on it (`valid` or `error KIND`).
   int boundary_percent = 25;
+  /// Percent of the programs checked as a FUNMEM mutant instead (verifier/mutate.h): the
+  /// lowered program with one block made smaller, a layout moved, an array moved into
+  /// another's block, a kernel's allocation moved out of it, or an array added to a
+  /// loop's or an if's block. Chosen by the program's seed alone.
+  int funmem_percent = 0;
 };
 
 /// A generated FUN program with `-- input:` and `-- expect: valid` (or `error bounds`)

@@ -50,6 +50,7 @@ Pass::Plan Pass::plan_here(const Point& pt, ScAttempt& a) {
   check_last_use(pt, t);
   set_defs(pt.frames, pt.P);
   check_needed_names(pt, t);
+  check_shared_blocks(pt, t);
   // An `if` creates the source: each branch builds its result where the source goes,
   // as if the end of the branch were a point of its own.
   const size_t bounds_at = t.if_result ? plan_branches(pt, t, plan, a) : t.c;
@@ -59,6 +60,7 @@ Pass::Plan Pass::plan_here(const Point& pt, ScAttempt& a) {
   check_injective(pt, t, a); // last: the costliest, and the rarest to fail
   plan.fam = std::move(t.fam);
   plan.lift = std::move(t.lift);
+  plan.root = t.root;
   return plan;
 }
 
@@ -166,6 +168,46 @@ void Pass::follow_aliases(const Point& pt, Trace& t) {
     family(B.stmts[d], t.fam, false, d, t.fam_writes);
   if (!t.fam.count(pt.x) || !(t.fam.at(pt.x) == pt.lnew))
     throw Refused{Property::ChangeOfLayout, "the aliases of " + t.root + " do not lead to " + pt.x};
+}
+
+/// The blocks an attempt takes over hold nothing but the source's aliases: a loop's or an
+/// if's block that will hold the destination's (another array there would land on the
+/// destination's live cells, or keep a block type that no longer matches), and the
+/// source's own block (another array there may read cells the source's creation wrote
+/// over, which built elsewhere it would not).
+void Pass::check_shared_blocks(const Point& pt, const Trace& t) {
+  if (opt_.broken_shared_block) return; // deliberately broken
+  // Created in a kernel in a block from outside it: every thread writes that block, so
+  // the source's creation races (or its threads' places must be shown apart), and built
+  // in each thread's own place the race would be gone from the program.
+  if (const auto& rt = arr(t.root)) {
+    size_t inner = pt.frames.size();
+    for (size_t f = 0; f < pt.frames.size(); ++f)
+      if (pt.frames[f].kind == Frame::Kind::Kernel) inner = f;
+    if (inner < pt.frames.size()) {
+      auto site = ix_.site.find(rt->mem);
+      bool inside = false;
+      for (size_t f = inner; f < pt.frames.size() && site != ix_.site.end(); ++f)
+        inside = inside || site->second.first == pt.frames[f].body;
+      if (!inside)
+        throw Refused{Property::CreationPoint,
+                      t.root + " is created in each thread of the kernel around it in " + rt->mem +
+                          ", a block from outside the kernel that every thread writes",
+                      "block shared by the threads"};
+    }
+  }
+  std::set<std::string> blocks;
+  for (const auto& [n, m] : fam_mem_)
+    blocks.insert(m);
+  if (const auto& rt = arr(t.root)) blocks.insert(rt->mem);
+  for (const auto& [n, b] : ix_.binding) {
+    if (t.fam.count(n) || !b->type || !b->type->ann || !blocks.count(b->type->ann->mem.s)) continue;
+    throw Refused{Property::CreationPoint,
+                  n + " also lives in " + b->type->ann->mem.s +
+                      ", a block the source's aliases "
+                      "hold; moving them would move it, or leave it beside cells they wrote",
+                  "block shared with other arrays"};
+  }
 }
 
 /// Step 3. Last use: no alias of x after the point.
@@ -323,7 +365,38 @@ void Pass::check_bounds(const Point& pt, Trace& t, size_t bounds_at, Plan& plan,
                       "destination checked after the creation"};
   Solver& bsolver = solver_for(cfacts);
   Account acc_b{bsolver, a};
+  // The prover's questions take each array inside its block: an array reaching outside
+  // its block ends the run where it is written, and built elsewhere it would not.
+  // The arrays bound before the creation exist there; one made later (the destination
+  // of a copy, a concat, a kernel) may not, and then its sizes may be anything.
+  auto exists = [&](const std::string& n) {
+    auto site = ix_.site.find(n);
+    if (site == ix_.site.end()) return true; // a parameter
+    for (size_t f = 0; f < pt.frames.size(); ++f)
+      if (site->second.first == pt.frames[f].body)
+        return site->second.second < (f + 1 == pt.frames.size() ? bounds_at : pt.frames[f].idx);
+    return false;
+  };
+  InsideQuery q{bsolver, exists};
+  if (!opt_.broken_outside_block && !shown_inside(pt.dest, q)) // (deliberately broken)
+    throw Refused{Property::Bounds,
+                  pt.dest + "'s layout is not shown inside its block at the creation of " + pt.x,
+                  "destination not shown inside its block"};
+  // The source's creation checks its sizes before it writes anything.
+  InsideQuery qr{bsolver, [](const std::string&) { return true; }};
+  if (!opt_.broken_outside_block && !shown_inside(t.root, qr))
+    throw Refused{Property::Bounds,
+                  t.root + "'s layout is not shown inside its own block at its creation",
+                  "source not shown inside its block"};
+  if (pt.kind == ScKind::KernelResult && pt.frames.back().kind == Frame::Kind::Kernel) {
+    std::vector<Formula> range;
+    range_facts(pt.frames.back().iter, pt.frames.back().bound, range);
+    plan.placed = {pt.dest, Formula::conj(range)};
+  } else {
+    plan.placed = {pt.dest, Formula::conj({})};
+  }
   if (auto bd = bounds(pt, bsolver)) {
+    plan.placed->second = bd->whole;
     const std::map<std::string, Poly>& defs = defs_;
     bool ok = !bd->positive.empty();
     for (const Poly& d : bd->positive)
@@ -462,6 +535,7 @@ void Pass::apply(Plan& p, std::set<std::string>& old_mems, ScAttempt& a) {
     cl.exp.node = EReplicate{ty.dims.at(0), AtomArg{zero, B.stmts[p.c].pos}};
     a.fired.push_back("applied: scratch as replicate");
   }
+  if (p.placed) placed_.insert_or_assign(p.root, *p.placed);
   std::map<std::string, LmadSyn> syn;
   for (const auto& [n, l] : p.fam) {
     syn[n] = explicit_syn(l);

@@ -155,33 +155,115 @@ std::optional<Pass::Bounds> Pass::bounds(const Point& pt, Solver& solver) {
     }
     out.whole = Formula::conj(parts);
   } else if (pt.inner && !pt.dest_dims.empty()) {
-    Poly lo = pt.inner->offset, hi = pt.inner->offset;
-    std::vector<Formula> empty;
-    for (const auto& [cnt, st] : pt.inner->dims) {
-      Formula e = le(cnt, Poly(0));
-      bool seen = false;
-      for (const Formula& g : empty)
-        seen = seen || g.to_string() == e.to_string();
-      if (!seen) empty.push_back(e);
+    for (const auto& [cnt, st] : pt.inner->dims)
       nonempty = nonempty && solver.proves(ge(cnt, Poly(1)));
-      Poly span = (cnt - Poly(1)) * st;
-      if (solver.proves(ge(st, Poly(0))))
-        hi = hi + span;
-      else if (solver.proves(le(st, Poly(0))))
-        lo = lo + span;
-      else
-        throw Refused{Property::Bounds,
-                      "the sign of the stride " + st.to_string() +
-                          " of the updated LMAD slice is unknown",
-                      "stride sign unknown"};
-    }
-    empty.push_back(inside(lo, hi, pt.dest_dims[0]));
+    auto ext = lmad_extent(*pt.inner, [&](const Formula& f) { return solver.proves(f); });
+    if (!ext)
+      throw Refused{Property::Bounds,
+                    "the sign of a stride of the updated LMAD slice " + pt.inner->to_string() +
+                        " is unknown",
+                    "stride sign unknown"};
+    std::vector<Formula> empty = ext->empty;
+    empty.push_back(inside(ext->lo, ext->hi, pt.dest_dims[0]));
     out.whole = Formula::disj(empty);
   } else {
     return std::nullopt;
   }
   if (!nonempty) out.positive.clear();
   return out;
+}
+
+bool Pass::shown_inside(const std::string& n, InsideQuery& q, int depth) {
+  if (depth > 32) return false;
+  if (auto lp = ix_.loop_param.find(n); lp != ix_.loop_param.end()) {
+    // Inside at the first iteration, and each iteration keeps it inside.
+    if (!q.assumed.insert(n).second) return true;
+    const auto& [loop, j] = lp->second;
+    bool ok = j < loop->inits.size() && j < loop->body.results.size() &&
+              shown_inside(loop->inits[j].s, q, depth + 1) &&
+              shown_inside(loop->body.results[j].s, q, depth + 1);
+    q.assumed.erase(n);
+    return ok;
+  }
+  if (auto pl = placed_.find(n); pl != placed_.end()) {
+    try {
+      return q.solver.proves(pl->second.second.substitute(defs_)) &&
+             shown_inside(pl->second.first, q, depth + 1);
+    } catch (const SymbolicOverflow&) {
+      return false;
+    }
+  }
+  auto site = ix_.site.find(n);
+  if (site == ix_.site.end()) { // a parameter of the definition: the run sizes its block
+    for (const Binding& b : p_.def.params)
+      if (b.name.s == n) return true;
+    return false;
+  }
+  const SLet& l = std::get<SLet>(site->second.first->stmts[site->second.second].node);
+  size_t j = 0;
+  while (j < l.pats.size() && l.pats[j].name.s != n)
+    ++j;
+  auto from = [&](const Name& a) { return shown_inside(a.s, q, depth + 1); };
+  std::optional<bool> derived = std::visit(
+      Overloaded{[&](const EIndex& x) -> std::optional<bool> { return from(x.arr); },
+                 [&](const ELmadSlice& x) -> std::optional<bool> { return from(x.arr); },
+                 [&](const ETranspose& x) -> std::optional<bool> { return from(x.arr); },
+                 [&](const EUpdate& x) -> std::optional<bool> { return from(x.arr); },
+                 [&](const EUpdateLmad& x) -> std::optional<bool> { return from(x.arr); },
+                 [&](const ELoop& x) -> std::optional<bool> {
+                   return j < x.params.size() && from(x.params[j].name);
+                 },
+                 [&](const EIf& x) -> std::optional<bool> {
+                   return j < x.then_body.results.size() && j < x.else_body.results.size() &&
+                          from(x.then_body.results[j]) && from(x.else_body.results[j]);
+                 },
+                 [](const auto&) -> std::optional<bool> { return std::nullopt; }},
+      l.exp.node);
+  if (derived) return *derived;
+  // Created in its block: the block's allocation says how large it is; a parameter
+  // block holds at least each nonempty array parameter placed in it.
+  const auto& t = arr(n);
+  if (!t) return false;
+  try {
+    // An array that exists has no negative dimension (its creation checked them).
+    std::vector<Formula> premises;
+    auto negative = [&](const ArrT& a) {
+      for (const Poly& d : a.dims)
+        premises.push_back(lt(d.substitute(defs_), Poly(0)));
+    };
+    if (q.exists(n)) negative(*t);
+    auto proves = [&](const Formula& f) {
+      std::vector<Formula> either = premises;
+      either.push_back(f);
+      return q.solver.proves(Formula::disj(either));
+    };
+    auto ext = lmad_extent(lmad_substitute(t->lay, defs_), proves);
+    if (!ext) return false;
+    if (alloc_body(t->mem)) {
+      auto ms = ix_.site.find(t->mem);
+      const auto& al = std::get<SLet>(ms->second.first->stmts[ms->second.second].node);
+      auto size = to_poly(*std::get<EAlloc>(al.exp.node).size);
+      return size && proves(ext->within(Poly(0), size->substitute(defs_) - Poly(1)));
+    }
+    for (const Binding& b : p_.def.params) {
+      const auto& pa = arr(b.name.s);
+      if (!pa || pa->mem != t->mem) continue;
+      negative(*pa);
+      auto pext = lmad_extent(lmad_substitute(pa->lay, defs_), proves);
+      if (!pext) continue;
+      std::vector<Formula> nonempty;
+      for (const auto& [c, st] : pa->lay.dims)
+        nonempty.push_back(ge(c.substitute(defs_), Poly(1)));
+      nonempty.push_back(ge(ext->lo, Poly(0)));
+      nonempty.push_back(le(ext->hi, pext->hi));
+      std::vector<Formula> either = ext->empty;
+      either.push_back(Formula::conj(nonempty));
+      if (proves(Formula::disj(either))) return true;
+    }
+    return false;
+  } catch (const SymbolicOverflow&) {
+    return false;
+  }
 }
 
 void Pass::collect_bounds(const Formula& f, VarBounds& vb) {

@@ -98,6 +98,8 @@ struct Acc {
   /// there (those of the statements before it) decide questions about it; an `assume`
   /// after it does not hold when it runs.
   size_t at = SIZE_MAX;
+  /// The array whose elements it reads or writes (empty: a place of the source).
+  std::string array = {};
 };
 
 /// An access summary (U_ys or W_x); `undet` says why it cannot be summarised.
@@ -120,6 +122,8 @@ struct Index {
   /// loop body's result to its parameter (the next iteration) is only in `parent`.
   std::unordered_map<std::string, std::vector<std::string>> flows;
   std::set<std::string> iters; // kernel and loop counters (i64)
+  /// Each loop parameter's loop and position.
+  std::unordered_map<std::string, std::pair<const ELoop*, size_t>> loop_param;
   std::string find(const std::string& n) {
     auto it = parent.find(n);
     if (it == parent.end() || it->second == n) return n;
@@ -146,6 +150,7 @@ struct Index {
         for (size_t j = 0; j < lp->params.size(); ++j) {
           const std::string& pn = lp->params[j].name.s;
           binding[pn] = &lp->params[j];
+          loop_param[pn] = {lp, j};
           if (j < lp->inits.size()) unite(pn, lp->inits[j].s);
           if (j < lp->body.results.size()) unite(pn, lp->body.results[j].s);
           if (j < l->pats.size()) unite(pn, l->pats[j].name.s);
@@ -371,6 +376,30 @@ private:
     check(
         W, U, [&](const Acc&) -> Solver& { return solver; }, rule, a);
   }
+  /// The prover answers over the integers; the interpreters compute addresses modulo
+  /// 2^64 (docs/interpreters.md). The two agree on a use against a place inside a block
+  /// (at most 2^59 cells) when the use's integer addresses lie inside a block too (its
+  /// array is shown inside its block) or within +-2^62 (wrap_free).
+  bool in_a_block(const Acc& u, Solver& solver);
+  /// Whether the integer addresses of an access lie within +-2^62 (or it is empty), with
+  /// the facts of `solver`. Cached per access, with the definitions inlined.
+  bool wrap_free(const SymLmad& l, Solver& solver);
+  std::map<std::pair<std::string, const Solver*>, bool> wrap_cache_;
+  /// What shown_inside asks with: the facts, which arrays exist where it asks (their
+  /// dimensions are then not negative), and the loop parameters taken as inside while
+  /// their loop's body is shown (induction).
+  struct InsideQuery {
+    Solver& solver;
+    std::function<bool(const std::string&)> exists;
+    std::set<std::string> assumed = {};
+  };
+  /// Whether array `n`'s layout is shown inside its block: a parameter is (the run makes
+  /// its block large enough); a view, update, loop parameter, loop or if result is when
+  /// what it comes from is; an array an applied point built in a destination is when the
+  /// destination is and its place's condition holds (placed_); an array created in a
+  /// block of `alloc s` is when its layout lies in [0, s) (or it is empty). Anything else
+  /// (created in a block that is a parameter, a loop's or an if's) is not shown.
+  bool shown_inside(const std::string& n, InsideQuery& q, int depth = 0);
   /// prove_disjoint with the definitions in scope inlined, counted in the attempt.
   ProveResult disjoint(const SymLmad& l1, const SymLmad& l2, Solver& solver, ScAttempt& a);
   /// The solver of a use at statement `Acc::at` of the point's body: the facts before it.
@@ -442,7 +471,15 @@ private:
     std::vector<Plan> branches;    // the creation is an `if`: then, else
     size_t if_result = 0;          // the source's position among the if's results
     std::optional<size_t> outside; // the branch whose result is created before the if
+    /// The source's root and why its place lies inside the destination (Placed).
+    std::string root;
+    std::optional<std::pair<std::string, Formula>> placed;
   };
+  /// Arrays an applied point built in a destination: the destination, and the condition
+  /// under which the place lies inside it (the bounds, a kernel's range). shown_inside
+  /// follows them: such an array is inside its new block when the destination is and
+  /// the condition holds.
+  std::map<std::string, std::pair<std::string, Formula>> placed_;
 
   void analyse(Point& pt, ScAttempt& a);
 
@@ -466,6 +503,7 @@ private:
   Plan plan_here(const Point& pt, ScAttempt& a);
   void find_creation(const Point& pt, Trace& t);
   void follow_aliases(const Point& pt, Trace& t);
+  void check_shared_blocks(const Point& pt, const Trace& t);
   void check_last_use(const Point& pt, const Trace& t);
   void check_needed_names(const Point& pt, Trace& t);
   size_t plan_branches(const Point& pt, const Trace& t, Plan& plan, ScAttempt& a);

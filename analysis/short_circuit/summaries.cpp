@@ -20,12 +20,14 @@ void Pass::uses(const Stmt& s, const std::set<std::string>& dest,
     return &*t;
   };
   auto read = [&](const std::string& a) {
-    if (auto t = place(a)) U.accs.push_back({t->lay, "read of " + a + " at " + at(pos)});
+    if (auto t = place(a))
+      U.accs.push_back({t->lay, "read of " + a + " at " + at(pos), SIZE_MAX, a});
   };
   auto write_pat = [&](const char* what) {
     for (const Binding& b : l->pats)
       if (auto t = place(b.name.s))
-        U.accs.push_back({t->lay, std::string(what) + " writing " + b.name.s + " at " + at(pos)});
+        U.accs.push_back({t->lay, std::string(what) + " writing " + b.name.s + " at " + at(pos),
+                          SIZE_MAX, b.name.s});
   };
   auto atom = [&](const AtomArg& a) {
     if (const auto* n = std::get_if<Name>(&a.v)) read(n->s);
@@ -46,65 +48,67 @@ void Pass::uses(const Stmt& s, const std::set<std::string>& dest,
           U.undet = a.what + " is not affine in " + iter + " (the loop at " + at(where) + ")";
         continue;
       }
-      U.accs.push_back({*e, a.what + " over all " + iter});
+      U.accs.push_back({*e, a.what + " over all " + iter, SIZE_MAX, a.array});
     }
   };
-  std::visit(Overloaded{[&](const EIndex& x) {
-                          auto t = place(x.arr.s);
-                          if (!t || x.entries.size() != t->dims.size()) return;
-                          for (const Entry& e : x.entries)
-                            if (!e.is_index()) return;
-                          U.accs.push_back({lmad_index(t->lay, sym_entries(x.entries)),
-                                            "read of " + x.arr.s + " at " + at(pos)});
-                        },
-                        [&](const ECopy& x) {
-                          read(x.arr.s);
-                          write_pat("copy");
-                        },
-                        [&](const EConcat& x) {
-                          read(x.a.s);
-                          read(x.b.s);
-                          write_pat("concat");
-                        },
-                        [&](const EIota&) { write_pat("iota"); },
-                        [&](const EReplicate& x) {
-                          atom(x.value);
-                          write_pat("replicate");
-                        },
-                        [&](const EUpdate& x) {
-                          atom(x.value);
-                          if (auto t = place(x.arr.s))
-                            U.accs.push_back({lmad_index(t->lay, sym_entries(x.entries)),
-                                              "update of " + x.arr.s + " at " + at(pos)});
-                        },
-                        [&](const EUpdateLmad& x) {
-                          read(x.value.s);
-                          if (auto t = place(x.arr.s))
-                            U.accs.push_back({lmad_compose(t->lay, sym_lmad(x.lmad)),
-                                              "update of " + x.arr.s + " at " + at(pos)});
-                        },
-                        [&](const EKernel& x) {
-                          Summary in;
-                          for (const Stmt& st : x.body.stmts)
-                            uses(st, dest, fam, in);
-                          result_reads(x.body, dest, fam, pos, in);
-                          aggregate(in, x.body, x.iter.s, x.bound, pos);
-                          write_pat("kernel");
-                        },
-                        [&](const ELoop& x) {
-                          Summary in;
-                          for (const Stmt& st : x.body.stmts)
-                            uses(st, dest, fam, in);
-                          aggregate(in, x.body, x.iter.s, x.bound, pos);
-                        },
-                        [&](const EIf& x) {
-                          for (const Stmt& st : x.then_body.stmts)
-                            uses(st, dest, fam, U);
-                          for (const Stmt& st : x.else_body.stmts)
-                            uses(st, dest, fam, U);
-                        },
-                        [](const auto&) {}},
-             l->exp.node);
+  std::visit(
+      Overloaded{
+          [&](const EIndex& x) {
+            auto t = place(x.arr.s);
+            if (!t || x.entries.size() != t->dims.size()) return;
+            for (const Entry& e : x.entries)
+              if (!e.is_index()) return;
+            U.accs.push_back({lmad_index(t->lay, sym_entries(x.entries)),
+                              "read of " + x.arr.s + " at " + at(pos), SIZE_MAX, x.arr.s});
+          },
+          [&](const ECopy& x) {
+            read(x.arr.s);
+            write_pat("copy");
+          },
+          [&](const EConcat& x) {
+            read(x.a.s);
+            read(x.b.s);
+            write_pat("concat");
+          },
+          [&](const EIota&) { write_pat("iota"); },
+          [&](const EReplicate& x) {
+            atom(x.value);
+            write_pat("replicate");
+          },
+          [&](const EUpdate& x) {
+            atom(x.value);
+            if (auto t = place(x.arr.s))
+              U.accs.push_back({lmad_index(t->lay, sym_entries(x.entries)),
+                                "update of " + x.arr.s + " at " + at(pos), SIZE_MAX, x.arr.s});
+          },
+          [&](const EUpdateLmad& x) {
+            read(x.value.s);
+            if (auto t = place(x.arr.s))
+              U.accs.push_back({lmad_compose(t->lay, sym_lmad(x.lmad)),
+                                "update of " + x.arr.s + " at " + at(pos), SIZE_MAX, x.arr.s});
+          },
+          [&](const EKernel& x) {
+            Summary in;
+            for (const Stmt& st : x.body.stmts)
+              uses(st, dest, fam, in);
+            result_reads(x.body, dest, fam, pos, in);
+            aggregate(in, x.body, x.iter.s, x.bound, pos);
+            write_pat("kernel");
+          },
+          [&](const ELoop& x) {
+            Summary in;
+            for (const Stmt& st : x.body.stmts)
+              uses(st, dest, fam, in);
+            aggregate(in, x.body, x.iter.s, x.bound, pos);
+          },
+          [&](const EIf& x) {
+            for (const Stmt& st : x.then_body.stmts)
+              uses(st, dest, fam, U);
+            for (const Stmt& st : x.else_body.stmts)
+              uses(st, dest, fam, U);
+          },
+          [](const auto&) {}},
+      l->exp.node);
 }
 
 /// The reads of a kernel body's results (each thread copies its result into its row),
@@ -117,7 +121,9 @@ void Pass::result_reads(const Body& body, const std::set<std::string>& dest,
       t = &it->second;
     else if (const auto& rt = arr(r.s); rt && !fam.count(r.s) && dest.count(rt->mem))
       t = &*rt;
-    if (t) U.accs.push_back({t->lay, "read of " + r.s + " (kernel result) at " + at(pos)});
+    if (t)
+      U.accs.push_back(
+          {t->lay, "read of " + r.s + " (kernel result) at " + at(pos), SIZE_MAX, r.s});
   }
 }
 
@@ -164,7 +170,8 @@ Summary Pass::others(const Summary& in, const std::string& iter, const SExpP& bo
   Poly i = Poly::var(iter);
   for (const Acc& a : in.accs) {
     if (!mentions(a.l, iter)) {
-      out.accs.push_back({a.l, a.what + (before ? " (in every thread)" : " (in every iteration)")});
+      out.accs.push_back({a.l, a.what + (before ? " (in every thread)" : " (in every iteration)"),
+                          SIZE_MAX, a.array});
       continue;
     }
     SymLmad lj = lmad_substitute(a.l, {{iter, Poly::var(j)}});
@@ -175,8 +182,8 @@ Summary Pass::others(const Summary& in, const std::string& iter, const SExpP& bo
       continue;
     }
     const char* who = before ? " by threads " : " in iterations ";
-    if (before) out.accs.push_back({*lo, a.what + who + iter + "' < " + iter});
-    out.accs.push_back({*hi, a.what + who + iter + "' > " + iter});
+    if (before) out.accs.push_back({*lo, a.what + who + iter + "' < " + iter, SIZE_MAX, a.array});
+    out.accs.push_back({*hi, a.what + who + iter + "' > " + iter, SIZE_MAX, a.array});
   }
   return out;
 }
@@ -245,6 +252,28 @@ ProveResult Pass::disjoint(const SymLmad& l1, const SymLmad& l2, Solver& solver,
                         opt_.prover);
 }
 
+bool Pass::in_a_block(const Acc& u, Solver& solver) {
+  if (opt_.broken_outside_block || also_.count(u.array)) return true; // (or deliberately broken)
+  // An access happens only to an array that exists (or is being made with its sizes
+  // checked).
+  InsideQuery q{solver, [](const std::string&) { return true; }};
+  return (!u.array.empty() && shown_inside(u.array, q)) || wrap_free(u.l, solver);
+}
+
+bool Pass::wrap_free(const SymLmad& l, Solver& solver) {
+  SymLmad q = lmad_substitute(l, defs_);
+  auto [slot, fresh] = wrap_cache_.try_emplace({q.to_string(), &solver}, false);
+  if (!fresh) return slot->second;
+  try {
+    const Poly limit(int64_t{1} << 62);
+    auto ext = lmad_extent(q, [&](const Formula& f) { return solver.proves(f); });
+    slot->second = ext && solver.proves(ext->within(Poly(0) - limit, limit));
+  } catch (const SymbolicOverflow&) {
+    slot->second = false;
+  }
+  return slot->second;
+}
+
 /// Every write must be disjoint from every use; the prover decides.
 void Pass::check(const std::vector<Acc>& W, const Summary& U, const SolverOf& solver_of,
                  Property rule, ScAttempt& a) {
@@ -255,6 +284,13 @@ void Pass::check(const std::vector<Acc>& W, const Summary& U, const SolverOf& so
                             " (undeterminable summary)"};
   for (const Acc& w : W)
     for (const Acc& u : U.accs) {
+      // The writes lie in the destination's place, inside its block (check_bounds).
+      if (!in_a_block(u, solver_of(u)))
+        throw Refused{Property::Bounds,
+                      u.what + " " + u.l.to_string() +
+                          " is not shown inside a block nor within +-2^62: its addresses may "
+                          "wrap around 2^64, where the prover's integers do not",
+                      "address may wrap"};
       ProveResult r = disjoint(w.l, u.l, solver_of(u), a);
       ScProof pr{property_rule(rule), w.what + " " + w.l.to_string(),
                  u.what + " " + u.l.to_string(), summary(r)};

@@ -6,6 +6,7 @@
 #include "verifier/prover_check.h"
 
 #include <catch2/catch.hpp>
+#include <rapidcheck/catch.h>
 
 #include <random>
 
@@ -512,4 +513,57 @@ TEST_CASE("the solver proves LUD's column bound by substituting the names' lower
   CHECK(s.stats().definitions == 1);
   CHECK_FALSE(s.proves(gt(b * nb, b * i + 2 * b + t))); // b = 1, t = 0, i = 0, nb = 2
   CHECK(s.stats().z3_calls == 0);
+}
+
+TEST_CASE("an LMAD's extent is its least and greatest address, against enumeration",
+          "[prover][extent]") {
+  // Offsets, counts and strides over two names; `proves` decides each question at one
+  // assignment, so the extent must be exact there.
+  rc::prop("lmad_extent matches the enumerated addresses", [] {
+    const std::vector<std::string> terms = {"0", "1", "-2", "a", "b", "a - 1", "2*b", "-a"};
+    auto term = [&] { return lmad("(" + *rc::gen::elementOf(terms) + ") + {}").offset; };
+    SymLmad l;
+    l.offset = term();
+    const int rank = *rc::gen::inRange(0, 3);
+    for (int k = 0; k < rank; ++k)
+      l.dims.emplace_back(term(), term());
+    const Env env = {{"a", *rc::gen::inRange(-3, 4)}, {"b", *rc::gen::inRange(-3, 4)}};
+    auto proves = [&](const Formula& f) { return all_hold({f}, env); };
+    auto ext = lmad_extent(l, proves);
+    RC_ASSERT(ext.has_value()); // at one assignment every sign is known
+    // Enumerate the points.
+    std::vector<int64_t> counts, strides;
+    for (const auto& [c, s] : l.dims) {
+      counts.push_back(*c.eval(env));
+      strides.push_back(*s.eval(env));
+    }
+    const int64_t off = *l.offset.eval(env);
+    bool empty = false;
+    for (int64_t c : counts)
+      empty = empty || c <= 0;
+    bool said_empty = false;
+    for (const Formula& f : ext->empty)
+      said_empty = said_empty || all_hold({f}, env);
+    RC_ASSERT(said_empty == empty);
+    if (empty) return;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    std::vector<int64_t> idx(counts.size(), 0);
+    for (;;) {
+      int64_t addr = off;
+      for (size_t k = 0; k < idx.size(); ++k)
+        addr += idx[k] * strides[k];
+      lo = std::min(lo, addr);
+      hi = std::max(hi, addr);
+      size_t k = 0;
+      while (k < idx.size() && ++idx[k] == counts[k])
+        idx[k++] = 0;
+      if (k == idx.size()) break;
+    }
+    RC_ASSERT(*ext->lo.eval(env) == lo);
+    RC_ASSERT(*ext->hi.eval(env) == hi);
+    // within(a, b) holds exactly when every address lies in [a, b].
+    for (int64_t a : {lo - 1, lo, lo + 1})
+      for (int64_t b : {hi - 1, hi, hi + 1})
+        RC_ASSERT(all_hold({ext->within(Poly(a), Poly(b))}, env) == (a <= lo && hi <= b));
+  });
 }

@@ -445,12 +445,13 @@ TEST_CASE("value semantics: an update is in place only when nothing else can see
           "[interp][in-place]") {
   // The loop's array is mentioned last by its update and held by nothing else: every
   // update is in place, none copies.
-  auto loop = value("def f (n : i64) (xs : [n]i64) : ([n]i64) =\n"
-                    "  let (r : [n]i64) = loop (a : [n]i64) = (xs) for i < n do\n"
-                    "    let x = a[i]\n    let x1 = x + 1\n    let (a2 : [n]i64) = a with [i] = x1\n"
-                    "    in (a2)\n"
-                    "  in (r)",
-                    "n=4 xs=[1, 2, 3, 4]");
+  auto loop =
+      value("def f (n : i64) (xs : [n]i64) : ([n]i64) =\n"
+            "  let (r : [n]i64) = loop (a : [n]i64) = (xs) for i < n do\n"
+            "    let x = a[i]\n    let x1 = x + 1\n    let (a2 : [n]i64) = a with [i] = x1\n"
+            "    in (a2)\n"
+            "  in (r)",
+            "n=4 xs=[1, 2, 3, 4]");
   REQUIRE_FALSE(loop.error);
   CHECK(ints(loop.results[0]) == std::vector<int64_t>{2, 3, 4, 5});
   CHECK(loop.stats.in_place == 4);
@@ -458,11 +459,11 @@ TEST_CASE("value semantics: an update is in place only when nothing else can see
   // The old value is used after the update (a program the type checker refuses; the
   // interpreter does not rely on it): the update copies, and the old value is unchanged.
   auto reused = unchecked_value("def f (n : i64) (xs : [n]i64) : ([n]i64, [n]i64) =\n"
-                      "  let (ys : [n]i64) = copy xs\n"
-                      "  let (zs : [n]i64) = ys with [0] = 9\n"
-                      "  let (ws : [n]i64) = copy ys\n"
-                      "  in (zs, ws)",
-                      "n=3 xs=[1, 2, 3]");
+                                "  let (ys : [n]i64) = copy xs\n"
+                                "  let (zs : [n]i64) = ys with [0] = 9\n"
+                                "  let (ws : [n]i64) = copy ys\n"
+                                "  in (zs, ws)",
+                                "n=3 xs=[1, 2, 3]");
   REQUIRE_FALSE(reused.error);
   CHECK(ints(reused.results[0]) == std::vector<int64_t>{9, 2, 3});
   CHECK(ints(reused.results[1]) == std::vector<int64_t>{1, 2, 3});
@@ -470,12 +471,12 @@ TEST_CASE("value semantics: an update is in place only when nothing else can see
   // A view of the array is still live (mentioned after the update; refused by the type
   // checker too): it keeps the block, so the update copies.
   auto view = unchecked_value("def f (n : i64) (xs : [n][n]i64) : ([n][n]i64, [n]i64) =\n"
-                    "  let (ys : [n][n]i64) = copy xs\n"
-                    "  let (row : [n]i64) = ys[0]\n"
-                    "  let (zs : [n][n]i64) = ys with [0, 0] = 9\n"
-                    "  let (r2 : [n]i64) = copy row\n"
-                    "  in (zs, r2)",
-                    "n=2 xs=[[1, 2], [3, 4]]");
+                              "  let (ys : [n][n]i64) = copy xs\n"
+                              "  let (row : [n]i64) = ys[0]\n"
+                              "  let (zs : [n][n]i64) = ys with [0, 0] = 9\n"
+                              "  let (r2 : [n]i64) = copy row\n"
+                              "  in (zs, r2)",
+                              "n=2 xs=[[1, 2], [3, 4]]");
   REQUIRE_FALSE(view.error);
   CHECK(ints(view.results[0]) == std::vector<int64_t>{9, 2, 3, 4});
   CHECK(ints(view.results[1]) == std::vector<int64_t>{1, 2});
@@ -483,12 +484,12 @@ TEST_CASE("value semantics: an update is in place only when nothing else can see
   // An array passed to the loop and still used after it (refused by the type checker):
   // the first update copies, the loop's own value is then updated in place.
   auto init = unchecked_value("def f (n : i64) (xs : [n]i64) : ([n]i64, [n]i64) =\n"
-                    "  let (r : [n]i64) = loop (a : [n]i64) = (xs) for i < n do\n"
-                    "    let (a2 : [n]i64) = a with [i] = 0\n"
-                    "    in (a2)\n"
-                    "  let (c : [n]i64) = copy xs\n"
-                    "  in (r, c)",
-                    "n=3 xs=[1, 2, 3]");
+                              "  let (r : [n]i64) = loop (a : [n]i64) = (xs) for i < n do\n"
+                              "    let (a2 : [n]i64) = a with [i] = 0\n"
+                              "    in (a2)\n"
+                              "  let (c : [n]i64) = copy xs\n"
+                              "  in (r, c)",
+                              "n=3 xs=[1, 2, 3]");
   REQUIRE_FALSE(init.error);
   CHECK(ints(init.results[0]) == std::vector<int64_t>{0, 0, 0});
   CHECK(ints(init.results[1]) == std::vector<int64_t>{1, 2, 3});
@@ -498,29 +499,29 @@ TEST_CASE("value semantics: an update is in place only when nothing else can see
   // other the old value is returned beside the new one (refused by the type checker),
   // so its update copies.
   auto branch = unchecked_value("def f (n : i64) (c : bool) (xs : [n]i64) : ([n]i64, [n]i64) =\n"
-                      "  let (ys : [n]i64) = copy xs\n"
-                      "  let (a : [n]i64) (b : [n]i64) = if c then\n"
-                      "      let (y2 : [n]i64) = ys with [0] = 7\n"
-                      "      let (y3 : [n]i64) = copy y2\n"
-                      "      in (y2, y3)\n"
-                      "    else\n"
-                      "      let (y2 : [n]i64) = ys with [0] = 8\n"
-                      "      in (y2, ys)\n"
-                      "  in (a, b)",
-                      "n=2 c=true xs=[1, 2]");
+                                "  let (ys : [n]i64) = copy xs\n"
+                                "  let (a : [n]i64) (b : [n]i64) = if c then\n"
+                                "      let (y2 : [n]i64) = ys with [0] = 7\n"
+                                "      let (y3 : [n]i64) = copy y2\n"
+                                "      in (y2, y3)\n"
+                                "    else\n"
+                                "      let (y2 : [n]i64) = ys with [0] = 8\n"
+                                "      in (y2, ys)\n"
+                                "  in (a, b)",
+                                "n=2 c=true xs=[1, 2]");
   REQUIRE_FALSE(branch.error);
   CHECK(ints(branch.results[0]) == std::vector<int64_t>{7, 2});
   CHECK(branch.stats.in_place == 1);
   auto other = unchecked_value("def f (n : i64) (c : bool) (xs : [n]i64) : ([n]i64, [n]i64) =\n"
-                     "  let (ys : [n]i64) = copy xs\n"
-                     "  let (a : [n]i64) (b : [n]i64) = if c then\n"
-                     "      let (y2 : [n]i64) = ys with [0] = 7\n"
-                     "      in (y2, y2)\n"
-                     "    else\n"
-                     "      let (y2 : [n]i64) = ys with [0] = 8\n"
-                     "      in (y2, ys)\n"
-                     "  in (a, b)",
-                     "n=2 c=false xs=[1, 2]");
+                               "  let (ys : [n]i64) = copy xs\n"
+                               "  let (a : [n]i64) (b : [n]i64) = if c then\n"
+                               "      let (y2 : [n]i64) = ys with [0] = 7\n"
+                               "      in (y2, y2)\n"
+                               "    else\n"
+                               "      let (y2 : [n]i64) = ys with [0] = 8\n"
+                               "      in (y2, ys)\n"
+                               "  in (a, b)",
+                               "n=2 c=false xs=[1, 2]");
   REQUIRE_FALSE(other.error);
   CHECK(ints(other.results[0]) == std::vector<int64_t>{8, 2});
   CHECK(ints(other.results[1]) == std::vector<int64_t>{1, 2});
@@ -560,4 +561,40 @@ TEST_CASE("heap semantics: recycled storage and race records start empty", "[int
   CHECK(ints(r.h.results[1]) == std::vector<int64_t>{10, 1, 2, 3});
   // The peak counts live blocks only (16 bytes per element), pooled storage not.
   CHECK(r.h.stats.peak_bytes == (4 + 2048) * 16);
+}
+
+TEST_CASE("a parameter's addresses are integers inside its block, never wrapped",
+          "[interp][overflow]") {
+  // A parameter block holds its arrays as integers: the offset a*b is evaluated with
+  // trapping arithmetic, an address below 0 is a bounds error, one at 2^63 - 1 or more a
+  // resource error; a stride of a one-element dimension is never evaluated.
+  const std::string text =
+      "def f (a : i64) (b : i64) (s : i64) (n : i64) (m : mem) (ys : [2]i64 @m -> R(2))\n"
+      "      (A : [n]i64 @m -> (a*b) + {(n : s)}) : (i64) =\n"
+      "  let (v : i64) = ys[1]\n"
+      "  in (v)";
+  funmem::Program p = program(text, Lang::FunMem);
+  auto run = [&](const std::string& in, std::string A) {
+    return run_program(p, Semantics::Heap, inputs(p, in + " ys=[5, 6] A=" + A));
+  };
+  RunResult wrapped = run("a=4294967296 b=4294967296 s=1 n=1", "[9]");
+  REQUIRE(wrapped.error);
+  CHECK(wrapped.error->kind == "overflow");
+  CHECK(wrapped.error->pos.line == 2);
+  RunResult below = run("a=1 b=1 s=-2 n=2", "[9, 9]");
+  REQUIRE(below.error);
+  CHECK(below.error->kind == "bounds");
+  CHECK(std::string(below.error->what()) ==
+        "the layout of parameter 'A' reaches address -1, below its block 'm'");
+  RunResult beyond = run("a=1 b=1 s=9223372036854775807 n=2", "[9, 9]");
+  REQUIRE(beyond.error);
+  CHECK(beyond.error->kind == "resource");
+  CHECK(std::string(beyond.error->what()) ==
+        "the layout of parameter 'A' reaches address 9223372036854775808, beyond any block");
+  // One element: the stride is not evaluated, its product never traps.
+  RunResult one = run("a=3 b=1 s=9223372036854775807 n=1", "[9]");
+  REQUIRE_FALSE(one.error);
+  CHECK(one.results[0].scalar.i == 6);
+  RunResult none = run("a=4294967296 b=4294967296 s=1 n=0", "[]");
+  REQUIRE_FALSE(none.error);
 }
