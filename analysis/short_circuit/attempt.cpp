@@ -49,7 +49,7 @@ Pass::Plan Pass::plan_here(const Point& pt, ScAttempt& a) {
   follow_aliases(pt, t);
   check_last_use(pt, t);
   set_defs(pt.frames, pt.P);
-  check_needed_names(pt, t);
+  check_needed_names(pt, t, a);
   check_shared_blocks(pt, t);
   // An `if` creates the source: each branch builds its result where the source goes,
   // as if the end of the branch were a point of its own.
@@ -235,21 +235,21 @@ void Pass::check_last_use(const Point& pt, const Trace& t) {
 
 /// Step 4. 6.2 (1) and 6.4.2: the destination's memory and the names of the projected
 /// LMAD must exist at the creation; later definitions are lifted when they can be. A
-/// source whose own layout sends several elements to one place (a zero stride) races at
-/// its creation; built elsewhere, the race would be gone from the program.
-void Pass::check_needed_names(const Point& pt, Trace& t) {
+/// source whose own layout sends several elements to one place (a zero stride, or
+/// strides that overlap) overwrites or races on them at its creation; built elsewhere,
+/// that would be gone from the program.
+void Pass::check_needed_names(const Point& pt, Trace& t, ScAttempt& a) {
   Solver& csolver = solver_for(facts_at(pt.frames, t.c));
   need(*pt.B, t.c, pt.P, t.fam, pt.ysm, Property::DestinationMemory, t.lift, csolver);
   for (const std::string& v : lmad_free_vars(pt.lnew))
     need(*pt.B, t.c, pt.P, t.fam, v, Property::Projection, t.lift, csolver);
+  // The source's own layout must send distinct elements to distinct cells: otherwise
+  // its creation overwrites (or races on) its own elements, and built elsewhere it would
+  // not.
   if (const auto& rt = arr(t.root))
-    for (const auto& [cnt, st] : rt->lay.dims)
-      if (st == Poly(0) && !csolver.proves(le(cnt, Poly(1))))
-        throw Refused{Property::CreationPoint,
-                      t.root + "'s layout " + rt->lay.to_string() +
-                          " puts several elements in one place, so its "
-                          "creation races; it stays where it is",
-                      "own layout races"};
+    require_injective(lmad_substitute(rt->lay, defs_),
+                      t.root + "'s own layout " + rt->lay.to_string(), Property::CreationPoint,
+                      csolver, a);
   // A scratch built in the destination would keep the destination's old values where
   // the value semantics has zeros: apply() turns it into a replicate of zero, which
   // only exists for one dimension.

@@ -356,23 +356,25 @@ void Pass::check_injective(const Point& pt, const Trace& t, ScAttempt& a) {
                       at(pt.pos),
                   "place divides"};
   Solver& solver = solver_for(t.cfacts);
-  if (nested_strides(L, solver)) {
-    a.proofs.push_back({"injective", "place " + L.to_string(), t.root,
-                        "distinct elements in distinct cells (nested strides)"});
-    return;
-  }
+  const std::string what = "the place " + L.to_string() + " of " + t.root;
+  const std::string proof = require_injective(L, what, Property::Projection, solver, a);
+  a.proofs.push_back({"injective", "place " + L.to_string(), t.root, proof});
+}
+
+std::string Pass::require_injective(const SymLmad& L, const std::string& what, Property property,
+                                    Solver& solver, ScAttempt& a) {
+  const bool own = property == Property::CreationPoint;
+  if (nested_strides(L, solver)) return "distinct elements in distinct cells (nested strides)";
   const std::string v = fresh_name(names(), "k_dim");
   const Poly tv = Poly::var(v);
   for (size_t k = 0; k < L.dims.size(); ++k) {
     const auto& [cnt, st] = L.dims[k];
     if (solver.proves(le(cnt, Poly(1)))) continue;
     if (!solver.proves(Formula::cmp(st, Rel::Ne, Poly(0)))) // refused without the prover
-      throw Refused{Property::Projection,
-                    "the place " + L.to_string() + " of " + t.root +
-                        " may put two of its elements in one cell: the "
-                        "stride " +
+      throw Refused{property,
+                    what + " may put two of its elements in one cell: the stride " +
                         st.to_string() + " of dimension " + std::to_string(k) + " may be 0",
-                    "stride may be 0"};
+                    own ? "own layout races" : "stride may be 0"};
     if (L.dims.size() == 1 && (solver.proves(gt(st, Poly(0))) || solver.proves(lt(st, Poly(0)))))
       continue;
     SymLmad at_t = L, above = L;
@@ -386,14 +388,12 @@ void Pass::check_injective(const Point& pt, const Trace& t, ScAttempt& a) {
     Solver& ks = solver_for(f);
     ProveResult r = disjoint(at_t, above, ks, a);
     if (r.answer != Answer::Disjoint)
-      throw Refused{Property::Projection,
-                    "the place " + L.to_string() + " of " + t.root +
-                        " may put two of its elements " + "in one cell (dimension " +
+      throw Refused{property,
+                    what + " may put two of its elements in one cell (dimension " +
                         std::to_string(k) + "): " + summary(r),
-                    "elements may share a cell"};
+                    own ? "own layout races" : "elements may share a cell"};
   }
-  a.proofs.push_back(
-      {"injective", "place " + L.to_string(), t.root, "distinct elements in distinct cells"});
+  return "distinct elements in distinct cells";
 }
 
 /// A sufficient test of injectivity: the dimensions ordered by |stride| (each order

@@ -505,7 +505,7 @@ private:
   void follow_aliases(const Point& pt, Trace& t);
   void check_shared_blocks(const Point& pt, const Trace& t);
   void check_last_use(const Point& pt, const Trace& t);
-  void check_needed_names(const Point& pt, Trace& t);
+  void check_needed_names(const Point& pt, Trace& t, ScAttempt& a);
   size_t plan_branches(const Point& pt, const Trace& t, Plan& plan, ScAttempt& a);
   void check_bounds(const Point& pt, Trace& t, size_t bounds_at, Plan& plan, ScAttempt& a);
   /// A branch of the if at `c` returns an array created before it (`outside`, family
@@ -522,6 +522,11 @@ private:
   /// The source's place must send distinct elements to distinct places (no zero or
   /// overlapping strides): built there, its elements would overwrite each other.
   void check_injective(const Point& pt, const Trace& t, ScAttempt& a);
+  /// Whether L sends distinct elements to distinct cells (nested strides, else SOSI per
+  /// dimension); throws Refused under `property` (`what` names L) when not shown, and
+  /// returns the proof's text.
+  std::string require_injective(const SymLmad& L, const std::string& what, Property property,
+                                Solver& solver, ScAttempt& a);
   bool nested_strides(const SymLmad& L, Solver& solver);
   Acc whole_creation(const Point& pt, const Trace& t);
   std::set<std::string> destination_blocks(const Point& pt);

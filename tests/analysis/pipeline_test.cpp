@@ -131,9 +131,12 @@ TEST_CASE("the stage table, the standard stages and the pipeline's diagnostics",
   CHECK(po.sc.prover.broken_no_cross);
   CHECK(po.merge.broken_no_interference);
   CHECK(po.sc.broken_chain_check);
+  CHECK(po.sc.broken_outside_block);
+  CHECK(po.sc.broken_shared_block);
   CHECK(broken_variants_text(po) == "--broken sc-no-overlap --broken merge-no-interference "
                                     "--broken sosi-no-cross --broken sc-late-facts "
                                     "--broken sc-float-facts --broken sc-never-fails "
                                     "--broken sc-scratch-in-place --broken sc-no-injective "
-                                    "--broken sc-chain-past-check");
+                                    "--broken sc-chain-past-check --broken sc-outside-block "
+                                    "--broken sc-shared-block");
 }
