@@ -250,6 +250,12 @@ void Pass::check_needed_names(const Point& pt, Trace& t, ScAttempt& a) {
     require_injective(lmad_substitute(rt->lay, defs_),
                       t.root + "'s own layout " + rt->lay.to_string(), Property::CreationPoint,
                       csolver, a);
+  // So must the destination's: a place injective on its own may still share cells with
+  // the rest of a destination that overlaps itself (`concat x x` into rows that overlap).
+  if (const auto& dt = arr(pt.dest))
+    require_injective(lmad_substitute(dt->lay, defs_),
+                      pt.dest + "'s own layout " + dt->lay.to_string(), Property::CreationPoint,
+                      csolver, a);
   // A scratch built in the destination would keep the destination's old values where
   // the value semantics has zeros: apply() turns it into a replicate of zero, which
   // only exists for one dimension.

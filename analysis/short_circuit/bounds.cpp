@@ -372,7 +372,11 @@ std::string Pass::require_injective(const SymLmad& L, const std::string& what, P
   for (size_t k = 0; k < L.dims.size(); ++k) {
     const auto& [cnt, st] = L.dims[k];
     if (solver.proves(le(cnt, Poly(1)))) continue;
-    if (!solver.proves(Formula::cmp(st, Rel::Ne, Poly(0)))) // refused without the prover
+    // (An LMAD with no element sends none anywhere.)
+    std::vector<Formula> nonzero = {Formula::cmp(st, Rel::Ne, Poly(0))};
+    for (const auto& [c, s] : L.dims)
+      nonzero.push_back(le(c, Poly(0)));
+    if (!solver.proves(Formula::disj(nonzero))) // refused without the prover
       throw Refused{property,
                     what + " may put two of its elements in one cell: the stride " +
                         st.to_string() + " of dimension " + std::to_string(k) + " may be 0",

@@ -110,6 +110,15 @@ void Pass::in_place_map(Body& B, size_t p, std::vector<Frame>& fr, SLet& l, EKer
     uses(st, block_names(xt.mem), {}, Uk);
   result_reads(k.body, block_names(xt.mem), {}, k.body.pos, Uk);
   localize(Uk, k.body);
+  // ys is built in xs's place: xs must lie inside its block, and ys inside its own (where
+  // it does not, the kernel's writes fail, and in xs's block they would not).
+  InsideQuery q{solver, [](const std::string&) { return true; }};
+  if (!opt_.broken_outside_block && !shown_inside(xs, q))
+    throw Refused{Property::Bounds, xs + "'s layout is not shown inside its block",
+                  "destination not shown inside its block"};
+  if (!opt_.broken_outside_block && !shown_inside(ys, q))
+    throw Refused{Property::Bounds, ys + "'s layout is not shown inside its own block",
+                  "source not shown inside its block"};
   Acc wi{lmad_fix(yt.lay, Poly::var(k.iter.s)), "write of " + ys + " by thread " + k.iter.s};
   a.dest_mem = xt.mem;
   check({wi}, others(Uk, k.iter.s, k.bound), solver, Property::OtherThreads, a);
