@@ -48,6 +48,54 @@ SExpP slice_inside(const SExpP& start, const SExpP& count, const SExpP& stride, 
   return bin(BinOp::Or, bin(BinOp::Le, count, k(0)), bin(BinOp::And, std::move(within), last_in));
 }
 
+SExpP lmad_injective(const std::vector<std::pair<SExpP, SExpP>>& dims, Pos pos) {
+  auto bin = [&](BinOp op, SExpP a, SExpP b) {
+    return mk_bin(op, std::move(a), std::move(b), pos);
+  };
+  auto call = [&](Fn f, SExpP a, SExpP b) -> SExpP {
+    std::vector<SExpP> args;
+    args.push_back(std::move(a));
+    args.push_back(std::move(b));
+    return SExp{SCall{f, std::move(args)}, pos};
+  };
+  auto k = [&](int64_t v) { return mk_int(v, pos); };
+  const int64_t big = int64_t{1} << 28;
+  auto any = [&](SExpP a, SExpP b) { return a ? bin(BinOp::Or, std::move(a), std::move(b)) : b; };
+  auto all = [&](SExpP a, SExpP b) { return a ? bin(BinOp::And, std::move(a), std::move(b)) : b; };
+  SExpP empty, small;
+  // Clamped to [0, 2^28] and [0, 2^28]: a term (c - 1) * |s| stays below 2^56.
+  std::vector<SExpP> count, step;
+  for (const auto& [c, s] : dims) {
+    empty = any(std::move(empty), bin(BinOp::Le, c, k(0)));
+    small = all(std::move(small), bin(BinOp::And, bin(BinOp::Lt, c, k(big)),
+                                      bin(BinOp::And, bin(BinOp::Lt, k(-big), s),
+                                          bin(BinOp::Lt, s, k(big)))));
+    count.push_back(call(Fn::Min, call(Fn::Max, c, k(1)), k(big)));
+    std::vector<SExpP> a;
+    a.push_back(call(Fn::Min, call(Fn::Max, s, k(-big)), k(big)));
+    step.push_back(SExp{SCall{Fn::Abs, std::move(a)}, pos});
+  }
+  if (dims.empty()) return bin(BinOp::Le, k(0), k(0)); // one point
+  // Each dimension of more than one point steps beyond the span of those after it.
+  auto nested = [&](bool reverse) {
+    SExpP out;
+    const size_t d = dims.size();
+    for (size_t i = 0; i < d; ++i) {
+      const size_t kk = reverse ? d - 1 - i : i;
+      SExpP span = k(0);
+      for (size_t j = i + 1; j < d; ++j) {
+        const size_t jj = reverse ? d - 1 - j : j;
+        span = bin(BinOp::Add, span, bin(BinOp::Mul, bin(BinOp::Sub, count[jj], k(1)), step[jj]));
+      }
+      out = all(std::move(out), bin(BinOp::Or, bin(BinOp::Le, count[kk], k(1)),
+                                    bin(BinOp::Lt, span, step[kk])));
+    }
+    return out;
+  };
+  SExpP order = dims.size() == 1 ? nested(false) : bin(BinOp::Or, nested(false), nested(true));
+  return bin(BinOp::Or, empty, bin(BinOp::And, small, order));
+}
+
 std::string fresh_name(const std::set<std::string>& used, const std::string& base) {
   std::string n = base;
   for (int k = 2; used.count(n); ++k)

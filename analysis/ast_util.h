@@ -30,6 +30,15 @@ Def uniquify(const Def& d);
 /// it: a block passed through a loop is then visibly the same block.
 Def drop_invariant_mem_params(const Def& d);
 
+/// A sufficient condition for the LMAD `dims` (count, stride) to send distinct points to
+/// distinct cells, evaluated at run time without an operation that can overflow: some
+/// count is at most 0 (no point), or every count and stride lies within +-2^28 and the
+/// strides are nested in the written order or in its reverse (each dimension of more
+/// than one point steps beyond the span of the dimensions after it). False where the
+/// LMAD is injective but too large or not nested: the caller then takes the safe path.
+/// Evaluates every count and stride.
+SExpP lmad_injective(const std::vector<std::pair<SExpP, SExpP>>& dims, Pos pos);
+
 /// The source semantics' bounds check of a slice entry `start : count : stride` of a
 /// dimension of `dim` elements as a condition: `count <= 0`, or `0 <= start < dim` and the
 /// last element `start + (count - 1) * stride` inside too, computed without an operation

@@ -265,16 +265,16 @@ private:
     return true;
   }
 
-  /// Whether an LMAD of constant counts and strides sends two points to one place (found
-  /// by enumeration, up to 2^16 points); a symbolic one is taken as it is written.
-  static bool overlaps_itself(const SymLmad& l) {
+  /// Whether an LMAD of constant counts and strides sends two points to one place, found
+  /// by enumeration up to 2^16 points; nullopt for a symbolic or a larger one.
+  static std::optional<bool> overlaps_itself(const SymLmad& l) {
     std::vector<std::pair<int64_t, int64_t>> dims;
     int64_t points = 1;
     for (const auto& [n, st] : l.dims) {
       auto cn = n.constant(), cs = st.constant();
-      if (!cn || !cs) return false;
+      if (!cn || !cs) return std::nullopt;
       if (*cn <= 0) return false;
-      if (*cn > (int64_t{1} << 16) || (points *= *cn) > (int64_t{1} << 16)) return false;
+      if (*cn > (int64_t{1} << 16) || (points *= *cn) > (int64_t{1} << 16)) return std::nullopt;
       dims.emplace_back(*cn, *cs);
     }
     std::set<Wide> seen; // exact: strides may be near 2^63
@@ -477,8 +477,25 @@ private:
               const ArrInfo a = sc.arrays.at(x.arr.s);
               check_lmad(x.lmad, sexp(a.lay.dims.at(0).first), pos, out);
               const SymLmad inner = sym_lmad(x.lmad);
-              store(AtomArg{x.value, pos}, a.mem, lmad_compose(a.lay, inner), sc, pos, out,
-                    !overlaps_itself(inner));
+              const SymLmad place = lmad_compose(a.lay, inner);
+              const AtomArg v{x.value, pos};
+              auto overlaps = overlaps_itself(inner);
+              if (overlaps || x.lmad.form != LmadSyn::Form::Explicit) {
+                store(v, a.mem, place, sc, pos, out, !overlaps.value_or(false));
+              } else {
+                // Two points of the place may share a cell (the last element written wins,
+                // as in the value semantics): parallel only where the run shows they do not.
+                Block par, seq;
+                store(v, a.mem, place, sc, pos, par, true);
+                const int copies = rep_.copies, elided = rep_.elided; // one copy, two versions
+                store(v, a.mem, place, sc, pos, seq, false);
+                rep_.copies = copies;
+                rep_.elided = elided;
+                const Pos at = x.lmad.pos.line > 0 ? x.lmad.pos : pos;
+                out.push_back(st(imp::If{lmad_injective(x.lmad.dims, at), std::move(par),
+                                         std::move(seq)},
+                                 pos));
+              }
               sc.arrays[p0.name.s] = array_info(*p0.type);
             },
             [&](const EConcat& x) {

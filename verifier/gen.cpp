@@ -447,12 +447,15 @@ private:
       break;
     }
     case 4: { // bounds: an LMAD-slice update whose stride has an unknown sign (-1, 0 or 1)
+      // and may be 0 (to-imp copies it in sequence unless the run shows distinct cells)
       Var r0 = bind(out, indent, i64, "xs[0]");
       Var e = bind(out, indent, i64, "min(max(" + r0.name + ", -1), 1)");
       Var f = bind(out, indent, Ty{"i64", {"8"}}, "iota 8");
-      Var x = bind(out, indent, Ty{"i64", {"1"}}, "replicate 1 " + literal("i64"));
+      // Two elements, distinct with iota: with the stride 0 the last one written wins.
+      Var x = bind(out, indent, Ty{"i64", {"2"}},
+                   chance(50) ? "iota 2" : "replicate 2 " + literal("i64"));
       std::erase_if(vars_, [&](const Var& v) { return v.name == f.name || v.name == x.name; });
-      bind(out, indent, f.ty, f.name + " with [3 + {(1 : " + e.name + ")}] = " + x.name);
+      bind(out, indent, f.ty, f.name + " with [3 + {(2 : " + e.name + ")}] = " + x.name);
       break;
     }
     case 5:   // 6.2 (1): the destination's rows computed by an if after the creation
