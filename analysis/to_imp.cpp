@@ -292,6 +292,31 @@ private:
     return false;
   }
 
+  /// An LMAD update: its checks, then the copy of the value into the place. Where two
+  /// points of the place may share a cell (the last element written wins, as in the
+  /// value semantics), the copy is parallel only where the run shows they do not.
+  void update_lmad(const EUpdateLmad& x, const Scope& sc, Pos pos, Block& out) {
+    const ArrInfo a = sc.arrays.at(x.arr.s);
+    check_lmad(x.lmad, sexp(a.lay.dims.at(0).first), pos, out);
+    const SymLmad inner = sym_lmad(x.lmad);
+    const SymLmad place = lmad_compose(a.lay, inner);
+    const AtomArg v{x.value, pos};
+    auto overlaps = overlaps_itself(inner);
+    if (overlaps || x.lmad.form != LmadSyn::Form::Explicit) {
+      store(v, a.mem, place, sc, pos, out, !overlaps.value_or(false));
+      return;
+    }
+    Block par, seq;
+    store(v, a.mem, place, sc, pos, par, true);
+    const int copies = rep_.copies, elided = rep_.elided; // one copy, two versions
+    store(v, a.mem, place, sc, pos, seq, false);
+    rep_.copies = copies;
+    rep_.elided = elided;
+    const Pos at = x.lmad.pos.line > 0 ? x.lmad.pos : pos;
+    out.push_back(
+        st(imp::If{lmad_injective(x.lmad.dims, at), std::move(par), std::move(seq)}, pos));
+  }
+
   /// Stores a value (a scalar name / literal, or an array) into the place `dst`.
   void store(const AtomArg& v, const std::string& dmem, const SymLmad& dst, const Scope& sc,
              Pos pos, Block& out, bool parallel = true) {
@@ -474,28 +499,7 @@ private:
               sc.arrays[p0.name.s] = array_info(*p0.type);
             },
             [&](const EUpdateLmad& x) {
-              const ArrInfo a = sc.arrays.at(x.arr.s);
-              check_lmad(x.lmad, sexp(a.lay.dims.at(0).first), pos, out);
-              const SymLmad inner = sym_lmad(x.lmad);
-              const SymLmad place = lmad_compose(a.lay, inner);
-              const AtomArg v{x.value, pos};
-              auto overlaps = overlaps_itself(inner);
-              if (overlaps || x.lmad.form != LmadSyn::Form::Explicit) {
-                store(v, a.mem, place, sc, pos, out, !overlaps.value_or(false));
-              } else {
-                // Two points of the place may share a cell (the last element written wins,
-                // as in the value semantics): parallel only where the run shows they do not.
-                Block par, seq;
-                store(v, a.mem, place, sc, pos, par, true);
-                const int copies = rep_.copies, elided = rep_.elided; // one copy, two versions
-                store(v, a.mem, place, sc, pos, seq, false);
-                rep_.copies = copies;
-                rep_.elided = elided;
-                const Pos at = x.lmad.pos.line > 0 ? x.lmad.pos : pos;
-                out.push_back(st(imp::If{lmad_injective(x.lmad.dims, at), std::move(par),
-                                         std::move(seq)},
-                                 pos));
-              }
+              update_lmad(x, sc, pos, out);
               sc.arrays[p0.name.s] = array_info(*p0.type);
             },
             [&](const EConcat& x) {
