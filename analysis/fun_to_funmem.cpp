@@ -24,6 +24,9 @@ struct Arr { // NOLINT(bugprone-exception-escape): moving a Poly does not throw
   std::vector<SExpP> dims;
   std::string mem;
   SymLmad lay;
+  // Distinct elements in distinct cells: false for a view through a slice whose stride
+  // may be 0 (or an LMAD slice that may overlap itself), which an update must copy first.
+  bool injective = true;
 };
 
 using Env = std::map<std::string, Arr>;
@@ -180,6 +183,23 @@ private:
     p.type->ann = MemAnn{Name{a.mem, p.name.pos}, explicit_syn(lay)};
   }
 
+  /// Whether slicing keeps distinct elements in distinct cells: every slice's stride is
+  /// a non-zero constant.
+  static bool steps_nonzero(const std::vector<SymEntry>& es) {
+    for (const SymEntry& e : es)
+      if (e.count && (!e.stride.constant() || *e.stride.constant() == 0)) return false;
+    return true;
+  }
+  /// Whether an LMAD is constant and nested (ConcreteLmad::nested).
+  static bool constant_nested(const SymLmad& l) {
+    ConcreteLmad c;
+    for (const auto& [n, st] : l.dims) {
+      if (!n.constant() || !st.constant()) return false;
+      c.dims.emplace_back(*n.constant(), *st.constant());
+    }
+    return c.nested();
+  }
+
   void stmt(const Stmt& s, std::vector<Stmt>& out, Env& env) {
     const auto* l0 = std::get_if<SLet>(&s.node);
     if (!l0) {
@@ -190,8 +210,8 @@ private:
     const Pos pos = let.exp.pos;
     Binding* first = let.pats.empty() ? nullptr : &let.pats[0];
     bool array_result = first && first->type && first->type->kind == Type::Kind::Array;
-    auto record = [&](const std::string& mem, const SymLmad& lay) {
-      env[first->name.s] = Arr{first->type->elem, first->type->dims, mem, lay};
+    auto record = [&](const std::string& mem, const SymLmad& lay, bool injective = true) {
+      env[first->name.s] = Arr{first->type->elem, first->type->dims, mem, lay, injective};
     };
     // An update lives where its source lives, with the source's layout.
     auto keep_layout = [&](const std::string& src) {
@@ -199,7 +219,13 @@ private:
       bool row = is_row_major(a.lay, first->type->dims);
       first->type->ann =
           MemAnn{Name{a.mem, pos}, row ? row_syn(first->type->dims) : explicit_syn(a.lay)};
-      record(a.mem, a.lay);
+      record(a.mem, a.lay, a.injective);
+    };
+    // An update of a view that may hold two elements in one cell updates a row-major copy
+    // (the value semantics' new array has one cell per element).
+    auto distinct_cells = [&](const Name& arr) {
+      if (env.at(arr.s).injective) return arr;
+      return Name{row_major_copy(arr, out, env).second, arr.pos};
     };
     auto fresh_array = [&]() {
       std::string m = alloc(first->name.s, first->type->dims, pos, out);
@@ -215,22 +241,24 @@ private:
                    [&](const EIndex& x) {
                      if (!array_result) return;
                      const Arr& a = env.at(x.arr.s);
-                     SymLmad lay = lmad_index(a.lay, sym_entries(x.entries));
+                     std::vector<SymEntry> es = sym_entries(x.entries);
+                     SymLmad lay = lmad_index(a.lay, es);
+                     const bool injective = a.injective && steps_nonzero(es);
                      bind_view(let, env, x.arr.s, lay, pos);
-                     record(a.mem, lay);
+                     record(a.mem, lay, injective);
                    },
                    [&](const ELmadSlice& x) {
                      const Arr& a = env.at(x.arr.s);
                      SymLmad inner = sym_lmad(x.lmad);
                      SymLmad lay = lmad_compose(a.lay, inner);
                      bind_view(let, env, x.arr.s, lay, pos);
-                     record(a.mem, lay);
+                     record(a.mem, lay, a.injective && constant_nested(inner));
                    },
                    [&](const ETranspose& x) {
                      const Arr& a = env.at(x.arr.s);
                      SymLmad lay = lmad_transpose(a.lay);
                      bind_view(let, env, x.arr.s, lay, pos);
-                     record(a.mem, lay);
+                     record(a.mem, lay, a.injective);
                    },
                    [&](const EIf& x) {
                      std::vector<bool> is_array;
@@ -266,8 +294,18 @@ private:
                      let.pats = pair_pattern(let.pats, env, pat_array);
                      let.exp.node = y;
                    },
-                   [&](const EUpdate& x) { keep_layout(x.arr.s); },
-                   [&](const EUpdateLmad& x) { keep_layout(x.arr.s); },
+                   [&](const EUpdate& x) {
+                     EUpdate y = x;
+                     y.arr = distinct_cells(x.arr);
+                     keep_layout(y.arr.s);
+                     let.exp.node = y;
+                   },
+                   [&](const EUpdateLmad& x) {
+                     EUpdateLmad y = x;
+                     y.arr = distinct_cells(x.arr);
+                     keep_layout(y.arr.s);
+                     let.exp.node = y;
+                   },
                    [&](const EConcat&) { fresh_array(); }, [&](const EIota&) { fresh_array(); },
                    [&](const EReplicate&) { fresh_array(); }, [&](const ECopy&) { fresh_array(); },
                    [&](const EScratch&) { fresh_array(); },

@@ -109,7 +109,9 @@ ArrV Machine::updatable(const Name& arr, const std::string& value, Pos pos) {
   ArrV src;
   if (value != arr.s && dies_here(arr.s)) {
     src = take(arr);
-    if (src.block.use_count() == 1) {
+    // A view whose layout may send two elements to one cell is copied: the new array has
+    // one cell per element.
+    if (src.block.use_count() == 1 && src.lay.nested()) {
       ++stats.in_place;
       return src;
     }

@@ -349,6 +349,30 @@ bool ConcreteLmad::fits() const {
   return true;
 }
 
+namespace {
+__extension__ typedef unsigned __int128 UWide; // NOLINT(modernize-use-using): __extension__
+__extension__ typedef __int128 Wide;           // NOLINT(modernize-use-using): needs it
+} // namespace
+
+bool ConcreteLmad::nested() const {
+  auto n = domain_size();
+  if (n && *n == 0) return true;
+  std::vector<std::pair<UWide, int64_t>> steps; // (|stride|, count)
+  for (const auto& [c, s] : dims) {
+    if (c <= 0) return true;
+    if (c >= 2)
+      steps.emplace_back(s < 0 ? static_cast<UWide>(-static_cast<Wide>(s)) : static_cast<UWide>(s),
+                         c);
+  }
+  std::sort(steps.begin(), steps.end());
+  UWide span = 0; // below 2^64 * 2^63 * dims: no overflow in 128 bits
+  for (const auto& [st, c] : steps) {
+    if (st <= span) return false;
+    span += st * static_cast<UWide>(c - 1);
+  }
+  return true;
+}
+
 std::optional<std::vector<int64_t>> ConcreteLmad::points(int64_t limit) const {
   auto n = domain_size();
   if (!n || *n > limit || !fits()) return std::nullopt;

@@ -112,6 +112,11 @@ struct ConcreteLmad {
   std::optional<std::vector<int64_t>> points(int64_t limit) const;
   /// Whether every point fits in int64 (its domain size too), without enumerating them.
   bool fits() const;
+  /// A sufficient test that distinct index tuples reach distinct cells: no tuple, or the
+  /// dimensions of two or more points, ordered by |stride|, each step beyond the span of
+  /// the smaller ones (exact arithmetic). False for some injective LMADs (`{(3 : 2), (2 :
+  /// 3)}`), never for one that sends two tuples to one cell.
+  bool nested() const;
   int64_t apply(const std::vector<int64_t>& idx) const;
 };
 /// Evaluates every component under env; nullopt (with a message) on failure.

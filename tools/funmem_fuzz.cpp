@@ -71,13 +71,13 @@ static int tool_main(int argc, char** argv) {
   bool no_shrink = false;
   app.add_flag("--no-shrink", no_shrink, "report the failing program as generated");
   bool print = false;
-  app.add_flag("--print", print, "print program SEED (the --seed value) and exit");
+  app.add_flag("--print", print, "print the program of program seed SEED (the --seed value; a FUNMEM mutant where --funmem-percent makes it one) and exit");
   CLI11_PARSE(app, argc, argv);
   PassOptions passes;
   for (const std::string& b : broken)
     set_broken_variant(passes, b);
   if (print) {
-    std::fputs(generate_fun(seed, gen).c_str(), stdout);
+    std::fputs(campaign_program(seed, gen).first.c_str(), stdout);
     return 0;
   }
   CampaignOptions copt;

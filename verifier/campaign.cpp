@@ -37,6 +37,9 @@ std::map<std::string, int64_t> with_every_rule(const std::map<std::string, int64
 
 /// The program of seed s: a generated FUN program, or (funmem_percent of the time, chosen
 /// by the seed alone) its FUNMEM mutant.
+
+} // namespace
+
 std::pair<std::string, Lang> campaign_program(uint64_t s, const GenOptions& gen) {
   std::string text = generate_fun(s, gen);
   if (std::mt19937_64(s ^ 0x66756e6d656dULL)() % 100 <
@@ -44,8 +47,6 @@ std::pair<std::string, Lang> campaign_program(uint64_t s, const GenOptions& gen)
     if (auto m = funmem_mutant(text, s)) return {m->text, Lang::FunMem};
   return {text, Lang::Fun};
 }
-
-} // namespace
 
 CampaignResult run_campaign(const CampaignOptions& opt) {
   std::string broken_text = broken_variants_text(opt.passes);

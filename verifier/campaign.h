@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 
 namespace funmem {
 
@@ -51,6 +52,10 @@ std::string rule_coverage_table(const std::map<std::string, int64_t>& rules, int
 
 /// Runs the campaign; it prints nothing (the tool prints the progress and the report).
 CampaignResult run_campaign(const CampaignOptions& opt);
+
+/// The program of program seed `s`: the generated FUN program, or, for
+/// `gen.funmem_percent` percent of the seeds, a FUNMEM mutant of it (mutate.h).
+std::pair<std::string, Lang> campaign_program(uint64_t s, const GenOptions& gen);
 
 /// The regression test of a found failure (for corpus/regress): its text, and for a
 /// program the properties the correct sc refuses (`-- refuses:` lines).

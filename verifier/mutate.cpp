@@ -102,6 +102,16 @@ std::string shrink_alloc(std::vector<Site>& sites, Rng& rng) {
   return "alloc of " + s.let().pats[0].name.s + " made smaller (" + print_sexp(*size) + ")";
 }
 
+/// An i64 parameter of the definition (a size the prover knows nothing of), if any.
+std::optional<std::string> size_parameter(const Program& p, Rng& rng) {
+  std::vector<std::string> names;
+  for (const Binding& b : p.def.params)
+    if (b.type && b.type->kind == Type::Kind::Scalar && b.type->elem == ScalarType::I64)
+      names.push_back(b.name.s);
+  if (names.empty()) return std::nullopt;
+  return pick(names, rng);
+}
+
 std::string shift_layout(Program& p, std::vector<Site>& sites, Rng& rng) {
   std::vector<Binding*> arrays;
   for (const Site& s : sites)
@@ -109,15 +119,18 @@ std::string shift_layout(Program& p, std::vector<Site>& sites, Rng& rng) {
   if (arrays.empty()) return "";
   Binding* b = pick(arrays, rng);
   static const int64_t shifts[] = {
-      1, -1, 2, int64_t{1} << 62, -(int64_t{1} << 62), int64_t{1} << 61};
-  const int64_t by = shifts[rng() % std::size(shifts)];
+      1, -1, 2, int64_t{1} << 62, -(int64_t{1} << 62), int64_t{1} << 61, 0};
+  const int64_t k = shifts[rng() % std::size(shifts)];
+  // 0: by a size times 2^61, which no fact bounds (the addresses may wrap).
+  auto n = k == 0 ? size_parameter(p, rng) : std::nullopt;
+  const Poly by = n ? Poly::var(*n) * Poly(int64_t{1} << 61) : Poly(k == 0 ? 3 : k);
   const MemAnn old = *b->type->ann;
   MemAnn now = old;
   SymLmad l = sym_lmad(old.lmad);
-  l.offset = l.offset + Poly(by);
+  l.offset = l.offset + by;
   now.lmad = explicit_syn(l);
   reannotate(p, old, now);
-  return "layout of " + b->name.s + " moved by " + std::to_string(by);
+  return "layout of " + b->name.s + " moved by " + by.to_string();
 }
 
 std::string share_block(Program& p, std::vector<Site>& sites, Rng& rng) {
@@ -132,7 +145,10 @@ std::string share_block(Program& p, std::vector<Site>& sites, Rng& rng) {
   MemAnn now = old;
   now.mem = to->type->ann->mem;
   SymLmad l = sym_lmad(old.lmad);
-  l.offset = l.offset + Poly(static_cast<int64_t>(rng() % 3));
+  const int64_t k = static_cast<int64_t>(rng() % 4);
+  // 3: a size times 2^61 away, which no fact bounds (its addresses may wrap).
+  auto n = k == 3 ? size_parameter(p, rng) : std::nullopt;
+  l.offset = l.offset + (n ? Poly::var(*n) * Poly(int64_t{1} << 61) : Poly(k % 3));
   now.lmad = explicit_syn(l);
   reannotate(p, old, now);
   return moved->name.s + " moved into " + now.mem.s + ", the block of " + to->name.s;
@@ -166,7 +182,7 @@ std::string alloc_out_of_kernel(std::vector<Site>& sites, Rng& rng) {
 }
 
 /// `let (tmp : [2]T @m -> off + {(2 : 1)}) = replicate 2 0`.
-Stmt temporary(const std::string& name, const std::string& mem, ScalarType elem, int64_t off,
+Stmt temporary(const std::string& name, const std::string& mem, ScalarType elem, const Poly& off,
                Pos pos) {
   Binding b;
   b.name = Name{name, pos};
@@ -175,7 +191,7 @@ Stmt temporary(const std::string& name, const std::string& mem, ScalarType elem,
   t.elem = elem;
   t.dims.push_back(mk_int(2));
   SymLmad l;
-  l.offset = Poly(off);
+  l.offset = off;
   l.dims.emplace_back(Poly(2), Poly(1));
   t.ann = MemAnn{Name{mem, pos}, explicit_syn(l)};
   b.type = t;
@@ -192,7 +208,7 @@ std::string temporary_in_block(Program& p, std::vector<Site>& sites, Rng& rng) {
   std::vector<std::function<std::string()>> options;
   const std::set<std::string> used = bound_names(p.def);
   const std::string tmp = fresh_name(used, "tmp");
-  const int64_t off = static_cast<int64_t>(rng() % 4);
+  const Poly off(static_cast<int64_t>(rng() % 4));
   for (const Site& s : sites) {
     SLet& l = s.let();
     for (size_t j = 1; j < l.pats.size(); ++j) {
@@ -221,6 +237,25 @@ std::string temporary_in_block(Program& p, std::vector<Site>& sites, Rng& rng) {
   return pick(options, rng)();
 }
 
+/// A temporary in the block of an array, right after its creation: over its cells, or a
+/// size times 2^61 away (addresses that may wrap around 2^64).
+std::string temporary_beside(Program& p, std::vector<Site>& sites, Rng& rng) {
+  std::vector<std::pair<Site, Binding*>> arrays;
+  for (const Site& s : sites)
+    if (Binding* b = created(s)) arrays.emplace_back(s, b);
+  if (arrays.empty()) return "";
+  auto& [s, b] = pick(arrays, rng);
+  const std::string tmp = fresh_name(bound_names(p.def), "tmp");
+  auto n = rng() % 2 ? size_parameter(p, rng) : std::nullopt;
+  const Poly off = n ? Poly::var(*n) * Poly(int64_t{1} << 61) : Poly(static_cast<int64_t>(rng() % 3));
+  const std::string mem = b->type->ann->mem.s;
+  const ScalarType elem = b->type->elem;
+  const Pos pos = s.body->stmts[s.idx].pos;
+  s.body->stmts.insert(s.body->stmts.begin() + static_cast<long>(s.idx) + 1,
+                       temporary(tmp, mem, elem, off, pos));
+  return tmp + " placed beside " + b->name.s + " in " + mem + " at " + off.to_string();
+}
+
 } // namespace
 
 std::optional<Mutant> funmem_mutant(const std::string& fun_text, uint64_t seed) {
@@ -237,7 +272,7 @@ std::optional<Mutant> funmem_mutant(const std::string& fun_text, uint64_t seed) 
     collect(m.def.body, kernels, sites);
     std::string what;
     try {
-      switch (rng() % 5) {
+      switch (rng() % 6) {
       case 0:
         what = shrink_alloc(sites, rng);
         break;
@@ -249,6 +284,9 @@ std::optional<Mutant> funmem_mutant(const std::string& fun_text, uint64_t seed) 
         break;
       case 3:
         what = alloc_out_of_kernel(sites, rng);
+        break;
+      case 4:
+        what = temporary_beside(m, sites, rng);
         break;
       default:
         what = temporary_in_block(m, sites, rng);

@@ -376,3 +376,26 @@ TEST_CASE("multivariate division", "[symbolic]") {
     if (!(d == Poly(0))) RC_ASSERT(e.has_value() && *e == a);
   });
 }
+
+TEST_CASE("nested(): never true where two index tuples share a cell (enumeration)",
+          "[lmad][property]") {
+  rc::prop("nested() => as many distinct points as tuples", [] {
+    funmem::ConcreteLmad l;
+    l.offset = *rc::gen::inRange<int64_t>(-5, 5);
+    const int rank = *rc::gen::inRange(1, 4);
+    for (int k = 0; k < rank; ++k)
+      l.dims.emplace_back(*rc::gen::inRange<int64_t>(-1, 5), *rc::gen::inRange<int64_t>(-9, 10));
+    auto pts = l.points(1 << 12);
+    RC_ASSERT(pts.has_value());
+    if (l.nested()) RC_ASSERT(static_cast<int64_t>(pts->size()) == *l.domain_size());
+  });
+  funmem::ConcreteLmad row{0, {{4, 3}, {3, 1}}}, col{0, {{3, 1}, {4, 3}}};
+  CHECK(row.nested());
+  CHECK(col.nested());
+  CHECK_FALSE(funmem::ConcreteLmad({0, {{2, 0}}}).nested());
+  CHECK(funmem::ConcreteLmad({0, {{1, 0}, {5, 1}}}).nested());        // one point along 0
+  CHECK(funmem::ConcreteLmad({0, {{0, 0}, {5, 0}}}).nested());        // no point
+  CHECK_FALSE(funmem::ConcreteLmad({0, {{3, 2}, {2, 3}}}).nested()); // injective, not nested
+  CHECK_FALSE(funmem::ConcreteLmad({0, {{2, INT64_MIN}, {2, INT64_MIN}}}).nested());
+  CHECK(funmem::ConcreteLmad({0, {{2, INT64_MIN}, {2, 1}}}).nested());
+}
