@@ -417,7 +417,20 @@ private:
       if (D.ty.dims[0] != "n" && D.ty.dims[0] != "m") vars_.pop_back();
     };
     const Ty i64{"i64", {}};
-    switch (rnd(8)) {
+    switch (rnd(9)) {
+    case 8: { // an update of a view whose stride is 0 or 1: with 0, its cells overlap
+      Var r0 = bind(out, indent, i64, "xs[0]");
+      Var e = bind(out, indent, i64, "min(max(" + r0.name + ", 0), 1)");
+      Var f = bind(out, indent, Ty{"i64", {"8"}}, "iota 8");
+      Var v = bind(out, indent, Ty{"i64", {"4"}}, f.name + "[0 : 4 : " + e.name + "]");
+      Var x = bind(out, indent, Ty{"i64", {"2"}}, "iota 2");
+      std::erase_if(vars_, [&](const Var& w) {
+        return w.name == f.name || w.name == v.name || w.name == x.name;
+      });
+      bind(out, indent, v.ty,
+           v.name + " with [" + (chance(50) ? "1 : 2" : "1 + {(2 : 1)}") + "] = " + x.name);
+      break;
+    }
     case 0: { // 6.4.2: the index is computed by an if after the creation (not liftable)
       Var D = destination(d2), x = source();
       Var k = bind(out, indent, i64, scalar_if(indent, index_for(d2), d2 + " - 1"));

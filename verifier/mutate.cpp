@@ -247,13 +247,15 @@ std::string temporary_beside(Program& p, std::vector<Site>& sites, Rng& rng) {
   auto& [s, b] = pick(arrays, rng);
   const std::string tmp = fresh_name(bound_names(p.def), "tmp");
   auto n = rng() % 2 ? size_parameter(p, rng) : std::nullopt;
-  const Poly off = n ? Poly::var(*n) * Poly(int64_t{1} << 61) : Poly(static_cast<int64_t>(rng() % 3));
-  const std::string mem = b->type->ann->mem.s;
+  const Poly off =
+      n ? Poly::var(*n) * Poly(int64_t{1} << 61) : Poly(static_cast<int64_t>(rng() % 3));
+  // (The insertion moves the statements: b is not read after it.)
+  const std::string mem = b->type->ann->mem.s, name = b->name.s;
   const ScalarType elem = b->type->elem;
   const Pos pos = s.body->stmts[s.idx].pos;
   s.body->stmts.insert(s.body->stmts.begin() + static_cast<long>(s.idx) + 1,
                        temporary(tmp, mem, elem, off, pos));
-  return tmp + " placed beside " + b->name.s + " in " + mem + " at " + off.to_string();
+  return tmp + " placed beside " + name + " in " + mem + " at " + off.to_string();
 }
 
 } // namespace
