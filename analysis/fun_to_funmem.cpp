@@ -5,6 +5,7 @@
 #include "ir/convert.h"
 
 #include "ir/lmad.h"
+#include "ir/names.h"
 #include "ir/overloaded.h"
 #include "ir/parser.h"
 #include "ir/typecheck.h"
@@ -110,9 +111,9 @@ private:
   /// (memory, array) names of a row-major copy of `n`, or of `n` itself when it is
   /// already row-major from offset 0 in its block.
   std::pair<std::string, std::string> row_major_copy(const Name& n, std::vector<Stmt>& out,
-                                                     Env& env) {
+                                                     Env& env, bool always = false) {
     const Arr a = env.at(n.s);
-    if (is_row_major(a.lay, a.dims)) return {a.mem, n.s};
+    if (!always && is_row_major(a.lay, a.dims)) return {a.mem, n.s};
     std::string m = alloc(n.s + "_rm", a.dims, n.pos, out);
     std::string c = fresh(n.s + "_rm");
     Type t;
@@ -143,12 +144,14 @@ private:
   Body pair_body(const Body& b, const Env& env, const std::vector<bool>& is_array) {
     return body(b, env, [&](std::vector<Stmt>& stmts, Env& e) {
       std::vector<Name> res;
+      std::set<std::string> blocks; // two results in one block: the later one is copied
       for (size_t k = 0; k < b.results.size(); ++k) {
         if (!is_array[k]) {
           res.push_back(b.results[k]);
           continue;
         }
-        auto [m, a] = row_major_copy(b.results[k], stmts, e);
+        const bool shared = !blocks.insert(e.at(b.results[k].s).mem).second;
+        auto [m, a] = row_major_copy(b.results[k], stmts, e, shared);
         res.push_back(Name{m, b.results[k].pos});
         res.push_back(Name{a, b.results[k].pos});
       }
@@ -181,6 +184,20 @@ private:
     Binding& p = let.pats.at(0);
     const Arr& a = env.at(src);
     p.type->ann = MemAnn{Name{a.mem, p.name.pos}, explicit_syn(lay)};
+  }
+
+  /// Whether a loop's array initial value k shares its block with an earlier initial
+  /// value or with a name its body mentions (the value semantics' parameter is a new
+  /// array: updated in place in that block, it would change what the others read).
+  static bool init_block_shared(const ELoop& x, size_t k, const Env& env) {
+    const std::string& mem = env.at(x.inits[k].s).mem;
+    for (size_t j = 0; j < k; ++j)
+      if (auto it = env.find(x.inits[j].s); it != env.end() && it->second.mem == mem) return true;
+    std::set<std::string> names, mems;
+    body_mentions(x.body, names, mems);
+    for (const std::string& n : names)
+      if (auto it = env.find(n); it != env.end() && it->second.mem == mem) return true;
+    return false;
   }
 
   /// Whether slicing keeps distinct elements in distinct cells: every slice's stride is
@@ -233,83 +250,83 @@ private:
       record(m, row_major(polys(first->type->dims)));
     };
     std::visit(
-        Overloaded{[&](const EScalar& x) {
-                     if (let.pats.size() == 1 &&
-                         (!first->type || first->type->kind == Type::Kind::Scalar))
-                       if (auto p = to_poly(*x.e)) defs_[first->name.s] = *p;
-                   },
-                   [&](const EIndex& x) {
-                     if (!array_result) return;
-                     const Arr& a = env.at(x.arr.s);
-                     std::vector<SymEntry> es = sym_entries(x.entries);
-                     SymLmad lay = lmad_index(a.lay, es);
-                     const bool injective = a.injective && steps_nonzero(es);
-                     bind_view(let, env, x.arr.s, lay, pos);
-                     record(a.mem, lay, injective);
-                   },
-                   [&](const ELmadSlice& x) {
-                     const Arr& a = env.at(x.arr.s);
-                     SymLmad inner = sym_lmad(x.lmad);
-                     SymLmad lay = lmad_compose(a.lay, inner);
-                     bind_view(let, env, x.arr.s, lay, pos);
-                     record(a.mem, lay, a.injective && constant_nested(inner));
-                   },
-                   [&](const ETranspose& x) {
-                     const Arr& a = env.at(x.arr.s);
-                     SymLmad lay = lmad_transpose(a.lay);
-                     bind_view(let, env, x.arr.s, lay, pos);
-                     record(a.mem, lay, a.injective);
-                   },
-                   [&](const EIf& x) {
-                     std::vector<bool> is_array;
-                     let.pats = pair_pattern(let.pats, env, is_array);
-                     EIf y = x;
-                     y.then_body = pair_body(x.then_body, env, is_array);
-                     y.else_body = pair_body(x.else_body, env, is_array);
-                     let.exp.node = y;
-                   },
-                   [&](const EKernel& x) {
-                     if (array_result) fresh_array();
-                     EKernel y = x;
-                     y.body = plain_body(x.body, env);
-                     let.exp.node = y;
-                   },
-                   [&](const ELoop& x) {
-                     ELoop y = x;
-                     Env inner = env;
-                     std::vector<bool> is_array;
-                     y.params = pair_pattern(x.params, inner, is_array);
-                     y.inits.clear();
-                     for (size_t k = 0; k < x.inits.size(); ++k) {
-                       if (!is_array[k]) {
-                         y.inits.push_back(x.inits[k]);
-                         continue;
-                       }
-                       auto [m, a] = row_major_copy(x.inits[k], out, env);
-                       y.inits.push_back(Name{m, x.inits[k].pos});
-                       y.inits.push_back(Name{a, x.inits[k].pos});
-                     }
-                     y.body = pair_body(x.body, inner, is_array);
-                     std::vector<bool> pat_array;
-                     let.pats = pair_pattern(let.pats, env, pat_array);
-                     let.exp.node = y;
-                   },
-                   [&](const EUpdate& x) {
-                     EUpdate y = x;
-                     y.arr = distinct_cells(x.arr);
-                     keep_layout(y.arr.s);
-                     let.exp.node = y;
-                   },
-                   [&](const EUpdateLmad& x) {
-                     EUpdateLmad y = x;
-                     y.arr = distinct_cells(x.arr);
-                     keep_layout(y.arr.s);
-                     let.exp.node = y;
-                   },
-                   [&](const EConcat&) { fresh_array(); }, [&](const EIota&) { fresh_array(); },
-                   [&](const EReplicate&) { fresh_array(); }, [&](const ECopy&) { fresh_array(); },
-                   [&](const EScratch&) { fresh_array(); },
-                   [&](const EAlloc&) { throw Untranslatable("alloc in a FUN program"); }},
+        Overloaded{
+            [&](const EScalar& x) {
+              if (let.pats.size() == 1 && (!first->type || first->type->kind == Type::Kind::Scalar))
+                if (auto p = to_poly(*x.e)) defs_[first->name.s] = *p;
+            },
+            [&](const EIndex& x) {
+              if (!array_result) return;
+              const Arr& a = env.at(x.arr.s);
+              std::vector<SymEntry> es = sym_entries(x.entries);
+              SymLmad lay = lmad_index(a.lay, es);
+              const bool injective = a.injective && steps_nonzero(es);
+              bind_view(let, env, x.arr.s, lay, pos);
+              record(a.mem, lay, injective);
+            },
+            [&](const ELmadSlice& x) {
+              const Arr& a = env.at(x.arr.s);
+              SymLmad inner = sym_lmad(x.lmad);
+              SymLmad lay = lmad_compose(a.lay, inner);
+              bind_view(let, env, x.arr.s, lay, pos);
+              record(a.mem, lay, a.injective && constant_nested(inner));
+            },
+            [&](const ETranspose& x) {
+              const Arr& a = env.at(x.arr.s);
+              SymLmad lay = lmad_transpose(a.lay);
+              bind_view(let, env, x.arr.s, lay, pos);
+              record(a.mem, lay, a.injective);
+            },
+            [&](const EIf& x) {
+              std::vector<bool> is_array;
+              let.pats = pair_pattern(let.pats, env, is_array);
+              EIf y = x;
+              y.then_body = pair_body(x.then_body, env, is_array);
+              y.else_body = pair_body(x.else_body, env, is_array);
+              let.exp.node = y;
+            },
+            [&](const EKernel& x) {
+              if (array_result) fresh_array();
+              EKernel y = x;
+              y.body = plain_body(x.body, env);
+              let.exp.node = y;
+            },
+            [&](const ELoop& x) {
+              ELoop y = x;
+              Env inner = env;
+              std::vector<bool> is_array;
+              y.params = pair_pattern(x.params, inner, is_array);
+              y.inits.clear();
+              for (size_t k = 0; k < x.inits.size(); ++k) {
+                if (!is_array[k]) {
+                  y.inits.push_back(x.inits[k]);
+                  continue;
+                }
+                auto [m, a] = row_major_copy(x.inits[k], out, env, init_block_shared(x, k, env));
+                y.inits.push_back(Name{m, x.inits[k].pos});
+                y.inits.push_back(Name{a, x.inits[k].pos});
+              }
+              y.body = pair_body(x.body, inner, is_array);
+              std::vector<bool> pat_array;
+              let.pats = pair_pattern(let.pats, env, pat_array);
+              let.exp.node = y;
+            },
+            [&](const EUpdate& x) {
+              EUpdate y = x;
+              y.arr = distinct_cells(x.arr);
+              keep_layout(y.arr.s);
+              let.exp.node = y;
+            },
+            [&](const EUpdateLmad& x) {
+              EUpdateLmad y = x;
+              y.arr = distinct_cells(x.arr);
+              keep_layout(y.arr.s);
+              let.exp.node = y;
+            },
+            [&](const EConcat&) { fresh_array(); }, [&](const EIota&) { fresh_array(); },
+            [&](const EReplicate&) { fresh_array(); }, [&](const ECopy&) { fresh_array(); },
+            [&](const EScratch&) { fresh_array(); },
+            [&](const EAlloc&) { throw Untranslatable("alloc in a FUN program"); }},
         let.exp.node);
     out.push_back(Stmt{let, s.pos});
   }

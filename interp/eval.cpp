@@ -1,5 +1,6 @@
 // The machine: statements and expressions (see machine.h).
 #include "interp/machine.h"
+#include "ir/names.h"
 
 namespace funmem::machine {
 
@@ -341,13 +342,15 @@ Data Machine::result(const Val& v, Pos pos) {
 /// A sequential loop: the body once per iteration, the parameters bound to the
 /// values of the iteration before.
 Vals Machine::run_loop(const ELoop& x, Pos pos) {
-  // An initial value the loop mentions last (and once) moves into the loop, so that the
-  // loop's updates of it may be done in place.
+  // An initial value the loop mentions last (and once, and not in its body, which reads
+  // it again at every iteration) moves into the loop, so that the loop's updates of it
+  // may be done in place.
   Vals vals;
   for (const Name& n : x.inits) {
     const auto once = std::count_if(x.inits.begin(), x.inits.end(),
                                     [&](const Name& m) { return m.s == n.s; }) == 1;
-    if (once && dies_here(n.s) && std::holds_alternative<ArrV>(lookup(n)))
+    if (once && dies_here(n.s) && std::holds_alternative<ArrV>(lookup(n)) &&
+        !body_mentions_name(x.body, n.s))
       vals.push_back(take(n));
     else
       vals.push_back(lookup(n));
