@@ -20,17 +20,28 @@ std::vector<SymEntry> sym_entries(const std::vector<Entry>& es) {
   return out;
 }
 
+namespace {
+
+/// Builds scalar expressions at one position.
+struct Builder {
+  Pos pos;
+  SExpP bin(BinOp op, SExpP a, SExpP b) const {
+    return mk_bin(op, std::move(a), std::move(b), pos);
+  }
+  template <class... A> SExpP call(Fn f, A... a) const {
+    std::vector<SExpP> args;
+    (args.push_back(std::move(a)), ...);
+    return SExp{SCall{f, std::move(args)}, pos};
+  }
+};
+
+} // namespace
+
 SExpP slice_inside(const SExpP& start, const SExpP& count, const SExpP& stride, const SExpP& dim,
                    Pos pos) {
-  auto bin = [&](BinOp op, SExpP a, SExpP b) {
-    return mk_bin(op, std::move(a), std::move(b), pos);
-  };
-  auto call = [&](Fn f, SExpP a, SExpP b) -> SExpP {
-    std::vector<SExpP> args;
-    args.push_back(std::move(a));
-    args.push_back(std::move(b));
-    return SExp{SCall{f, std::move(args)}, pos};
-  };
+  const Builder e{pos};
+  auto bin = [&](BinOp op, SExpP a, SExpP b) { return e.bin(op, std::move(a), std::move(b)); };
+  auto call = [&](Fn f, auto... a) { return e.call(f, std::move(a)...); };
   auto k = [&](int64_t v) { return mk_int(v, pos); };
   auto within = bin(BinOp::And, bin(BinOp::Le, k(0), start), bin(BinOp::Lt, start, dim));
   SExpP st = stride ? stride : k(1);
@@ -49,15 +60,9 @@ SExpP slice_inside(const SExpP& start, const SExpP& count, const SExpP& stride, 
 }
 
 SExpP lmad_injective(const std::vector<std::pair<SExpP, SExpP>>& dims, Pos pos) {
-  auto bin = [&](BinOp op, SExpP a, SExpP b) {
-    return mk_bin(op, std::move(a), std::move(b), pos);
-  };
-  auto call = [&](Fn f, SExpP a, SExpP b) -> SExpP {
-    std::vector<SExpP> args;
-    args.push_back(std::move(a));
-    args.push_back(std::move(b));
-    return SExp{SCall{f, std::move(args)}, pos};
-  };
+  const Builder e{pos};
+  auto bin = [&](BinOp op, SExpP a, SExpP b) { return e.bin(op, std::move(a), std::move(b)); };
+  auto call = [&](Fn f, auto... a) { return e.call(f, std::move(a)...); };
   auto k = [&](int64_t v) { return mk_int(v, pos); };
   const int64_t big = int64_t{1} << 28;
   auto any = [&](SExpP a, SExpP b) { return a ? bin(BinOp::Or, std::move(a), std::move(b)) : b; };
@@ -67,13 +72,11 @@ SExpP lmad_injective(const std::vector<std::pair<SExpP, SExpP>>& dims, Pos pos) 
   std::vector<SExpP> count, step;
   for (const auto& [c, s] : dims) {
     empty = any(std::move(empty), bin(BinOp::Le, c, k(0)));
-    small = all(std::move(small), bin(BinOp::And, bin(BinOp::Lt, c, k(big)),
-                                      bin(BinOp::And, bin(BinOp::Lt, k(-big), s),
-                                          bin(BinOp::Lt, s, k(big)))));
+    small = all(std::move(small),
+                bin(BinOp::And, bin(BinOp::Lt, c, k(big)),
+                    bin(BinOp::And, bin(BinOp::Lt, k(-big), s), bin(BinOp::Lt, s, k(big)))));
     count.push_back(call(Fn::Min, call(Fn::Max, c, k(1)), k(big)));
-    std::vector<SExpP> a;
-    a.push_back(call(Fn::Min, call(Fn::Max, s, k(-big)), k(big)));
-    step.push_back(SExp{SCall{Fn::Abs, std::move(a)}, pos});
+    step.push_back(call(Fn::Abs, call(Fn::Min, call(Fn::Max, s, k(-big)), k(big))));
   }
   if (dims.empty()) return bin(BinOp::Le, k(0), k(0)); // one point
   // Each dimension of more than one point steps beyond the span of those after it.
@@ -87,8 +90,8 @@ SExpP lmad_injective(const std::vector<std::pair<SExpP, SExpP>>& dims, Pos pos) 
         const size_t jj = reverse ? d - 1 - j : j;
         span = bin(BinOp::Add, span, bin(BinOp::Mul, bin(BinOp::Sub, count[jj], k(1)), step[jj]));
       }
-      out = all(std::move(out), bin(BinOp::Or, bin(BinOp::Le, count[kk], k(1)),
-                                    bin(BinOp::Lt, span, step[kk])));
+      out = all(std::move(out),
+                bin(BinOp::Or, bin(BinOp::Le, count[kk], k(1)), bin(BinOp::Lt, span, step[kk])));
     }
     return out;
   };
