@@ -10,6 +10,7 @@
 #include "ir/parser.h"
 #include "ir/typecheck.h"
 
+#include <limits>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -28,7 +29,18 @@ struct Arr { // NOLINT(bugprone-exception-escape): moving a Poly does not throw
   // Distinct elements in distinct cells: false for a view through a slice whose stride
   // may be 0 (or an LMAD slice that may overlap itself), which an update must copy first.
   bool injective = true;
+  // Aliasing roots, as the type checker assigns them: arrays with disjoint roots may be
+  // live together, so they must never share cells (a view shares its source's roots; an
+  // `if`'s or a loop's result has a fresh root plus those of the arrays from outside it
+  // that it may be at run time).
+  std::set<int> roots;
 };
+
+bool share_root(const Arr& a, const Arr& b) {
+  for (int r : a.roots)
+    if (b.roots.count(r)) return true;
+  return false;
+}
 
 using Env = std::map<std::string, Arr>;
 
@@ -50,7 +62,8 @@ public:
         Binding a = b;
         a.type->ann = MemAnn{Name{m, b.name.pos}, row_syn(b.type->dims)};
         out.def.params.push_back(a);
-        env[b.name.s] = Arr{b.type->elem, b.type->dims, m, row_major(polys(b.type->dims))};
+        env[b.name.s] =
+            Arr{b.type->elem, b.type->dims, m, row_major(polys(b.type->dims)), true, root()};
       } else {
         out.def.params.push_back(b);
       }
@@ -80,6 +93,9 @@ private:
   FunToFunmemReport& rep_;
   FreshNames fresh;
   std::map<std::string, Poly> defs_; // integer `let` definitions, for comparing layouts
+  int next_root_ = 0;
+
+  std::set<int> root() { return {next_root_++}; }
 
   /// Two layouts are the same when they agree after substituting the definitions.
   SymLmad norm(const SymLmad& l) const {
@@ -122,7 +138,7 @@ private:
     t.dims = a.dims;
     t.ann = MemAnn{Name{m, n.pos}, row_syn(a.dims)};
     out.push_back(Stmt{SLet{{Binding{Name{c, n.pos}, t}}, Exp{ECopy{n}, n.pos}}, n.pos});
-    env[c] = Arr{a.elem, a.dims, m, row_major(polys(a.dims))};
+    env[c] = Arr{a.elem, a.dims, m, row_major(polys(a.dims)), true, root()};
     ++rep_.copies;
     return {m, c};
   }
@@ -140,23 +156,46 @@ private:
     return body(b, env, [&](std::vector<Stmt>&, Env&) { return b.results; });
   }
 
-  /// A body whose array results are returned as (memory, row-major array) pairs.
-  Body pair_body(const Body& b, const Env& env, const std::vector<bool>& is_array) {
+  /// A body whose array results are returned as (memory, row-major array) pairs; the
+  /// roots of each result go to `roots`. A result that may share cells with an earlier
+  /// one (the same block, or a common root) is copied.
+  Body pair_body(const Body& b, const Env& env, const std::vector<bool>& is_array,
+                 std::vector<std::set<int>>& roots) {
+    roots.assign(b.results.size(), {});
     return body(b, env, [&](std::vector<Stmt>& stmts, Env& e) {
       std::vector<Name> res;
-      std::set<std::string> blocks; // two results in one block: the later one is copied
+      std::vector<Arr> earlier;
       for (size_t k = 0; k < b.results.size(); ++k) {
         if (!is_array[k]) {
           res.push_back(b.results[k]);
           continue;
         }
-        const bool shared = !blocks.insert(e.at(b.results[k].s).mem).second;
+        const Arr& r = e.at(b.results[k].s);
+        bool shared = false;
+        for (const Arr& o : earlier)
+          shared = shared || o.mem == r.mem || share_root(o, r);
         auto [m, a] = row_major_copy(b.results[k], stmts, e, shared);
+        earlier.push_back(e.at(a));
+        roots[k] = e.at(a).roots;
         res.push_back(Name{m, b.results[k].pos});
         res.push_back(Name{a, b.results[k].pos});
       }
       return res;
     });
+  }
+
+  /// Adds to each array of a pattern the roots from before `start` that it may be.
+  static void add_outer_roots(const std::vector<Binding>& pats, Env& env,
+                              const std::vector<std::set<int>>& aliases, int start) {
+    for (size_t k = 0; k < pats.size() && k < aliases.size(); ++k)
+      if (auto it = env.find(pats[k].name.s); it != env.end())
+        for (int r : aliases[k])
+          if (r < start) it->second.roots.insert(r);
+  }
+  /// Adds to each array of a pattern the roots it may be.
+  static void add_roots(const std::vector<Binding>& pats, Env& env,
+                        const std::vector<std::set<int>>& aliases) {
+    add_outer_roots(pats, env, aliases, std::numeric_limits<int>::max());
   }
 
   /// Adds `(x_mem : mem)` before every array binding, with a row-major annotation.
@@ -175,7 +214,8 @@ private:
       Binding a = p;
       a.type->ann = MemAnn{Name{m, p.name.pos}, row_syn(p.type->dims)};
       out.push_back(a);
-      env[p.name.s] = Arr{p.type->elem, p.type->dims, m, row_major(polys(p.type->dims))};
+      env[p.name.s] =
+          Arr{p.type->elem, p.type->dims, m, row_major(polys(p.type->dims)), true, root()};
     }
     return out;
   }
@@ -186,18 +226,45 @@ private:
     p.type->ann = MemAnn{Name{a.mem, p.name.pos}, explicit_syn(lay)};
   }
 
-  /// Whether a loop's array initial value k shares its block with an earlier initial
-  /// value or with a name its body mentions (the value semantics' parameter is a new
-  /// array: updated in place in that block, it would change what the others read).
+  /// Whether a loop's array initial value k may share cells with an earlier initial
+  /// value or with a name its body mentions (the same block or a common root; the value
+  /// semantics' parameter is a new array: updated in place in that block, it would change
+  /// what the others read).
   static bool init_block_shared(const ELoop& x, size_t k, const Env& env) {
-    const std::string& mem = env.at(x.inits[k].s).mem;
+    const Arr& a = env.at(x.inits[k].s);
+    auto shares = [&](const std::string& n) {
+      auto it = env.find(n);
+      return it != env.end() && (it->second.mem == a.mem || share_root(it->second, a));
+    };
     for (size_t j = 0; j < k; ++j)
-      if (auto it = env.find(x.inits[j].s); it != env.end() && it->second.mem == mem) return true;
+      if (shares(x.inits[j].s)) return true;
     std::set<std::string> names, mems;
     body_mentions(x.body, names, mems);
     for (const std::string& n : names)
-      if (auto it = env.find(n); it != env.end() && it->second.mem == mem) return true;
+      if (shares(n)) return true;
     return false;
+  }
+
+  /// The roots from before a loop that each of its results may be: its initial value's,
+  /// those from outside the body that the body returns, and, through a result that is
+  /// another parameter's value, that parameter's (the type checker's rule).
+  static std::vector<std::set<int>> loop_aliases(const std::vector<std::set<int>>& inits,
+                                                 const std::vector<std::set<int>>& params,
+                                                 const std::vector<std::set<int>>& results,
+                                                 int start) {
+    std::vector<std::set<int>> out = inits;
+    for (size_t k = 0; k < out.size() && k < results.size(); ++k)
+      for (int r : results[k])
+        if (r < start) out[k].insert(r);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t k = 0; k < out.size() && k < results.size(); ++k)
+        for (size_t j = 0; j < out.size() && j < params.size(); ++j)
+          if (!params[j].empty() && results[k].count(*params[j].begin()))
+            for (int r : std::set<int>(out[j]))
+              changed |= out[k].insert(r).second;
+    }
+    return out;
   }
 
   /// Whether slicing keeps distinct elements in distinct cells: every slice's stride is
@@ -217,6 +284,37 @@ private:
     return c.nested();
   }
 
+  /// A loop: (block, array) pairs for the array parameters, initial values (copied when
+  /// not row-major or when they may share cells with another) and body results; the
+  /// pattern's arrays get the roots the loop's results may be.
+  void loop(SLet& let, const ELoop& x, std::vector<Stmt>& out, Env& env) {
+    ELoop y = x;
+    Env inner = env;
+    std::vector<bool> is_array;
+    const int start = next_root_;
+    y.params = pair_pattern(x.params, inner, is_array);
+    y.inits.clear();
+    std::vector<std::set<int>> init_roots(x.inits.size()), param_roots(x.inits.size());
+    for (size_t k = 0; k < x.inits.size(); ++k) {
+      if (!is_array[k]) {
+        y.inits.push_back(x.inits[k]);
+        continue;
+      }
+      auto [m, a] = row_major_copy(x.inits[k], out, env, init_block_shared(x, k, env));
+      y.inits.push_back(Name{m, x.inits[k].pos});
+      y.inits.push_back(Name{a, x.inits[k].pos});
+      init_roots[k] = env.at(a).roots;
+      param_roots[k] = inner.at(x.params[k].name.s).roots;
+    }
+    std::vector<std::set<int>> results;
+    y.body = pair_body(x.body, inner, is_array, results);
+    const std::vector<Binding> pats = let.pats;
+    std::vector<bool> pat_array;
+    let.pats = pair_pattern(let.pats, env, pat_array);
+    add_roots(pats, env, loop_aliases(init_roots, param_roots, results, start));
+    let.exp.node = y;
+  }
+
   void stmt(const Stmt& s, std::vector<Stmt>& out, Env& env) {
     const auto* l0 = std::get_if<SLet>(&s.node);
     if (!l0) {
@@ -227,8 +325,12 @@ private:
     const Pos pos = let.exp.pos;
     Binding* first = let.pats.empty() ? nullptr : &let.pats[0];
     bool array_result = first && first->type && first->type->kind == Type::Kind::Array;
-    auto record = [&](const std::string& mem, const SymLmad& lay, bool injective = true) {
-      env[first->name.s] = Arr{first->type->elem, first->type->dims, mem, lay, injective};
+    // A view keeps its source's roots; any other array gets a fresh one.
+    auto record = [&](const std::string& mem, const SymLmad& lay, bool injective = true,
+                      std::set<int> roots = {}) {
+      if (roots.empty()) roots = root();
+      env[first->name.s] =
+          Arr{first->type->elem, first->type->dims, mem, lay, injective, std::move(roots)};
     };
     // An update lives where its source lives, with the source's layout.
     auto keep_layout = [&](const std::string& src) {
@@ -250,83 +352,69 @@ private:
       record(m, row_major(polys(first->type->dims)));
     };
     std::visit(
-        Overloaded{
-            [&](const EScalar& x) {
-              if (let.pats.size() == 1 && (!first->type || first->type->kind == Type::Kind::Scalar))
-                if (auto p = to_poly(*x.e)) defs_[first->name.s] = *p;
-            },
-            [&](const EIndex& x) {
-              if (!array_result) return;
-              const Arr& a = env.at(x.arr.s);
-              std::vector<SymEntry> es = sym_entries(x.entries);
-              SymLmad lay = lmad_index(a.lay, es);
-              const bool injective = a.injective && steps_nonzero(es);
-              bind_view(let, env, x.arr.s, lay, pos);
-              record(a.mem, lay, injective);
-            },
-            [&](const ELmadSlice& x) {
-              const Arr& a = env.at(x.arr.s);
-              SymLmad inner = sym_lmad(x.lmad);
-              SymLmad lay = lmad_compose(a.lay, inner);
-              bind_view(let, env, x.arr.s, lay, pos);
-              record(a.mem, lay, a.injective && constant_nested(inner));
-            },
-            [&](const ETranspose& x) {
-              const Arr& a = env.at(x.arr.s);
-              SymLmad lay = lmad_transpose(a.lay);
-              bind_view(let, env, x.arr.s, lay, pos);
-              record(a.mem, lay, a.injective);
-            },
-            [&](const EIf& x) {
-              std::vector<bool> is_array;
-              let.pats = pair_pattern(let.pats, env, is_array);
-              EIf y = x;
-              y.then_body = pair_body(x.then_body, env, is_array);
-              y.else_body = pair_body(x.else_body, env, is_array);
-              let.exp.node = y;
-            },
-            [&](const EKernel& x) {
-              if (array_result) fresh_array();
-              EKernel y = x;
-              y.body = plain_body(x.body, env);
-              let.exp.node = y;
-            },
-            [&](const ELoop& x) {
-              ELoop y = x;
-              Env inner = env;
-              std::vector<bool> is_array;
-              y.params = pair_pattern(x.params, inner, is_array);
-              y.inits.clear();
-              for (size_t k = 0; k < x.inits.size(); ++k) {
-                if (!is_array[k]) {
-                  y.inits.push_back(x.inits[k]);
-                  continue;
-                }
-                auto [m, a] = row_major_copy(x.inits[k], out, env, init_block_shared(x, k, env));
-                y.inits.push_back(Name{m, x.inits[k].pos});
-                y.inits.push_back(Name{a, x.inits[k].pos});
-              }
-              y.body = pair_body(x.body, inner, is_array);
-              std::vector<bool> pat_array;
-              let.pats = pair_pattern(let.pats, env, pat_array);
-              let.exp.node = y;
-            },
-            [&](const EUpdate& x) {
-              EUpdate y = x;
-              y.arr = distinct_cells(x.arr);
-              keep_layout(y.arr.s);
-              let.exp.node = y;
-            },
-            [&](const EUpdateLmad& x) {
-              EUpdateLmad y = x;
-              y.arr = distinct_cells(x.arr);
-              keep_layout(y.arr.s);
-              let.exp.node = y;
-            },
-            [&](const EConcat&) { fresh_array(); }, [&](const EIota&) { fresh_array(); },
-            [&](const EReplicate&) { fresh_array(); }, [&](const ECopy&) { fresh_array(); },
-            [&](const EScratch&) { fresh_array(); },
-            [&](const EAlloc&) { throw Untranslatable("alloc in a FUN program"); }},
+        Overloaded{[&](const EScalar& x) {
+                     if (let.pats.size() == 1 &&
+                         (!first->type || first->type->kind == Type::Kind::Scalar))
+                       if (auto p = to_poly(*x.e)) defs_[first->name.s] = *p;
+                   },
+                   [&](const EIndex& x) {
+                     if (!array_result) return;
+                     const Arr& a = env.at(x.arr.s);
+                     std::vector<SymEntry> es = sym_entries(x.entries);
+                     SymLmad lay = lmad_index(a.lay, es);
+                     const bool injective = a.injective && steps_nonzero(es);
+                     bind_view(let, env, x.arr.s, lay, pos);
+                     record(a.mem, lay, injective, a.roots);
+                   },
+                   [&](const ELmadSlice& x) {
+                     const Arr& a = env.at(x.arr.s);
+                     SymLmad inner = sym_lmad(x.lmad);
+                     SymLmad lay = lmad_compose(a.lay, inner);
+                     bind_view(let, env, x.arr.s, lay, pos);
+                     record(a.mem, lay, a.injective && constant_nested(inner), a.roots);
+                   },
+                   [&](const ETranspose& x) {
+                     const Arr& a = env.at(x.arr.s);
+                     SymLmad lay = lmad_transpose(a.lay);
+                     bind_view(let, env, x.arr.s, lay, pos);
+                     record(a.mem, lay, a.injective, a.roots);
+                   },
+                   [&](const EIf& x) {
+                     std::vector<bool> is_array;
+                     const int start = next_root_;
+                     const std::vector<Binding> pats = let.pats;
+                     let.pats = pair_pattern(let.pats, env, is_array);
+                     EIf y = x;
+                     std::vector<std::set<int>> then_roots, else_roots;
+                     y.then_body = pair_body(x.then_body, env, is_array, then_roots);
+                     y.else_body = pair_body(x.else_body, env, is_array, else_roots);
+                     add_outer_roots(pats, env, then_roots, start);
+                     add_outer_roots(pats, env, else_roots, start);
+                     let.exp.node = y;
+                   },
+                   [&](const EKernel& x) {
+                     if (array_result) fresh_array();
+                     EKernel y = x;
+                     y.body = plain_body(x.body, env);
+                     let.exp.node = y;
+                   },
+                   [&](const ELoop& x) { loop(let, x, out, env); },
+                   [&](const EUpdate& x) {
+                     EUpdate y = x;
+                     y.arr = distinct_cells(x.arr);
+                     keep_layout(y.arr.s);
+                     let.exp.node = y;
+                   },
+                   [&](const EUpdateLmad& x) {
+                     EUpdateLmad y = x;
+                     y.arr = distinct_cells(x.arr);
+                     keep_layout(y.arr.s);
+                     let.exp.node = y;
+                   },
+                   [&](const EConcat&) { fresh_array(); }, [&](const EIota&) { fresh_array(); },
+                   [&](const EReplicate&) { fresh_array(); }, [&](const ECopy&) { fresh_array(); },
+                   [&](const EScratch&) { fresh_array(); },
+                   [&](const EAlloc&) { throw Untranslatable("alloc in a FUN program"); }},
         let.exp.node);
     out.push_back(Stmt{let, s.pos});
   }

@@ -165,11 +165,17 @@ void Checker::check_live(const Name& n, const Info& i) {
 }
 
 void Checker::consume(const Name& n, const Info& i, Pos at) {
-  for (int r : i.roots) {
-    if (!local_roots_.empty() && !local_roots_.back().count(r)) {
-      error(n.pos, "'" + n.s +
-                       "' cannot be consumed here: it is defined outside the enclosing "
-                       "kernel or loop body (pass it as a loop parameter, or copy it)");
+  if (!local_roots_.empty()) {
+    const std::set<int>& local = local_roots_.back();
+    const auto outside =
+        std::count_if(i.roots.begin(), i.roots.end(), [&](int r) { return !local.count(r); });
+    if (outside > 0) {
+      error(n.pos, "'" + n.s + "' cannot be consumed here: " +
+                       (outside == static_cast<long>(i.roots.size())
+                            ? "it is defined outside"
+                            : "it may be (an alias of) an array defined outside") +
+                       " the enclosing kernel or loop body (pass it as a loop parameter, or "
+                       "copy it)");
       return;
     }
   }

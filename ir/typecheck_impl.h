@@ -137,7 +137,18 @@ private:
                           Pos at, const std::string& place);
 
   void bind_update(const SLet& l, Pos at, std::optional<Info> got);
-  void bind_pattern(const std::vector<Binding>& pats, const std::vector<Info>& types);
+  /// Binds an `if`'s or a loop's pattern: each array gets a fresh root plus the roots
+  /// of the arrays from outside that it may be at run time (`aliases[k]`).
+  void bind_pattern(const std::vector<Binding>& pats, const std::vector<Info>& types,
+                    const std::vector<std::set<int>>& aliases);
+  /// Consumes the initial values of the parameters whose blocks a loop may update, and
+  /// returns the roots from outside the loop that each of its results may be (the
+  /// initial values, and arrays from outside the body that the body returns, through the
+  /// parameters).
+  std::vector<std::set<int>> loop_aliases(const ELoop& x, const std::vector<const Info*>& inits,
+                                          const std::vector<int>& param_roots,
+                                          const std::vector<std::set<int>>& results, int start,
+                                          Pos at);
   void loop(const SLet& l, const ELoop& x, Pos at);
 
   /// T-MEM-PROG: an array result is preceded by its memory block and is row-major.

@@ -90,16 +90,22 @@ void Checker::let_exp(const SLet& l, Pos, const EIf& x) {
   // either branch consumed is consumed.
   const std::map<int, Pos> before = consumed_;
   std::map<int, Pos> after;
+  // A result aliases every array from before the `if` that a branch may return.
+  const int start = next_root_;
+  std::vector<std::set<int>> outer(l.pats.size());
   for (const Body* b : {&x.then_body, &x.else_body}) {
     consumed_ = before;
     push();
     auto vals = body(*b);
     match_pattern(l.pats, want, b->results, vals, b->pos, "the branch", true);
+    for (size_t k = 0; k < vals.size() && k < outer.size(); ++k)
+      for (int r : vals[k]->roots)
+        if (r < start) outer[k].insert(r);
     pop();
     after.insert(consumed_.begin(), consumed_.end());
   }
   consumed_ = after;
-  bind_pattern(l.pats, want);
+  bind_pattern(l.pats, want, outer);
 }
 
 void Checker::let_exp(const SLet& l, Pos at, const EKernel& x) {
@@ -296,10 +302,17 @@ void Checker::bind_update(const SLet& l, Pos at, std::optional<Info> got) {
   bind_one(l, at, std::move(got), false, "the update");
 }
 
-void Checker::bind_pattern(const std::vector<Binding>& pats, const std::vector<Info>& types) {
+void Checker::bind_pattern(const std::vector<Binding>& pats, const std::vector<Info>& types,
+                           const std::vector<std::set<int>>& aliases) {
   for (size_t k = 0; k < pats.size(); ++k) {
     Info i = types[k];
-    if (i.kind == Info::Kind::Array) i.roots = {fresh_root()};
+    if (i.kind == Info::Kind::Array) {
+      i.roots = {fresh_root()};
+      // Roots consumed by now are dead everywhere else: they no longer alias anything.
+      if (k < aliases.size())
+        for (int r : aliases[k])
+          if (!consumed_.count(r)) i.roots.insert(r);
+    }
     bind(pats[k].name, i);
   }
 }
@@ -325,6 +338,7 @@ void Checker::loop(const SLet& l, const ELoop& x, Pos at) {
     match_pattern(x.params, ptypes, x.inits, inits, at, "the initial value", true);
   }
   size(*x.bound, {}, "a loop bound");
+  const int start = next_root_;
   push();
   local_roots_.emplace_back();
   std::vector<int> param_roots;
@@ -338,12 +352,12 @@ void Checker::loop(const SLet& l, const ELoop& x, Pos at) {
   bind(x.iter, scalar_info(ScalarType::I64));
   auto vals = body(x.body);
   match_pattern(x.params, ptypes, x.body.results, vals, x.body.pos, "the loop body's result", true);
+  std::vector<std::set<int>> results;
+  for (const Info* v : vals)
+    results.push_back(v->roots);
   local_roots_.pop_back();
   pop();
-  // A parameter consumed in the body consumes its initial value.
-  for (size_t k = 0; k < param_roots.size() && k < inits.size(); ++k)
-    if (param_roots[k] >= 0 && consumed_.count(param_roots[k]) && inits[k])
-      consume(x.inits[k], *inits[k], at);
+  const auto aliases = loop_aliases(x, inits, param_roots, results, start, at);
   // The pattern of the let against the parameters.
   std::vector<Info> want = pattern_types(l.pats, true);
   if (l.pats.size() == x.params.size()) {
@@ -373,7 +387,60 @@ void Checker::loop(const SLet& l, const ELoop& x, Pos at) {
     error(at, "the loop has " + std::to_string(x.params.size()) +
                   " parameters but the pattern has " + std::to_string(l.pats.size()) + " names");
   }
-  bind_pattern(l.pats, want);
+  bind_pattern(l.pats, want, aliases);
+}
+
+std::vector<std::set<int>> Checker::loop_aliases(const ELoop& x,
+                                                 const std::vector<const Info*>& inits,
+                                                 const std::vector<int>& param_roots,
+                                                 const std::vector<std::set<int>>& results,
+                                                 int start, Pos at) {
+  const size_t n = std::min({param_roots.size(), inits.size(), results.size()});
+  // The parameters whose blocks the loop may update: those consumed in the body, and
+  // (the next iteration updates it) one whose value a result for such a parameter is.
+  std::vector<bool> consumed(n);
+  for (size_t k = 0; k < n; ++k)
+    consumed[k] = param_roots[k] >= 0 && consumed_.count(param_roots[k]);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t k = 0; k < n; ++k)
+      for (size_t j = 0; j < n && consumed[k]; ++j)
+        if (!consumed[j] && param_roots[j] >= 0 && results[k].count(param_roots[j]))
+          changed = consumed[j] = true;
+  }
+  // A consumed parameter consumes its initial value. Its next value must be the body's
+  // own or a parameter's: an array from outside the body would be updated in place by
+  // the next iteration while the body still reads it.
+  for (size_t k = 0; k < n; ++k) {
+    if (!consumed[k]) continue;
+    if (inits[k]) consume(x.inits[k], *inits[k], at);
+    for (int r : results[k])
+      if (r < start) {
+        error(x.body.results[k].pos,
+              "'" + x.body.results[k].s +
+                  "' may alias an array from outside the loop body, so it cannot be the next "
+                  "value of '" +
+                  x.params[k].name.s + "', whose block the loop updates (copy it)");
+        break;
+      }
+  }
+  std::vector<std::set<int>> out(n);
+  for (size_t k = 0; k < n; ++k) {
+    if (param_roots[k] < 0) continue;
+    if (inits[k]) out[k] = inits[k]->roots; // no iteration: the result is the initial value
+    for (int r : results[k])
+      if (r < start) out[k].insert(r);
+  }
+  // A result that may be parameter j's value may be whatever j may be.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t k = 0; k < n; ++k)
+      for (size_t j = 0; j < n; ++j)
+        if (param_roots[j] >= 0 && results[k].count(param_roots[j]))
+          for (int r : std::set<int>(out[j]))
+            changed |= out[k].insert(r).second;
+  }
+  return out;
 }
 
 /// T-MEM-PROG: an array result is preceded by its memory block and is row-major.

@@ -1,7 +1,8 @@
 -- fun-to-funmem corner cases: an `if` returning a view in one branch and a fresh array
 -- in the other (the view is copied to row-major in its branch), a loop whose initial
 -- value is a transposed view (copied before the loop), a loop carrying a matrix
--- updated row by row, replicate of an array, scratch, and an LMAD-slice update.
+-- updated row by row, replicate of an array, scratch, and an LMAD-slice update. The
+-- loop consumes t, so every alias of xs, r included, is dead after it.
 def corner (n : i64) (c : bool) (xs : [n][n]i64) : ([n]i64, [n][n]i64, [n][n]i64, [n]i64) =
   let (r : [n]i64) = if c then
       let (col : [n]i64) = xs[0 : n, 0]
@@ -9,6 +10,7 @@ def corner (n : i64) (c : bool) (xs : [n][n]i64) : ([n]i64, [n][n]i64, [n][n]i64
     else
       let (k : [n]i64) = iota n
       in (k)
+  let (rep : [n][n]i64) = replicate n r
   let (t : [n][n]i64) = transpose xs
   let (m : [n][n]i64) = loop (a : [n][n]i64) = (t) for i < n do
     let (row : [n]i64) = a[i]
@@ -18,7 +20,6 @@ def corner (n : i64) (c : bool) (xs : [n][n]i64) : ([n]i64, [n][n]i64, [n][n]i64
       in (w)
     let (a2 : [n][n]i64) = a with [i] = dbl
     in (a2)
-  let (rep : [n][n]i64) = replicate n r
   let (s : [n]i64) = scratch
   let (z : [n]i64) = replicate n 0
   let (s2 : [n]i64) = s with [0 : n] = z
