@@ -1,8 +1,6 @@
 // Type-directed generation of FUN programs as text; see gen.h for the guarantees.
 #include "verifier/gen.h"
-
-#include "interp/interp.h"
-#include "ir/parser.h"
+#include "verifier/gen_inputs.h"
 
 #include <algorithm>
 #include <functional>
@@ -36,24 +34,6 @@ struct Var {
 struct Counter {
   std::string name, bound;
 };
-
-/// The program with `-- expect:` saying how its value semantics ends on its one data set:
-/// `valid`, or `error KIND` (boundary values make many programs overflow, and sizes of 0
-/// make the generated indices fail).
-std::string settle_expectation(const std::string& text) {
-  ParseResult r = parse_program(text + "-- expect: valid\n", Lang::Fun);
-  if (!r.program || r.program->inputs.size() != 1)
-    throw std::logic_error("funmem-fuzz: a generated program does not parse:\n" + text);
-  std::string expect = "-- expect: valid\n";
-  try {
-    Inputs in = make_inputs(r.program->def, &r.program->inputs[0], 1);
-    RunResult run = run_program(*r.program, Semantics::Value, in);
-    if (run.error) expect = "-- expect: error " + run.error->kind + "\n";
-  } catch (const RunError& e) {
-    expect = "-- expect: error " + e.kind + "\n";
-  }
-  return text + expect;
-}
 
 class Gen {
 public:
@@ -144,41 +124,6 @@ private:
   std::mt19937_64 boundary_rng_;
   bool boundary_;
 
-  /// One data set with every array given: integers at the ends of i64 and i32 and around
-  /// 0, floats with fractions, huge ones and -0.0; sizes 0 to 3 (a size 0 makes both 0).
-  static std::string boundary_input(std::mt19937_64& g) {
-    static const char* const ints[] = {"0",
-                                       "1",
-                                       "-1",
-                                       "2",
-                                       "-8",
-                                       "2147483647",
-                                       "-2147483648",
-                                       "4611686018427387904",
-                                       "-4611686018427387904",
-                                       "9223372036854775807",
-                                       "-9223372036854775807"};
-    static const char* const floats[] = {"0.5", "-0.25", "1.5", "-0.0", "3.0", "1e300", "-1e300"};
-    auto draw = [&](int n) { return static_cast<int>(g() % static_cast<uint64_t>(n)); };
-    const int n = draw(8) == 0 ? 0 : 1 + draw(3);
-    const int m = n == 0 ? 0 : draw(8) == 0 ? 0 : 1 + draw(3);
-    auto int_row = [&](int len) {
-      std::string r = "[";
-      for (int k = 0; k < len; ++k)
-        r += std::string(k ? ", " : "") + ints[draw(static_cast<int>(std::size(ints)))];
-      return r + "]";
-    };
-    std::string ys = "[";
-    for (int k = 0; k < n; ++k)
-      ys += (k ? ", " : "") + int_row(m);
-    ys += "]";
-    std::string fs = "[";
-    for (int k = 0; k < m; ++k)
-      fs += std::string(k ? ", " : "") + floats[draw(static_cast<int>(std::size(floats)))];
-    fs += "]";
-    return "-- input: n=" + std::to_string(n) + " m=" + std::to_string(m) +
-           " c=" + (draw(2) ? "true" : "false") + " xs=" + int_row(n) + " ys=" + ys + " fs=" + fs;
-  }
   std::vector<Var> vars_;
   std::vector<Counter> counters_;
   int next_name_ = 0;
@@ -375,6 +320,10 @@ private:
         sc_shape(out, indent);
         continue;
       }
+      if (chance(4)) {
+        alias_shape(out, indent);
+        continue;
+      }
       if (chance(5)) { // an assumption the data sets satisfy (sizes are 1..max-size)
         static const char* facts[] = {"n >= 1", "m > 0 && n > 0", "n * m >= 1", "n + m >= 2"};
         const bool or_c = chance(30);
@@ -502,6 +451,99 @@ private:
            f.name + " with [0 + {(" + c0 + " : " + std::to_string(d4[1]) + "), (" + c1 + " : " +
                std::to_string(d4[3]) + ")}] = " + x.name);
     }
+    }
+  }
+
+  /// Arrays that may be other arrays at run time (docs/syntax.md, Aliases): an `if`'s or
+  /// a loop's result that is an array from outside it, updated afterwards; two loop
+  /// parameters from one array; a body reading an alias of the parameter's initial value;
+  /// a body result that may be another result; a swap updating one parameter. Every
+  /// array updated here, and every alias of it, is dropped from the variables.
+  void alias_shape(std::vector<std::string>& out, int indent) {
+    const std::string d = random_size(), in = pad(indent + 1), j = fresh("j");
+    const Ty row{"i64", {d}};
+    auto fresh_row = [&] {
+      auto vs = vars_of(row);
+      return bind(out, indent, row,
+                  !vs.empty() && chance(50) ? "copy " + pick(vs)->name : "iota " + d);
+    };
+    auto drop = [&](std::initializer_list<std::string> names) {
+      std::erase_if(vars_,
+                    [&](const Var& v) { return std::count(names.begin(), names.end(), v.name); });
+    };
+    auto update = [&](const Var& a) {
+      const Var v = bind(out, indent, Ty{"i64", {}}, sexp("i64", 1));
+      drop({a.name});
+      return bind(out, indent, row, a.name + " with [" + index_for(d) + "] = " + v.name);
+    };
+    auto pair = [&](const std::string& exp) { // `let (a : row) (b : row) = exp`
+      const Var a{fresh("a"), row}, b{fresh("a"), row};
+      out.push_back(pad(indent) + "let (" + a.name + " : " + row.text() + ") (" + b.name + " : " +
+                    row.text() + ") = " + exp);
+      vars_.push_back(a);
+      vars_.push_back(b);
+    };
+    const std::string loop2 = "loop (p : " + row.text() + ") (q : " + row.text() + ") = (";
+    // `if cond then [pre] in (a) else in (b)` in the layout the shrinker reads, for a
+    // `let` at indentation `ind`.
+    auto if_text = [&](int ind, const std::string& cond, const std::string& pre,
+                       const std::string& a, const std::string& b) {
+      const std::string bi = "\n" + pad(ind + 2);
+      return "if " + cond + " then" + (pre.empty() ? "" : bi + pre) + bi + "in (" + a + ")\n" +
+             pad(ind + 1) + "else" + bi + "in (" + b + ")";
+    };
+    const Var x1 = fresh_row(), x2 = fresh_row();
+    switch (rnd(6)) {
+    case 0: { // an if's result that is x1 or x2 (or a view of x1), updated
+      const bool view = chance(50);
+      Var r = bind(
+          out, indent, row,
+          if_text(indent, sexp("bool", 1),
+                  view ? "let (t : " + row.text() + ") = " + x1.name + "[0 : " + d + " : 1]" : "",
+                  view ? "t" : x1.name, x2.name));
+      drop({x1.name, x2.name});
+      update(r);
+      break;
+    }
+    case 1: { // a loop whose body returns x2 (read or not), its result updated
+      Var r = bind(out, indent, row,
+                   "loop (p : " + row.text() + ") = (" + x1.name + ") for " + j + " < " + d +
+                       " do\n" + in + "let e = p[" + j + "]\n" + in + "let e2 = " + x2.name + "[" +
+                       j + "]\n" + in + "in (" + x2.name + ")");
+      if (chance(50)) break; // only read: the result and x2 stay usable
+      drop({x1.name, x2.name});
+      update(r);
+      break;
+    }
+    case 2: // two parameters from one array: q is copied, p updated while q is read
+      pair(loop2 + x1.name + ", " + x1.name + ") for " + j + " < " + d + " do\n" + in +
+           "let e0 = q[" + j + "]\n" + in + "let e = e0 + 1\n" + in + "let (p2 : " + row.text() +
+           ") = p with [" + j + "] = e\n" + in + "in (p2, q)");
+      drop({x1.name});
+      break;
+    case 3: { // the body reads w, an if's result (or a view) that is the initial value
+      Var w = bind(out, indent, row,
+                   chance(50) ? x1.name + "[0 : " + d + " : 1]"
+                              : if_text(indent, sexp("bool", 1), "", x1.name, x1.name));
+      bind(out, indent, row,
+           "loop (p : " + row.text() + ") = (" + x1.name + ") for " + j + " < " + d + " do\n" + in +
+               "let e0 = " + w.name + "[" + j + "]\n" + in + "let e = e0 + " + j + "\n" + in +
+               "let (p2 : " + row.text() + ") = p with [" + j + "] = e\n" + in + "in (p2)");
+      drop({x1.name, w.name});
+      break;
+    }
+    case 4: // a body result that is p2 in the first iteration and q after
+      pair(loop2 + x1.name + ", " + x2.name + ") for " + j + " < " + d + " do\n" + in +
+           "let (p2 : " + row.text() + ") = p with [" + j + "] = " + j + "\n" + in +
+           "let (r : " + row.text() + ") = " + if_text(indent + 1, j + " == 0", "", "p2", "q") +
+           "\n" + in + "let e = r[" + j + "]\n" + in + "in (p2, r)");
+      drop({x1.name, x2.name});
+      break;
+    default: // a swap updating q: both initial values are consumed
+      pair(loop2 + x1.name + ", " + x2.name + ") for " + j + " < " + d + " do\n" + in +
+           "let e0 = p[" + j + "]\n" + in + "let e = e0 + 1\n" + in + "let (q2 : " + row.text() +
+           ") = q with [" + j + "] = e\n" + in + "in (q2, p)");
+      drop({x1.name, x2.name});
     }
   }
 

@@ -9,3 +9,4 @@ def main (c : bool) (xs : [4]i64) (ys : [4]i64) : ([4]i64, [4]i64) =
   in (a, b)
 -- input: c=true xs=[10, 11, 12, 13] ys=[0, 1, 2, 3]
 -- expect: valid
+-- refuses: creation point

@@ -10,3 +10,4 @@ def main (c : bool) (xs : [4]i64) : ([4]i64) =
   in (a)
 -- input: c=true xs=[10, 11, 12, 13]
 -- expect: valid
+-- refuses: creation point
