@@ -245,28 +245,6 @@ private:
     return false;
   }
 
-  /// The roots from before a loop that each of its results may be: its initial value's,
-  /// those from outside the body that the body returns, and, through a result that is
-  /// another parameter's value, that parameter's (the type checker's rule).
-  static std::vector<std::set<int>> loop_aliases(const std::vector<std::set<int>>& inits,
-                                                 const std::vector<std::set<int>>& params,
-                                                 const std::vector<std::set<int>>& results,
-                                                 int start) {
-    std::vector<std::set<int>> out = inits;
-    for (size_t k = 0; k < out.size() && k < results.size(); ++k)
-      for (int r : results[k])
-        if (r < start) out[k].insert(r);
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (size_t k = 0; k < out.size() && k < results.size(); ++k)
-        for (size_t j = 0; j < out.size() && j < params.size(); ++j)
-          if (!params[j].empty() && results[k].count(*params[j].begin()))
-            for (int r : std::set<int>(out[j]))
-              changed |= out[k].insert(r).second;
-    }
-    return out;
-  }
-
   /// Whether slicing keeps distinct elements in distinct cells: every slice's stride is
   /// a non-zero constant.
   static bool steps_nonzero(const std::vector<SymEntry>& es) {
@@ -294,7 +272,8 @@ private:
     const int start = next_root_;
     y.params = pair_pattern(x.params, inner, is_array);
     y.inits.clear();
-    std::vector<std::set<int>> init_roots(x.inits.size()), param_roots(x.inits.size());
+    std::vector<std::set<int>> init_roots(x.inits.size());
+    std::vector<int> param_roots(x.inits.size(), -1);
     for (size_t k = 0; k < x.inits.size(); ++k) {
       if (!is_array[k]) {
         y.inits.push_back(x.inits[k]);
@@ -304,14 +283,14 @@ private:
       y.inits.push_back(Name{m, x.inits[k].pos});
       y.inits.push_back(Name{a, x.inits[k].pos});
       init_roots[k] = env.at(a).roots;
-      param_roots[k] = inner.at(x.params[k].name.s).roots;
+      param_roots[k] = *inner.at(x.params[k].name.s).roots.begin();
     }
     std::vector<std::set<int>> results;
     y.body = pair_body(x.body, inner, is_array, results);
     const std::vector<Binding> pats = let.pats;
     std::vector<bool> pat_array;
     let.pats = pair_pattern(let.pats, env, pat_array);
-    add_roots(pats, env, loop_aliases(init_roots, param_roots, results, start));
+    add_roots(pats, env, loop_result_aliases(init_roots, param_roots, results, start));
     let.exp.node = y;
   }
 

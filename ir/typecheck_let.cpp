@@ -424,23 +424,10 @@ std::vector<std::set<int>> Checker::loop_aliases(const ELoop& x,
         break;
       }
   }
-  std::vector<std::set<int>> out(n);
-  for (size_t k = 0; k < n; ++k) {
-    if (param_roots[k] < 0) continue;
-    if (inits[k]) out[k] = inits[k]->roots; // no iteration: the result is the initial value
-    for (int r : results[k])
-      if (r < start) out[k].insert(r);
-  }
-  // A result that may be parameter j's value may be whatever j may be.
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t k = 0; k < n; ++k)
-      for (size_t j = 0; j < n; ++j)
-        if (param_roots[j] >= 0 && results[k].count(param_roots[j]))
-          for (int r : std::set<int>(out[j]))
-            changed |= out[k].insert(r).second;
-  }
-  return out;
+  std::vector<std::set<int>> init_roots(n);
+  for (size_t k = 0; k < n; ++k)
+    if (param_roots[k] >= 0 && inits[k]) init_roots[k] = inits[k]->roots;
+  return loop_result_aliases(init_roots, param_roots, results, start);
 }
 
 /// T-MEM-PROG: an array result is preceded by its memory block and is row-major.
@@ -458,3 +445,28 @@ void Checker::check_prog_result(const Def& d, const std::vector<const Info*>& re
 }
 
 } // namespace funmem::tc
+
+namespace funmem {
+
+std::vector<std::set<int>> loop_result_aliases(const std::vector<std::set<int>>& inits,
+                                               const std::vector<int>& param_roots,
+                                               const std::vector<std::set<int>>& results,
+                                               int start) {
+  const size_t n = std::min({inits.size(), param_roots.size(), results.size()});
+  std::vector<std::set<int>> out(inits.begin(), inits.begin() + static_cast<long>(n));
+  for (size_t k = 0; k < n; ++k)
+    for (int r : results[k])
+      if (r < start) out[k].insert(r);
+  // A result that may be parameter j's value may be whatever result j may be.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t k = 0; k < n; ++k)
+      for (size_t j = 0; j < n; ++j)
+        if (param_roots[j] >= 0 && results[k].count(param_roots[j]))
+          for (int r : std::set<int>(out[j]))
+            changed |= out[k].insert(r).second;
+  }
+  return out;
+}
+
+} // namespace funmem
