@@ -4,13 +4,16 @@
 #include "analysis/formula.h"
 
 #include "analysis/ast_util.h"
+#include "analysis/mem_roots.h"
 #include "ir/convert.h"
 #include "ir/overloaded.h"
 #include "ir/scalar_types.h"
 
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
+#include <utility>
 
 __extension__ typedef __int128 Wide; // NOLINT(modernize-use-using): __extension__ needs it
 
@@ -26,9 +29,16 @@ struct ArrInfo { // NOLINT(bugprone-exception-escape): moving a Poly does not th
   ScalarType elem = ScalarType::I64;
 };
 
+/// A memory name in scope: whether an `alloc` binds it (a block no name bound before it
+/// can be), and when it was bound.
+struct MemBind {
+  bool alloc = false;
+  int seq = 0;
+};
+
 struct Scope {
   std::map<std::string, ScalarType> scalars;
-  std::set<std::string> mems;
+  std::map<std::string, MemBind> mems;
   std::map<std::string, ArrInfo> arrays;
 };
 
@@ -38,7 +48,8 @@ imp::Stmt st(decltype(imp::Stmt::node) n, Pos p) {
 
 class ToImp {
 public:
-  ToImp(ToImpReport& r, std::set<std::string> used) : rep_(r), fresh(std::move(used)) {}
+  ToImp(ToImpReport& r, std::set<std::string> used, const Def& d)
+      : rep_(r), fresh(std::move(used)), roots_(d) {}
 
   imp::Program program(const Program& p) {
     imp::Program out;
@@ -52,7 +63,7 @@ public:
         sc.scalars[b.name.s] = t.elem;
       } else if (t.kind == Type::Kind::Mem) {
         out.params.push_back(imp::Param{b.name, true, ScalarType::I64});
-        sc.mems.insert(b.name.s);
+        sc.mems[b.name.s] = MemBind{false, seq_++};
       } else {
         sc.arrays[b.name.s] = array_info(t);
       }
@@ -66,6 +77,11 @@ public:
 private:
   ToImpReport& rep_;
   FreshNames fresh;
+  MemRoots roots_;
+  int seq_ = 0; // binding order of memory names
+  // The statement being translated: its loops and kernels are named by its position
+  // (the CUDA kernels and their case discussions), the rest by the expression's.
+  Pos loop_pos_;
 
   static ArrInfo array_info(const Type& t) {
     if (!t.ann) throw Untranslatable("an array without a memory annotation");
@@ -227,30 +243,220 @@ private:
   /// COPY (proc. 4.7): a nest of kernels copying `src` into the place `dst` of block `dmem`;
   /// of sequential loops when `dst` may send two elements to one cell (the last written
   /// wins, in index order, as in the value semantics, instead of a race).
-  void copy(const ArrInfo& src, const std::string& dmem, const SymLmad& dst, Pos pos, Block& out,
-            bool parallel = true) {
+  /// The value semantics reads the whole source before it writes (memmove): where the
+  /// source's cells may be among the destination's, it goes through a new block.
+  void copy(const ArrInfo& src, const std::string& dmem, const SymLmad& dst, const Scope& sc,
+            Pos pos, Block& out, bool parallel = true) {
     if (src.lay.dims.size() != dst.dims.size())
       throw Untranslatable("a copy between arrays of different ranks");
     if (src.mem == dmem && src.lay == dst) {
       ++rep_.elided;
       return;
     }
+    if (may_overlap(src, dmem, dst, sc)) {
+      const ArrInfo tmp = temporary(src, pos, out);
+      copy_cells(src, tmp.mem, tmp.lay, pos, out, true);
+      copy_cells(tmp, dmem, dst, pos, out, parallel);
+      return;
+    }
+    copy_cells(src, dmem, dst, pos, out, parallel);
+  }
+
+  /// Whether the cells of `src` may be among those of the place `dst` of block `dmem`.
+  bool may_overlap(const ArrInfo& src, const std::string& dmem, const SymLmad& dst,
+                   const Scope& sc) const {
+    if (src.mem != dmem) {
+      if (!roots_.may_alias(src.mem, dmem)) return false;
+      // A block allocated after the other name was bound is a new block.
+      auto a = sc.mems.find(src.mem), b = sc.mems.find(dmem);
+      if (a != sc.mems.end() && b != sc.mems.end() &&
+          ((a->second.alloc && a->second.seq > b->second.seq) ||
+           (b->second.alloc && b->second.seq > a->second.seq)))
+        return false;
+      return true;
+    }
+    auto p = points(src.lay), q = points(dst);
+    if (!p || !q) return true;
+    if (p->empty() || q->empty()) return false;
+    for (const Wide& x : *q)
+      if (p->count(x)) return true;
+    return false;
+  }
+
+  /// A new row-major block for the elements of `src`.
+  /// replicate: every row a copy of the value (in index order in the heap semantics, so
+  /// rows that share cells are written by sequential loops). A value that shares the
+  /// destination's cells is copied to a new block first, when there is a row (with none
+  /// the heap semantics reads nothing).
+  void replicate(const EReplicate& x, const ArrInfo& d, const Scope& sc, Pos pos, Block& out) {
+    SExpP nonneg = mk_bin(BinOp::Le, mk_int(0, pos), x.n, pos);
+    std::string why;
+    auto f = formula_of(*nonneg, &why);
+    if (!(f && f->free_vars().empty() && f->eval({}).value_or(false)))
+      out.push_back(st(imp::Assert{nonneg, "size"}, pos));
+    const auto* vn = std::get_if<Name>(&x.value.v);
+    auto va = vn ? sc.arrays.find(vn->s) : sc.arrays.end();
+    Scope with = sc;
+    AtomArg value = x.value;
+    if (va != sc.arrays.end() && may_overlap(va->second, d.mem, d.lay, sc)) {
+      Block first;
+      const ArrInfo tmp = temporary(va->second, pos, out, first);
+      copy_cells(va->second, tmp.mem, tmp.lay, pos, first, true);
+      out.push_back(
+          st(imp::If{mk_bin(BinOp::Lt, mk_int(0, pos), x.n, pos), std::move(first), {}}, pos));
+      value = AtomArg{Name{fresh("tmp"), pos}, pos};
+      with.arrays[std::get<Name>(value.v).s] = tmp;
+      with.mems[tmp.mem] = MemBind{true, seq_++};
+    }
+    auto rows = [&](bool par) {
+      const std::string i = fresh("r0");
+      Block b;
+      store(value, d.mem, lmad_fix(d.lay, Poly::var(i)), with, pos, b, par);
+      if (par) ++rep_.kernels;
+      return Block{st(imp::Loop{par, Name{i, pos}, x.n, b}, loop_pos_)};
+    };
+    if (auto inj = injective(d.lay)) {
+      Block b = rows(*inj);
+      out.insert(out.end(), b.begin(), b.end());
+      return;
+    }
+    std::vector<std::pair<SExpP, SExpP>> dims;
+    for (const auto& [c, stp] : d.lay.dims)
+      dims.emplace_back(sexp(c), sexp(stp));
+    out.push_back(st(imp::If{lmad_injective(dims, pos), rows(true), rows(false)}, pos));
+  }
+
+  ArrInfo temporary(const ArrInfo& src, Pos pos, Block& out) {
+    return temporary(src, pos, out, out);
+  }
+  /// The declaration goes to `decl`, the allocation to `alloc`.
+  ArrInfo temporary(const ArrInfo& src, Pos pos, Block& decl, Block& alloc) {
+    std::vector<Poly> shape;
+    Poly size = 1;
+    for (const auto& d : src.lay.dims) {
+      shape.push_back(d.first);
+      size = size * d.first;
+    }
+    ArrInfo t{fresh("tmp_mem"), row_major(shape), src.elem};
+    decl.push_back(st(imp::Decl{Name{t.mem, pos}, true, ScalarType::I64}, pos));
+    alloc.push_back(st(imp::Alloc{Name{t.mem, pos}, sexp(size)}, pos));
+    ++rep_.temporaries;
+    return t;
+  }
+
+  /// The cells of an LMAD of constant counts and strides, up to 2^16 points; nullopt for
+  /// a symbolic or a larger one.
+  static std::optional<std::set<Wide>> points(const SymLmad& l) {
+    auto off = l.offset.constant();
+    if (!off) return std::nullopt;
+    std::vector<std::pair<int64_t, int64_t>> dims;
+    int64_t n = 1;
+    for (const auto& [c, s] : l.dims) {
+      auto cn = c.constant(), cs = s.constant();
+      if (!cn || !cs) return std::nullopt;
+      if (*cn <= 0) return std::set<Wide>{};
+      if (*cn > (int64_t{1} << 16) || (n *= *cn) > (int64_t{1} << 16)) return std::nullopt;
+      dims.emplace_back(*cn, *cs);
+    }
+    std::set<Wide> out;
+    std::vector<int64_t> idx(dims.size(), 0);
+    for (int64_t t = 0; t < n; ++t) {
+      Wide a = *off;
+      for (size_t k = 0; k < dims.size(); ++k)
+        a += static_cast<Wide>(idx[k]) * dims[k].second;
+      out.insert(a);
+      for (size_t k = dims.size(); k-- > 0;) {
+        if (++idx[k] < dims[k].first) break;
+        idx[k] = 0;
+      }
+    }
+    return out;
+  }
+
+  /// A nest of kernels (or sequential loops) copying `src` cell by cell into `dst`.
+  void copy_cells(const ArrInfo& src, const std::string& dmem, const SymLmad& dst, Pos pos,
+                  Block& out, bool parallel) {
     ++rep_.copies;
-    std::vector<Poly> idx;
-    std::vector<std::string> names;
-    for (size_t k = 0; k < dst.dims.size(); ++k) {
-      names.push_back(fresh("c" + std::to_string(k)));
-      idx.push_back(Poly::var(names.back()));
+    nest("c", dst, pos, parallel, out, [&](const std::vector<Poly>& idx, Block& in) {
+      std::string t = fresh("cv");
+      in.push_back(st(imp::Decl{Name{t, pos}, false, src.elem}, pos));
+      in.push_back(st(imp::Read{Name{t, pos}, Name{src.mem, pos}, offset(src.lay, idx)}, pos));
+      in.push_back(write(dmem, dst, idx, mk_var(t, pos), pos, "COPY of " + src.mem));
+    });
+  }
+
+  /// A nest of loops over the points of `dst` around `body_of`'s statements: kernels
+  /// where `parallel` and `dst` sends distinct points to distinct cells; sequential loops
+  /// (in index order: the last write wins, as in the heap semantics) where it may not;
+  /// both under an `if` on `lmad_injective` where only the run knows.
+  void nest(const std::string& base, const SymLmad& dst, Pos pos, bool parallel, Block& out,
+            const std::function<void(const std::vector<Poly>&, Block&)>& body_of) {
+    auto build = [&](bool par) {
+      std::vector<Poly> idx;
+      std::vector<std::string> names;
+      for (size_t k = 0; k < dst.dims.size(); ++k) {
+        names.push_back(fresh(base + std::to_string(k)));
+        idx.push_back(Poly::var(names.back()));
+      }
+      Block inner;
+      body_of(idx, inner);
+      for (size_t k = dst.dims.size(); k-- > 0;) {
+        inner = {
+            st(imp::Loop{par, Name{names[k], pos}, sexp(dst.dims[k].first), inner}, loop_pos_)};
+        if (par) ++rep_.kernels;
+      }
+      return inner;
+    };
+    const std::optional<bool> inj = parallel ? injective(dst) : std::optional<bool>(false);
+    if (inj) {
+      Block b = build(*inj);
+      out.insert(out.end(), b.begin(), b.end());
+      return;
     }
-    std::string t = fresh("cv");
-    Block inner = {st(imp::Decl{Name{t, pos}, false, src.elem}, pos),
-                   st(imp::Read{Name{t, pos}, Name{src.mem, pos}, offset(src.lay, idx)}, pos),
-                   write(dmem, dst, idx, mk_var(t, pos), pos, "COPY of " + src.mem)};
-    for (size_t k = dst.dims.size(); k-- > 0;) {
-      inner = {st(imp::Loop{parallel, Name{names[k], pos}, sexp(dst.dims[k].first), inner}, pos)};
-      if (parallel) ++rep_.kernels;
+    std::vector<std::pair<SExpP, SExpP>> dims;
+    for (const auto& [c, st] : dst.dims)
+      dims.emplace_back(sexp(c), sexp(st));
+    Block par = build(true), seq = build(false);
+    out.push_back(st(imp::If{lmad_injective(dims, pos), std::move(par), std::move(seq)}, pos));
+  }
+
+  /// Whether an LMAD sends distinct points to distinct cells: decided for constant ones
+  /// (by enumeration, up to 2^16 points) and for symbolic ones whose dimensions nest
+  /// (ordered by span, each stride is +-the span of those inside it, or a constant at
+  /// least that span: row-major, transposed, sliced with a constant step); nullopt
+  /// otherwise.
+  static std::optional<bool> injective(const SymLmad& l) {
+    if (auto o = overlaps_itself(l)) return !*o;
+    try {
+      std::vector<std::pair<Poly, Poly>> left;
+      for (const auto& d : l.dims)
+        if (auto c = d.first.constant(); !c || *c > 1) left.push_back(d);
+      // Each dimension chosen steps over the width of the points of those chosen before
+      // (at most `span` cells), so that the points stay distinct: the new width is at
+      // most count * step.
+      Poly span = 1;
+      while (!left.empty()) {
+        bool found = false;
+        for (size_t k = 0; k < left.size() && !found; ++k) {
+          const auto& [c, st] = left[k];
+          std::optional<Poly> step;
+          auto cs = st.constant(), sp = span.constant();
+          if (st == span || st == Poly(0) - span)
+            step = span;
+          else if (cs && sp && *sp > 0 && *cs != std::numeric_limits<int64_t>::min() &&
+                   (*cs < 0 ? -*cs : *cs) >= *sp)
+            step = Poly(*cs < 0 ? -*cs : *cs);
+          if (!step) continue;
+          span = c * *step;
+          left.erase(left.begin() + static_cast<long>(k));
+          found = true;
+        }
+        if (!found) return std::nullopt;
+      }
+      return true;
+    } catch (const SymbolicOverflow&) {
+      return std::nullopt;
     }
-    out.insert(out.end(), inner.begin(), inner.end());
   }
 
   /// Whether every slice entry's stride is a non-zero constant (a stride that may be 0
@@ -300,16 +506,18 @@ private:
     check_lmad(x.lmad, sexp(a.lay.dims.at(0).first), pos, out);
     const SymLmad inner = sym_lmad(x.lmad);
     const SymLmad place = lmad_compose(a.lay, inner);
-    const AtomArg v{x.value, pos};
+    // The heap semantics writes at the value.
+    const Pos vp = x.value.pos.line > 0 ? x.value.pos : pos;
+    const AtomArg v{x.value, vp};
     auto overlaps = overlaps_itself(inner);
     if (overlaps || x.lmad.form != LmadSyn::Form::Explicit) {
-      store(v, a.mem, place, sc, pos, out, !overlaps.value_or(false));
+      store(v, a.mem, place, sc, vp, out, !overlaps.value_or(false));
       return;
     }
     Block par, seq;
-    store(v, a.mem, place, sc, pos, par, true);
+    store(v, a.mem, place, sc, vp, par, true);
     const int copies = rep_.copies, elided = rep_.elided; // one copy, two versions
-    store(v, a.mem, place, sc, pos, seq, false);
+    store(v, a.mem, place, sc, vp, seq, false);
     rep_.copies = copies;
     rep_.elided = elided;
     const Pos at = x.lmad.pos.line > 0 ? x.lmad.pos : pos;
@@ -330,26 +538,13 @@ private:
       out.push_back(write(dmem, dst, {}, mk_var(n.s, pos), pos, "'" + n.s + "'"));
       return;
     }
-    copy(it->second, dmem, dst, pos, out, parallel);
+    copy(it->second, dmem, dst, sc, pos, out, parallel);
   }
 
   /// A kernel writing f(i, ...) into every element of `dst` (iota, replicate).
-  void fill(const std::string& dmem, const SymLmad& dst, Pos pos, Block& out,
+  void fill(const SymLmad& dst, Pos pos, Block& out,
             const std::function<void(const std::vector<Poly>&, Block&)>& body_of) {
-    std::vector<Poly> idx;
-    std::vector<std::string> names;
-    for (size_t k = 0; k < dst.dims.size(); ++k) {
-      names.push_back(fresh("f" + std::to_string(k)));
-      idx.push_back(Poly::var(names.back()));
-    }
-    Block inner;
-    body_of(idx, inner);
-    for (size_t k = dst.dims.size(); k-- > 0;) {
-      inner = {st(imp::Loop{true, Name{names[k], pos}, sexp(dst.dims[k].first), inner}, pos)};
-      ++rep_.kernels;
-    }
-    out.insert(out.end(), inner.begin(), inner.end());
-    (void)dmem;
+    nest("f", dst, pos, true, out, body_of);
   }
 
   Block body(const Body& b, Scope& sc) {
@@ -367,7 +562,7 @@ private:
         sc.arrays[p.name.s] = array_info(*p.type);
       } else if (p.type->kind == Type::Kind::Mem) {
         out.push_back(st(imp::Decl{p.name, true, ScalarType::I64}, pos));
-        sc.mems.insert(p.name.s);
+        sc.mems[p.name.s] = MemBind{false, seq_++};
       } else {
         out.push_back(st(imp::Decl{p.name, false, p.type->elem}, pos));
         sc.scalars[p.name.s] = p.type->elem;
@@ -414,7 +609,7 @@ private:
     }
     for (auto& [prm, t] : temps)
       b.push_back(st(imp::Assign{prm, mk_var(t, pos)}, pos));
-    out.push_back(st(imp::Loop{false, x.iter, x.bound, b}, pos));
+    out.push_back(st(imp::Loop{false, x.iter, x.bound, b}, loop_pos_));
     declare(pats, sc, out, pos);
     std::vector<Name> params_as_results;
     for (const Binding& prm : x.params)
@@ -423,8 +618,10 @@ private:
   }
 
   void stmt(const Stmt& s, Scope& sc, Block& out) {
-    const Pos pos = s.pos;
     const auto* l = std::get_if<SLet>(&s.node);
+    // At the expression, where the heap semantics reports its errors.
+    const Pos pos = l && l->exp.pos.line > 0 ? l->exp.pos : s.pos;
+    const Pos outer = std::exchange(loop_pos_, s.pos); // restored below
     if (!l) {
       // assume: a check that ends the run as the source's does (and a fact the CUDA
       // translation validation uses at later launches).
@@ -469,7 +666,7 @@ private:
             [&](const EAlloc& x) {
               out.push_back(st(imp::Decl{p0.name, true, ScalarType::I64}, pos));
               out.push_back(st(imp::Alloc{p0.name, x.size}, pos));
-              sc.mems.insert(p0.name.s);
+              sc.mems[p0.name.s] = MemBind{true, seq_++};
             },
             [&](const EIf& x) {
               declare(l->pats, sc, out, pos);
@@ -484,17 +681,21 @@ private:
               ArrInfo dst = array_info(*p0.type);
               Scope inner = sc;
               inner.scalars[x.iter.s] = ScalarType::I64;
+              check_count(x.bound, pos, out);
               Block b = body(x.body, inner);
               SymLmad place = lmad_fix(dst.lay, Poly::var(x.iter.s));
-              store(AtomArg{x.body.results.at(0), pos}, dst.mem, place, inner, pos, b);
-              out.push_back(st(imp::Loop{true, x.iter, x.bound, b}, pos));
+              const Pos rp = x.body.pos.line > 0 ? x.body.pos : pos;
+              store(AtomArg{x.body.results.at(0), rp}, dst.mem, place, inner, rp, b);
+              out.push_back(st(imp::Loop{true, x.iter, x.bound, b}, loop_pos_));
               ++rep_.kernels;
               sc.arrays[p0.name.s] = dst;
             },
             [&](const EUpdate& x) {
               const ArrInfo a = sc.arrays.at(x.arr.s);
               check_entries(x.entries, a, pos, out);
-              store(x.value, a.mem, lmad_index(a.lay, sym_entries(x.entries)), sc, pos, out,
+              // The heap semantics writes at the value.
+              const Pos vp = x.value.pos.line > 0 ? x.value.pos : pos;
+              store(x.value, a.mem, lmad_index(a.lay, sym_entries(x.entries)), sc, vp, out,
                     strides_nonzero(x.entries));
               sc.arrays[p0.name.s] = array_info(*p0.type);
             },
@@ -510,33 +711,29 @@ private:
               top.dims.at(0).first = na;
               bottom.offset = bottom.offset + na * d.lay.dims.at(0).second;
               bottom.dims.at(0).first = b.lay.dims.at(0).first;
-              copy(a, d.mem, top, pos, out);
-              copy(b, d.mem, bottom, pos, out);
+              copy(a, d.mem, top, sc, pos, out);
+              copy(b, d.mem, bottom, sc, pos, out);
               sc.arrays[p0.name.s] = d;
             },
             [&](const EIota&) {
               ArrInfo d = array_info(*p0.type);
-              fill(d.mem, d.lay, pos, out, [&](const std::vector<Poly>& idx, Block& in) {
+              fill(d.lay, pos, out, [&](const std::vector<Poly>& idx, Block& in) {
                 in.push_back(write(d.mem, d.lay, idx, sexp(idx[0]), pos, "iota"));
               });
               sc.arrays[p0.name.s] = d;
             },
             [&](const EReplicate& x) {
-              ArrInfo d = array_info(*p0.type);
-              std::string i = fresh("r0");
-              Block b;
-              store(x.value, d.mem, lmad_fix(d.lay, Poly::var(i)), sc, pos, b);
-              out.push_back(st(imp::Loop{true, Name{i, pos}, x.n, b}, pos));
-              ++rep_.kernels;
-              sc.arrays[p0.name.s] = d;
+              replicate(x, array_info(*p0.type), sc, pos, out);
+              sc.arrays[p0.name.s] = array_info(*p0.type);
             },
             [&](const ECopy& x) {
               ArrInfo d = array_info(*p0.type);
-              copy(sc.arrays.at(x.arr.s), d.mem, d.lay, pos, out);
+              copy(sc.arrays.at(x.arr.s), d.mem, d.lay, sc, pos, out);
               sc.arrays[p0.name.s] = d;
             },
             [&](const EScratch&) { sc.arrays[p0.name.s] = array_info(*p0.type); }},
         l->exp.node);
+    loop_pos_ = outer;
   }
 };
 
@@ -553,7 +750,7 @@ std::optional<imp::Program> funmem_to_imp(const Program& p, ToImpReport* report,
     // A block passed through a loop unchanged is one block, not a variable.
     Program q = p;
     q.def = drop_invariant_mem_params(p.def);
-    ToImp t(rep, bound_names(q.def));
+    ToImp t(rep, bound_names(q.def), q.def);
     imp::Program out = t.program(q);
     if (report) *report = rep;
     return out;

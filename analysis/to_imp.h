@@ -30,9 +30,10 @@ struct WriteOrigin {
 };
 
 struct ToImpReport {
-  int kernels = 0;                  // IMP kernels (parallel loops) generated
-  int copies = 0;                   // COPY nests generated
-  int elided = 0;                   // copies left out because the value was built in place
+  int kernels = 0;     // IMP kernels (parallel loops) generated
+  int copies = 0;      // COPY nests generated
+  int elided = 0;      // copies left out because the value was built in place
+  int temporaries = 0; // blocks made for a copy whose source may share the destination's cells
   std::vector<WriteOrigin> origins; // indexed by imp::Write::origin
 };
 

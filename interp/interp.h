@@ -107,6 +107,12 @@ std::optional<std::string> compare_imp_results(const std::vector<Data>& value,
 /// memory parameter as a block holding the array parameters placed in it.
 Inputs imp_inputs(const Def& funmem_def, const Inputs& in);
 
+/// Where the heap semantics cannot place the parameters of a FUNMEM def (a layout that
+/// overflows, reaches below its block or beyond any), the error it ends with; the IMP
+/// translation's inputs are placed by the same rules (imp_inputs).
+std::optional<RunError> parameter_error(const Def& funmem_def, const Inputs& in,
+                                        const Limits& lim = {});
+
 /// Compares results for validity (def. 4.4.1): arrays and scalars in order, memory
 /// results skipped. Returns a description of the first difference, or nullopt.
 std::optional<std::string> compare_results(const std::vector<Data>& value,

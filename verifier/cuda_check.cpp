@@ -131,12 +131,15 @@ namespace {
 
 /// The flags of every emulation build; a precompiled header is used only when it was
 /// built with the same ones.
-const char* const kEmulationFlags = "g++ -std=c++20 -O2 -fopenmp -ffp-contract=off";
+std::string emulation_flags(EmuOpt opt) {
+  return std::string("g++ -std=c++20 ") + (opt == EmuOpt::Fast ? "-O2" : "-O0") +
+         " -fopenmp -ffp-contract=off";
+}
 
 /// Precompiles DIR/funmem_cuda_rt.h into DIR/funmem_cuda_rt.h.gch unless it exists: into
 /// a private file renamed over the final name, so a concurrent build sees either no
 /// .gch or a complete one. A failure only costs speed (g++ then reads the header).
-void precompile_runtime_header(const std::string& inc) {
+void precompile_runtime_header(const std::string& inc, EmuOpt opt) {
   static std::mutex mu;
   std::lock_guard<std::mutex> lock(mu);
   fs::path h = fs::path(inc) / "funmem_cuda_rt.h", gch = h;
@@ -147,8 +150,8 @@ void precompile_runtime_header(const std::string& inc) {
   tmp += "." + std::to_string(::getpid()) + ".tmp";
   // The header's `#pragma once` draws a warning when it is compiled on its own; the
   // messages are dropped.
-  if (run_command(std::string(kEmulationFlags) + " -x c++-header " + shell_quote(h.string()) +
-                      " -o " + shell_quote(tmp.string()),
+  if (run_command(emulation_flags(opt) + " -x c++-header " + shell_quote(h.string()) + " -o " +
+                      shell_quote(tmp.string()),
                   nullptr, nullptr) == 0)
     fs::rename(tmp, gch, ec);
   fs::remove(tmp, ec);
@@ -157,12 +160,12 @@ void precompile_runtime_header(const std::string& inc) {
 } // namespace
 
 std::string build_emulation(const std::string& cu_path, const std::string& exe_path,
-                            bool precompile_header) {
+                            bool precompile_header, EmuOpt opt) {
   fs::path dir = fs::path(cu_path).parent_path();
   std::string inc = dir.empty() ? "." : dir.string();
-  if (precompile_header) precompile_runtime_header(inc);
+  if (precompile_header) precompile_runtime_header(inc, opt);
   std::string out, err;
-  int rc = run_command(std::string(kEmulationFlags) + " -I " + shell_quote(inc) + " -x c++ " +
+  int rc = run_command(emulation_flags(opt) + " -I " + shell_quote(inc) + " -x c++ " +
                            shell_quote(cu_path) + " -o " + shell_quote(exe_path),
                        &out, &err);
   return rc == 0 ? "" : "g++ failed (status " + std::to_string(rc) + "):\n" + out + err;
@@ -180,6 +183,21 @@ std::string build_nvcc(const std::string& cu_path, const std::string& exe_path,
                            (device_only ? " --cubin" : "") + " -o " + shell_quote(exe_path),
                        &out, &err);
   return rc == 0 ? "" : "nvcc failed (status " + std::to_string(rc) + "):\n" + out + err;
+}
+
+std::string build_nvcc_batch(const std::vector<std::string>& cu_paths,
+                             const std::string& batch_path, const std::string& arch) {
+  // Every generated file includes only the runtime header, whose `#pragma once` makes
+  // the includes inside the namespaces empty, and defines FM_BLOCK unless defined.
+  std::string text = "#include \"funmem_cuda_rt.h\"\n";
+  for (size_t k = 0; k < cu_paths.size(); ++k)
+    text += "namespace funmem_batch_" + std::to_string(k) + " {\n#include \"" +
+            fs::absolute(cu_paths[k]).string() + "\"\n}\n#undef FM_BLOCK\n";
+  std::ofstream out(batch_path);
+  out << text;
+  if (!out) return "cannot write " + batch_path;
+  out.close();
+  return build_nvcc(batch_path, batch_path + ".cubin", arch, true);
 }
 
 std::string harness_input(const Inputs& in) {

@@ -52,9 +52,19 @@ bool gpu_present();
 /// compiler's messages on failure, "" on success. With `precompile_header` the
 /// emulation build first precompiles funmem_cuda_rt.h next to the .cu file (once per
 /// directory; a 60 MB .gch that saves about a fifth of each later build), for callers
-/// that build many programs in one scratch directory.
+/// that build many programs in one scratch directory. The emulation is built with -O2,
+/// or with -O0 for `EmuOpt::Quick` (a third of the compile time, for programs that run
+/// on small data sets: the results are the same, IEEE arithmetic without contraction).
+/// One directory's builds must all use one level (the .gch is built with it).
+enum class EmuOpt { Fast, Quick };
 std::string build_emulation(const std::string& cu_path, const std::string& exe_path,
-                            bool precompile_header = false);
+                            bool precompile_header = false, EmuOpt opt = EmuOpt::Fast);
+/// Compiles several generated .cu files' kernels in one nvcc run (`--cubin`): each file
+/// is included in a namespace of its own in `batch_path` (the runtime header once), so
+/// nvcc parses the runtime header once instead of once per file. "" on success, else
+/// nvcc's messages.
+std::string build_nvcc_batch(const std::vector<std::string>& cu_paths,
+                             const std::string& batch_path, const std::string& arch = "sm_80");
 /// With `device_only`, only the kernels are compiled (`--cubin`, about 4x faster than a
 /// whole build): `exe_path` receives the cubin.
 std::string build_nvcc(const std::string& cu_path, const std::string& exe_path,

@@ -505,14 +505,12 @@ private:
       update(r);
       break;
     }
-    case 1: { // a loop whose body returns x2 (and reads it), its result updated
+    case 1: { // a loop whose body returns x2 (and reads it), its result maybe updated
       Var r = bind(out, indent, row,
                    "loop (p : " + row.text() + ") = (" + x1.name + ") for " + j + " < " + d +
                        " do\n" + in + "let e = p[" + j + "]\n" + in + "let e2 = " + x2.name + "[" +
                        j + "]\n" + in + "in (" + x2.name + ")");
-      // Always updated: with x2 left usable, sc may build a later copy of x2 in place while
-      // the loop body still returns x2 in its old block (an ill-typed output; see
-      // docs/fuzzing.md, Not done yet).
+      if (chance(50)) break; // read only: x2 stays usable (a later copy of x2 is no point)
       drop({x1.name, x2.name});
       update(r);
       break;

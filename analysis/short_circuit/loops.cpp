@@ -22,6 +22,11 @@ void Pass::carried(const SLet& l, const ELoop& x, Carried& cl,
   if (!fam.count(q))
     throw Refused{Property::CreationPoint, "the loop at " + at(x.body.pos) + " returns " + q +
                                                ", which is not built from " + x.params[j].name.s};
+  for (size_t k = 0; k < x.body.results.size(); ++k)
+    if (k != j && fam.count(x.body.results[k].s))
+      throw Refused{Property::LastUse,
+                    x.body.results[k].s + " is returned by the body of the loop at " +
+                        at(x.body.pos) + " as the next value of " + x.params[k].name.s};
   fam[l.pats[j].name.s] = fam.at(q);
 }
 
@@ -44,59 +49,62 @@ void Pass::family(const Stmt& s, std::map<std::string, SymLmad>& fam, bool neste
     writes.push_back({d, {place, "update of " + arr.s + " at " + at(s.pos)}});
     derive(arr, fam.at(arr.s));
   };
-  std::visit(Overloaded{[&](const EIndex& x) {
-                          if (!in(x.arr)) return;
-                          const auto& t = arr(pat());
-                          if (t) derive(x.arr, lmad_index(fam.at(x.arr.s), sym_entries(x.entries)));
-                        },
-                        [&](const ELmadSlice& x) {
-                          if (in(x.arr))
-                            derive(x.arr, lmad_compose(fam.at(x.arr.s), sym_lmad(x.lmad)));
-                        },
-                        [&](const ETranspose& x) {
-                          if (in(x.arr)) derive(x.arr, lmad_transpose(fam.at(x.arr.s)));
-                        },
-                        [&](const EUpdate& x) {
-                          if (in(x.arr))
-                            update(x.arr, lmad_index(fam.at(x.arr.s), sym_entries(x.entries)));
-                        },
-                        [&](const EUpdateLmad& x) {
-                          if (in(x.arr))
-                            update(x.arr, lmad_compose(fam.at(x.arr.s), sym_lmad(x.lmad)));
-                        },
-                        [&](const ELoop& x) {
-                          Carried* cl = nullptr;
-                          for (Carried& c : carried_)
-                            if (!nested && c.loop == &x) cl = &c;
-                          for (size_t j = 0; j < x.inits.size(); ++j)
-                            if (in(x.inits[j]) && !(cl && cl->j == j))
-                              throw Refused{Property::CreationPoint,
-                                            x.inits[j].s + " flows into the loop at " + at(s.pos) +
-                                                ", which does not carry it in its own block"};
-                          if (cl) {
-                            carried(*l, x, *cl, fam);
-                            return;
-                          }
-                          for (const Stmt& st : x.body.stmts)
-                            family(st, fam, true, d, writes);
-                        },
-                        [&](const EIf& x) {
-                          for (const Body* b : {&x.then_body, &x.else_body}) {
-                            for (const Stmt& st : b->stmts)
-                              family(st, fam, true, d, writes);
-                            for (const Name& n : b->results)
-                              if (in(n))
-                                throw Refused{Property::LastUse,
-                                              n.s + " is returned by a branch of the if at " +
-                                                  at(s.pos)};
-                          }
-                        },
-                        [&](const EKernel& x) {
-                          for (const Stmt& st : x.body.stmts)
-                            family(st, fam, true, d, writes);
-                        },
-                        [](const auto&) {}},
-             l->exp.node);
+  std::visit(
+      Overloaded{[&](const EIndex& x) {
+                   if (!in(x.arr)) return;
+                   const auto& t = arr(pat());
+                   if (t) derive(x.arr, lmad_index(fam.at(x.arr.s), sym_entries(x.entries)));
+                 },
+                 [&](const ELmadSlice& x) {
+                   if (in(x.arr)) derive(x.arr, lmad_compose(fam.at(x.arr.s), sym_lmad(x.lmad)));
+                 },
+                 [&](const ETranspose& x) {
+                   if (in(x.arr)) derive(x.arr, lmad_transpose(fam.at(x.arr.s)));
+                 },
+                 [&](const EUpdate& x) {
+                   if (in(x.arr))
+                     update(x.arr, lmad_index(fam.at(x.arr.s), sym_entries(x.entries)));
+                 },
+                 [&](const EUpdateLmad& x) {
+                   if (in(x.arr)) update(x.arr, lmad_compose(fam.at(x.arr.s), sym_lmad(x.lmad)));
+                 },
+                 [&](const ELoop& x) {
+                   Carried* cl = nullptr;
+                   for (Carried& c : carried_)
+                     if (!nested && c.loop == &x) cl = &c;
+                   for (size_t j = 0; j < x.inits.size(); ++j)
+                     if (in(x.inits[j]) && !(cl && cl->j == j))
+                       throw Refused{Property::CreationPoint,
+                                     x.inits[j].s + " flows into the loop at " + at(s.pos) +
+                                         ", which does not carry it in its own block"};
+                   if (cl) {
+                     carried(*l, x, *cl, fam);
+                     return;
+                   }
+                   for (const Stmt& st : x.body.stmts)
+                     family(st, fam, true, d, writes);
+                   // The loop's result would be the source in its old block.
+                   for (const Name& n : x.body.results)
+                     if (in(n))
+                       throw Refused{Property::LastUse,
+                                     n.s + " is returned by the body of the loop at " + at(s.pos)};
+                 },
+                 [&](const EIf& x) {
+                   for (const Body* b : {&x.then_body, &x.else_body}) {
+                     for (const Stmt& st : b->stmts)
+                       family(st, fam, true, d, writes);
+                     for (const Name& n : b->results)
+                       if (in(n))
+                         throw Refused{Property::LastUse,
+                                       n.s + " is returned by a branch of the if at " + at(s.pos)};
+                   }
+                 },
+                 [&](const EKernel& x) {
+                   for (const Stmt& st : x.body.stmts)
+                     family(st, fam, true, d, writes);
+                 },
+                 [](const auto&) {}},
+      l->exp.node);
 }
 
 /// Makes `n` available at the creation (index c of B): nothing to do when it is

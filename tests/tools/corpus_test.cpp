@@ -227,11 +227,12 @@ TEST_CASE("a FUNMEM source's sc stage is compared with the source's heap run on 
   CHECK(bad.sc->proved_points() == 1);
   CHECK_FALSE(bad.ok());
   // sc differs, and so does every stage after it (each is compared with the source).
-  REQUIRE(bad.stage_mismatches.size() == 5);
+  REQUIRE(bad.stage_mismatches.size() == 6);
   CHECK(bad.stage_mismatches[0] == "input at line 13 after sc: stage sc's results differ from "
                                    "the source's at result 3: value semantics 20, heap "
                                    "semantics 6");
   CHECK(bad.stage_mismatches[4].rfind("input at line 13 after expand-cpu: ", 0) == 0);
+  CHECK(bad.stage_mismatches[5].rfind("input at line 13 after to-imp: ", 0) == 0);
   // An invalid source (b reuses the block of a, which is still a result) is its stages'
   // reference: its own heap results, which sc keeps, and which the broken sc changes.
   const std::string invalid =
@@ -255,21 +256,27 @@ TEST_CASE("a FUNMEM source's sc stage is compared with the source's heap run on 
       "-- expect: error assume\n";
   CheckReport inv = check_source("clobber.funmem", invalid);
   INFO(joined(inv.stage_mismatches));
-  // Per data set: the source, then sc, merge, hoist, expand and expand-cpu.
-  REQUIRE(inv.runs.size() == 12);
+  // Per data set: the source, then sc, merge, hoist, expand, expand-cpu and to-imp.
+  REQUIRE(inv.runs.size() == 14);
   // The source's heap run differs from the value semantics, and every stage's alike.
-  REQUIRE(inv.runs[6].mismatch);
-  CHECK(*inv.runs[6].mismatch == "result 5[0]: value semantics 0, heap semantics 7");
-  CHECK(inv.runs[7].stage == "sc");
-  CHECK(inv.runs[11].stage == "expand-cpu");
-  for (size_t k = 7; k < 12; ++k)
-    CHECK(inv.runs[k].mismatch == inv.runs[6].mismatch);
+  REQUIRE(inv.runs[7].mismatch);
+  CHECK(*inv.runs[7].mismatch == "result 5[0]: value semantics 0, heap semantics 7");
+  CHECK(inv.runs[8].stage == "sc");
+  CHECK(inv.runs[12].stage == "expand-cpu");
+  for (size_t k = 8; k < 13; ++k)
+    CHECK(inv.runs[k].mismatch == inv.runs[7].mismatch);
+  // IMP has no memory results: a's block is its third.
+  CHECK(inv.runs[13].stage == "to-imp");
+  CHECK(inv.runs[13].mismatch == "result 3[0]: value semantics 0, IMP 7");
   CHECK(inv.stage_mismatches.empty());
   CHECK(inv.ok());
   CheckReport inv_bad = check_source("clobber.funmem", invalid, broken);
   INFO(joined(inv_bad.stage_mismatches));
   CHECK_FALSE(inv_bad.ok());
-  REQUIRE(inv_bad.stage_mismatches.size() == 5);
+  REQUIRE(inv_bad.stage_mismatches.size() == 6);
+  CHECK(inv_bad.stage_mismatches[5] == "input at line 16 after to-imp: stage to-imp's results "
+                                       "differ from the source's at result 2: source 20, stage "
+                                       "to-imp 6");
   CHECK(inv_bad.stage_mismatches[0] == "input at line 16 after sc: stage sc's results differ "
                                        "from the source's at result 3: source 20, stage sc 6");
 }

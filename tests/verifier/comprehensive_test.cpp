@@ -260,7 +260,7 @@ TEST_CASE("the case discussion of matrix transposition: two-dimensional blocks a
   l.code = c.code;
   const std::string dir = scratch(), cu = dir + "/transpose.cu", exe = cu + ".emu";
   REQUIRE(write_cuda(cu, l.code).empty());
-  REQUIRE(build_emulation(cu, exe).empty());
+  REQUIRE(build_emulation(cu, exe, false, EmuOpt::Quick).empty());
   fs::path in = fs::path(dir) / "in.txt";
   std::ofstream(in) << "scalar n i64 4\nscalar m i64 3\nmem a_mem 12 random f64 1\n";
   test::CommandResult big = test::run_command(exe + " " + in.string() +
@@ -288,7 +288,7 @@ TEST_CASE("every leaf runs on the emulation, chosen by the dispatcher",
     l.code = c.code;
     const std::string dir = scratch(), cu = dir + "/leaves.cu", exe = cu + ".emu";
     REQUIRE(write_cuda(cu, l.code).empty());
-    REQUIRE(build_emulation(cu, exe).empty());
+    REQUIRE(build_emulation(cu, exe, false, EmuOpt::Quick).empty());
     const KernelCases& k = c.kernels.at(0);
     if (!registers)
       CHECK(k.leaves.size() == 3u);
@@ -314,7 +314,7 @@ TEST_CASE("the dispatcher never launches a leaf whose constraints fail",
   l.code = c.code;
   const std::string dir = scratch(), cu = dir + "/jacobi.cu", exe = cu + ".emu";
   REQUIRE(write_cuda(cu, l.code).empty());
-  REQUIRE(build_emulation(cu, exe).empty());
+  REQUIRE(build_emulation(cu, exe, false, EmuOpt::Quick).empty());
 
   // Shared memory too small for any tile: the leaf without the cache.
   std::vector<CudaRun> low = run_and_compare(l, exe, true, 0, dir, "--param s=4 --limit Z=8");
@@ -381,7 +381,7 @@ TEST_CASE("kernel nests keep their versions and thresholds, blocked variants in 
   l.code = c.code;
   const std::string dir = scratch(), cu = dir + "/both.cu", exe = cu + ".emu";
   REQUIRE(write_cuda(cu, l.code).empty());
-  REQUIRE(build_emulation(cu, exe).empty());
+  REQUIRE(build_emulation(cu, exe, false, EmuOpt::Quick).empty());
   // Every version of the nest forced by its thresholds, with a leaf of the other kernel:
   // the flattened version's place goes to the nest's dispatcher.
   const std::map<std::string, std::string> launched = {{"outer", "fm_kernel_0"},
@@ -423,7 +423,7 @@ TEST_CASE("the input-aware tuning space: every configuration runs the variant it
     CHECK(sp.grid_map.size() == sp.grid);
     const std::string dir = scratch(), cu = dir + "/space.cu", exe = cu + ".emu";
     REQUIRE(write_cuda(cu, c.code).empty());
-    REQUIRE(build_emulation(cu, exe).empty());
+    REQUIRE(build_emulation(cu, exe, false, EmuOpt::Quick).empty());
     std::string err;
     auto input = harness_random_input(
         l, std::string(file) == "cpk/transpose.fun" ? "n=40 m=70" : "n=300 steps=1", &err);

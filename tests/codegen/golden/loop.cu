@@ -11,37 +11,41 @@ const fm_site fm_sites[] = {
     {"overflow", 2, 25, "overflow in *"},
     {"size", 2, 25, "allocation of a negative size"},
     {"resource", 0, 0, "a loop of more than 2^31 - 1 iterations"},
-    {"bounds", 2, 3, "read of 'a_mem' out of bounds"},
-    {"bounds", 2, 3, "write of 'b_mem' out of bounds"},
+    {"bounds", 2, 25, "read of 'a_mem' out of bounds"},
+    {"bounds", 2, 25, "write of 'b_mem' out of bounds"},
     {"resource", 0, 0, "a loop of more than 2^31 - 1 iterations"},
-    {"bounds", 2, 3, "read of 'a_mem' out of bounds"},
-    {"bounds", 2, 3, "write of 'b_mem' out of bounds"},
+    {"bounds", 2, 25, "read of 'a_mem' out of bounds"},
+    {"bounds", 2, 25, "write of 'b_mem' out of bounds"},
     {"resource", 0, 0, "a loop of more than 2^31 - 1 iterations"},
-    {"bounds", 2, 3, "read of 'a_mem' out of bounds"},
-    {"bounds", 2, 3, "write of 'b_mem' out of bounds"},
+    {"bounds", 2, 25, "read of 'a_mem' out of bounds"},
+    {"bounds", 2, 25, "write of 'b_mem' out of bounds"},
     {"resource", 0, 0, "a kernel of more than 2^31 - 1 iterations"},
     {"resource", 3, 62, "a loop of more than 2^31 - 1 iterations"},
     {"overflow", 4, 27, "overflow in *"},
     {"size", 4, 27, "allocation of a negative size"},
+    {"size", 4, 38, "an index outside its array"},
+    {"size", 5, 39, "an index outside its array"},
     {"resource", 5, 39, "a loop of more than 2^31 - 1 iterations"},
     {"bounds", 6, 21, "an index outside its array"},
     {"bounds", 6, 24, "an index outside its array"},
-    {"bounds", 6, 9, "read of 'acc_mem' out of bounds"},
-    {"bounds", 5, 7, "write of 'r_mem' out of bounds"},
+    {"bounds", 6, 17, "read of 'acc_mem' out of bounds"},
+    {"bounds", 8, 9, "write of 'r_mem' out of bounds"},
+    {"size", 5, 39, "an index outside its array"},
     {"resource", 5, 39, "a loop of more than 2^31 - 1 iterations"},
     {"bounds", 6, 21, "an index outside its array"},
     {"bounds", 6, 24, "an index outside its array"},
-    {"bounds", 6, 9, "read of 'acc_mem' out of bounds"},
-    {"bounds", 5, 7, "write of 'r_mem' out of bounds"},
+    {"bounds", 6, 17, "read of 'acc_mem' out of bounds"},
+    {"bounds", 8, 9, "write of 'r_mem' out of bounds"},
+    {"size", 5, 39, "an index outside its array"},
     {"resource", 5, 39, "a loop of more than 2^31 - 1 iterations"},
     {"bounds", 6, 21, "an index outside its array"},
     {"bounds", 6, 24, "an index outside its array"},
-    {"bounds", 6, 9, "read of 'acc_mem' out of bounds"},
-    {"bounds", 5, 7, "write of 'r_mem' out of bounds"},
+    {"bounds", 6, 17, "read of 'acc_mem' out of bounds"},
+    {"bounds", 8, 9, "write of 'r_mem' out of bounds"},
     {"resource", 4, 38, "a kernel of more than 2^31 - 1 iterations"},
     {"bounds", 12, 17, "an index outside its array"},
     {"bounds", 12, 20, "an index outside its array"},
-    {"bounds", 12, 7, "read of 'c_mem' out of bounds"},
+    {"bounds", 12, 15, "read of 'c_mem' out of bounds"},
     {"none", 0, 0, ""}};
 
 // The tuning forest: name, parent (false side), default, P, version, where.
@@ -124,14 +128,15 @@ __global__ void fm_kernel_1(int64_t fm_n, int64_t p_v_m, int64_t p_v_n, fm_mem p
     fm_mem v_r__mem = p_v_r__mem;
     const int64_t v_i = fm_o;
     {
-      for (int64_t v_j = 0, fm_n2 = fm_bound(v_m, 16); v_j < fm_n2; ++v_j) {
-        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(17);
-        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(18);
+      if (!(INT64_C(0) <= v_m)) fm_fail(17);
+      for (int64_t v_j = 0, fm_n2 = fm_bound(v_m, 18); v_j < fm_n2; ++v_j) {
+        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(19);
+        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(20);
         float v_x = float{};
-        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), 19);
+        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), 21);
         float v_y = float{};
         v_y = ((v_x / ((float)0x1p+1)) + ((float)(double)v_k));
-        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), v_y, 20);
+        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), v_y, 22);
       }
     }
   }
@@ -148,15 +153,16 @@ __global__ void fm_kernel_1_intra(int64_t fm_n, int64_t fm_m, int64_t p_v_m, int
     fm_mem v_r__mem = p_v_r__mem;
     const int64_t v_i = fm_o;
     {
-      (void)fm_bound(v_m, 21);
+      if (!(INT64_C(0) <= v_m)) fm_fail(23);
+      (void)fm_bound(v_m, 24);
       if (threadIdx.x < fm_m) { const int64_t v_j = threadIdx.x;
-        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(22);
-        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(23);
+        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(25);
+        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(26);
         float v_x = float{};
-        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), 24);
+        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), 27);
         float v_y = float{};
         v_y = ((v_x / ((float)0x1p+1)) + ((float)(double)v_k));
-        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), v_y, 25);
+        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), v_y, 28);
       }
     }
   }
@@ -175,15 +181,16 @@ __global__ void fm_kernel_1_flat(int64_t fm_n, int64_t fm_m, int64_t p_v_m, int6
     fm_mem v_r__mem = p_v_r__mem;
     const int64_t v_i = fm_o;
     {
-      (void)fm_bound(v_m, 26);
+      if (!(INT64_C(0) <= v_m)) fm_fail(29);
+      (void)fm_bound(v_m, 30);
       { const int64_t v_j = fm_f % fm_m;
-        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(27);
-        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(28);
+        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(31);
+        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(32);
         float v_x = float{};
-        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), 29);
+        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), 33);
         float v_y = float{};
         v_y = ((v_x / ((float)0x1p+1)) + ((float)(double)v_k));
-        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), v_y, 30);
+        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), v_y, 34);
       }
     }
   }
@@ -220,8 +227,9 @@ int main(int argc, char** argv) {
   for (int64_t v_k = 0, fm_n1 = fm_bound(INT64_C(3), 13); v_k < fm_n1; ++v_k) {
     fm_mem v_r__mem = fm_mem{nullptr, 0};
     v_r__mem = fm_h.alloc(fm_mul(v_n, v_m, 14), 15);
+    if (!(INT64_C(0) <= v_n)) fm_fail(16);
     {
-      const int64_t fm_n = fm_bound(v_n, 31);
+      const int64_t fm_n = fm_bound(v_n, 35);
       if (fm_n > 0) {
         auto fm_t0 = fm_h.launch_start();
         const int64_t fm_m = v_m;
@@ -246,10 +254,10 @@ int main(int argc, char** argv) {
   v_c__mem = v_acc__mem;
   float v_s = float{};
   if (((v_n > INT64_C(0)) && (v_m > INT64_C(0)))) {
-    if (!((INT64_C(0) <= INT64_C(0)) && (INT64_C(0) < v_n))) fm_fail(32);
-    if (!((INT64_C(0) <= INT64_C(0)) && (INT64_C(0) < v_m))) fm_fail(33);
+    if (!((INT64_C(0) <= INT64_C(0)) && (INT64_C(0) < v_n))) fm_fail(36);
+    if (!((INT64_C(0) <= INT64_C(0)) && (INT64_C(0) < v_m))) fm_fail(37);
     float v_z = float{};
-    v_z = fm_host_ld<float>(v_c__mem, INT64_C(0), 34);
+    v_z = fm_host_ld<float>(v_c__mem, INT64_C(0), 38);
     v_s = v_z;
   } else {
     float v_z0 = float{};

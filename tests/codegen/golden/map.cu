@@ -8,10 +8,11 @@
 
 const char* const fm_file = "map.fun";
 const fm_site fm_sites[] = {
+    {"size", 2, 34, "an index outside its array"},
     {"bounds", 3, 16, "an index outside its array"},
-    {"bounds", 3, 5, "read of 'xs_mem' out of bounds"},
+    {"bounds", 3, 13, "read of 'xs_mem' out of bounds"},
     {"overflow", 4, 13, "overflow in *"},
-    {"bounds", 2, 3, "write of 'xs_mem' out of bounds"},
+    {"bounds", 5, 5, "write of 'xs_mem' out of bounds"},
     {"resource", 2, 34, "a kernel of more than 2^31 - 1 iterations"},
     {"none", 0, 0, ""}};
 
@@ -29,12 +30,12 @@ __global__ void fm_kernel_0(int64_t fm_n, int64_t p_v_n, fm_mem p_v_xs__mem) {
     fm_mem v_xs__mem = p_v_xs__mem;
     const int64_t v_i = fm_o;
     {
-      if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(1);
+      if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(2);
       int64_t v_v = int64_t{};
-      v_v = fm_ld<int64_t>(v_xs__mem, v_i, 2);
+      v_v = fm_ld<int64_t>(v_xs__mem, v_i, 3);
       int64_t v_w = int64_t{};
-      v_w = fm_mul(v_v, INT64_C(2), 3);
-      fm_st<int64_t>(v_xs__mem, v_i, v_w, 4);
+      v_w = fm_mul(v_v, INT64_C(2), 4);
+      fm_st<int64_t>(v_xs__mem, v_i, v_w, 5);
     }
   }
 }
@@ -44,8 +45,9 @@ int main(int argc, char** argv) {
   int64_t v_n = fm_h.scalar<int64_t>("n", "i64");
   fm_mem v_xs__mem = fm_h.mem("xs_mem");
   fm_h.begin();
+  if (!(INT64_C(0) <= v_n)) fm_fail(1);
   {
-    const int64_t fm_n = fm_bound(v_n, 5);
+    const int64_t fm_n = fm_bound(v_n, 6);
     if (fm_n > 0) {
       auto fm_t0 = fm_h.launch_start();
       FM_LAUNCH(fm_kernel_0, fm_harness::grid_for(fm_n, FM_BLOCK), dim3(FM_BLOCK), fm_n, v_n, v_xs__mem);
