@@ -9,6 +9,7 @@
 #include "ir/overloaded.h"
 #include "ir/scalar_types.h"
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <map>
@@ -82,6 +83,20 @@ private:
   // The statement being translated: its loops and kernels are named by its position
   // (the CUDA kernels and their case discussions), the rest by the expression's.
   Pos loop_pos_;
+  // The bounds of the kernels and loops around the statement: at least 1 in their bodies.
+  std::vector<Poly> positive_;
+
+  bool positive(const Poly& p) const {
+    return std::find(positive_.begin(), positive_.end(), p) != positive_.end();
+  }
+  /// Translates a kernel's or loop's body, whose bound is at least 1 there.
+  Block bounded_body(const Body& b, const SExp& bound, Scope& sc) {
+    auto p = to_poly(bound);
+    if (p) positive_.push_back(*p);
+    Block out = body(b, sc);
+    if (p) positive_.pop_back();
+    return out;
+  }
 
   static ArrInfo array_info(const Type& t) {
     if (!t.ann) throw Untranslatable("an array without a memory annotation");
@@ -425,7 +440,7 @@ private:
   /// (ordered by span, each stride is +-the span of those inside it, or a constant at
   /// least that span: row-major, transposed, sliced with a constant step); nullopt
   /// otherwise.
-  static std::optional<bool> injective(const SymLmad& l) {
+  std::optional<bool> injective(const SymLmad& l) const {
     if (auto o = overlaps_itself(l)) return !*o;
     try {
       std::vector<std::pair<Poly, Poly>> left;
@@ -443,11 +458,13 @@ private:
           auto cs = st.constant(), sp = span.constant();
           if (st == span || st == Poly(0) - span)
             step = span;
+          else if (span == Poly(1) && (positive(st) || positive(Poly(0) - st)))
+            step = st; // at least 1 (an enclosing kernel's or loop's bound)
           else if (cs && sp && *sp > 0 && *cs != std::numeric_limits<int64_t>::min() &&
                    (*cs < 0 ? -*cs : *cs) >= *sp)
             step = Poly(*cs < 0 ? -*cs : *cs);
           if (!step) continue;
-          span = c * *step;
+          span = c * (positive(Poly(0) - *step) ? Poly(0) - *step : *step);
           left.erase(left.begin() + static_cast<long>(k));
           found = true;
         }
@@ -596,7 +613,7 @@ private:
     }
     Scope inner = sc;
     inner.scalars[x.iter.s] = ScalarType::I64;
-    Block b = body(x.body, inner);
+    Block b = bounded_body(x.body, *x.bound, inner);
     std::vector<std::pair<Name, std::string>> temps;
     for (size_t k = 0; k < x.params.size(); ++k) {
       const Binding& prm = x.params[k];
@@ -682,7 +699,7 @@ private:
               Scope inner = sc;
               inner.scalars[x.iter.s] = ScalarType::I64;
               check_count(x.bound, pos, out);
-              Block b = body(x.body, inner);
+              Block b = bounded_body(x.body, *x.bound, inner);
               SymLmad place = lmad_fix(dst.lay, Poly::var(x.iter.s));
               const Pos rp = x.body.pos.line > 0 ? x.body.pos : pos;
               store(AtomArg{x.body.results.at(0), rp}, dst.mem, place, inner, rp, b);
