@@ -330,15 +330,10 @@ private:
       if (par) ++rep_.kernels;
       return Block{st(imp::Loop{par, Name{i, pos}, x.n, b}, loop_pos_)};
     };
-    if (auto inj = injective(d.lay)) {
-      Block b = rows(*inj);
-      out.insert(out.end(), b.begin(), b.end());
-      return;
-    }
-    std::vector<std::pair<SExpP, SExpP>> dims;
-    for (const auto& [c, stp] : d.lay.dims)
-      dims.emplace_back(sexp(c), sexp(stp));
-    out.push_back(st(imp::If{lmad_injective(dims, pos), rows(true), rows(false)}, pos));
+    // Rows that may share cells are written in order only where the layout is constant
+    // (a symbolic one not shown injective stays a kernel: docs/passes.md, to-imp, Limits).
+    Block b = rows(injective(d.lay).value_or(true));
+    out.insert(out.end(), b.begin(), b.end());
   }
 
   ArrInfo temporary(const ArrInfo& src, Pos pos, Block& out) {
@@ -422,17 +417,10 @@ private:
       }
       return inner;
     };
-    const std::optional<bool> inj = parallel ? injective(dst) : std::optional<bool>(false);
-    if (inj) {
-      Block b = build(*inj);
-      out.insert(out.end(), b.begin(), b.end());
-      return;
-    }
-    std::vector<std::pair<SExpP, SExpP>> dims;
-    for (const auto& [c, st] : dst.dims)
-      dims.emplace_back(sexp(c), sexp(st));
-    Block par = build(true), seq = build(false);
-    out.push_back(st(imp::If{lmad_injective(dims, pos), std::move(par), std::move(seq)}, pos));
+    // A symbolic layout not shown injective stays a kernel nest (docs/passes.md, to-imp,
+    // Limits).
+    Block b = build(parallel && injective(dst).value_or(true));
+    out.insert(out.end(), b.begin(), b.end());
   }
 
   /// Whether an LMAD sends distinct points to distinct cells: decided for constant ones
