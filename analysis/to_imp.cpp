@@ -479,28 +479,14 @@ private:
   /// Whether an LMAD of constant counts and strides sends two points to one place, found
   /// by enumeration up to 2^16 points; nullopt for a symbolic or a larger one.
   static std::optional<bool> overlaps_itself(const SymLmad& l) {
-    std::vector<std::pair<int64_t, int64_t>> dims;
-    int64_t points = 1;
-    for (const auto& [n, st] : l.dims) {
-      auto cn = n.constant(), cs = st.constant();
-      if (!cn || !cs) return std::nullopt;
-      if (*cn <= 0) return false;
-      if (*cn > (int64_t{1} << 16) || (points *= *cn) > (int64_t{1} << 16)) return std::nullopt;
-      dims.emplace_back(*cn, *cs);
-    }
-    std::set<Wide> seen; // exact: strides may be near 2^63
-    std::vector<int64_t> idx(dims.size(), 0);
-    for (int64_t t = 0; t < points; ++t) {
-      Wide off = 0;
-      for (size_t k = 0; k < dims.size(); ++k)
-        off += static_cast<Wide>(idx[k]) * dims[k].second;
-      if (!seen.insert(off).second) return true;
-      for (size_t k = dims.size(); k-- > 0;) {
-        if (++idx[k] < dims[k].first) break;
-        idx[k] = 0;
-      }
-    }
-    return false;
+    SymLmad at0 = l; // the offset does not matter
+    at0.offset = 0;
+    auto cells = points(at0);
+    if (!cells) return std::nullopt;
+    int64_t n = 1;
+    for (const auto& d : l.dims)
+      n *= std::max<int64_t>(*d.first.constant(), 0);
+    return static_cast<int64_t>(cells->size()) < n;
   }
 
   /// An LMAD update: its checks, then the copy of the value into the place. Where two
