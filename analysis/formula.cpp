@@ -167,6 +167,15 @@ Formula Formula::substitute(const std::map<std::string, Poly>& s) const {
   return f;
 }
 
+Formula Formula::replace_atom(const AtomRef& a, const Poly& by) const {
+  Formula f = *this;
+  f.lhs = lhs.replace_atom(a, by);
+  f.rhs = rhs.replace_atom(a, by);
+  for (Formula& k : f.kids)
+    k = k.replace_atom(a, by);
+  return f;
+}
+
 std::optional<Formula> formula_of(const SExp& e, std::string* error) {
   auto fail = [&](const std::string& m) -> std::optional<Formula> {
     if (error) *error = m;

@@ -45,6 +45,8 @@ struct Formula {
   std::vector<std::string> free_vars() const;
   /// The formula with names replaced by polynomials in every comparison.
   Formula substitute(const std::map<std::string, Poly>& s) const;
+  /// The formula with the atom `a` replaced by `by` in every comparison.
+  Formula replace_atom(const AtomRef& a, const Poly& by) const;
   /// Text in the scalar-expression syntax, e.g. `n*b - b > 0`.
   std::string to_string() const;
 };

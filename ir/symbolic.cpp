@@ -398,33 +398,35 @@ std::vector<std::string> Poly::free_vars() const {
   return {s.begin(), s.end()};
 }
 
-Poly Poly::substitute(const std::map<std::string, Poly>& s) const {
+Poly Poly::rebuild(const std::function<std::optional<Poly>(const AtomRef&)>& f) const {
   Poly r;
   for (const auto& [m, c] : terms_) {
     Poly term(c);
     for (const auto& [a, e] : m) {
       Poly base;
-      switch (a->kind) {
-      case AtomKind::Var: {
-        auto it = s.find(a->name);
-        base = it == s.end() ? Poly::var(a->name) : it->second;
-        break;
-      }
-      case AtomKind::Div:
-        base = div(a->args[0].substitute(s), a->args[1].substitute(s));
-        break;
-      case AtomKind::Mod:
-        base = mod(a->args[0].substitute(s), a->args[1].substitute(s));
-        break;
-      case AtomKind::Min:
-        base = min(a->args[0].substitute(s), a->args[1].substitute(s));
-        break;
-      case AtomKind::Max:
-        base = max(a->args[0].substitute(s), a->args[1].substitute(s));
-        break;
-      case AtomKind::Abs:
-        base = abs(a->args[0].substitute(s));
-        break;
+      if (std::optional<Poly> by = f(a)) {
+        base = std::move(*by);
+      } else {
+        switch (a->kind) {
+        case AtomKind::Var:
+          base = Poly::var(a->name);
+          break;
+        case AtomKind::Div:
+          base = div(a->args[0].rebuild(f), a->args[1].rebuild(f));
+          break;
+        case AtomKind::Mod:
+          base = mod(a->args[0].rebuild(f), a->args[1].rebuild(f));
+          break;
+        case AtomKind::Min:
+          base = min(a->args[0].rebuild(f), a->args[1].rebuild(f));
+          break;
+        case AtomKind::Max:
+          base = max(a->args[0].rebuild(f), a->args[1].rebuild(f));
+          break;
+        case AtomKind::Abs:
+          base = abs(a->args[0].rebuild(f));
+          break;
+        }
       }
       for (int i = 0; i < e; ++i)
         term = term * base;
@@ -432,6 +434,20 @@ Poly Poly::substitute(const std::map<std::string, Poly>& s) const {
     r = r + term;
   }
   return r;
+}
+
+Poly Poly::substitute(const std::map<std::string, Poly>& s) const {
+  return rebuild([&](const AtomRef& a) -> std::optional<Poly> {
+    if (a->kind != AtomKind::Var) return std::nullopt;
+    auto it = s.find(a->name);
+    return it == s.end() ? std::nullopt : std::optional<Poly>(it->second);
+  });
+}
+
+Poly Poly::replace_atom(const AtomRef& atom, const Poly& by) const {
+  return rebuild([&](const AtomRef& a) -> std::optional<Poly> {
+    return a == atom ? std::optional<Poly>(by) : std::nullopt;
+  });
 }
 
 Poly Poly::fold_divmod() const {

@@ -9,6 +9,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -82,6 +83,10 @@ public:
   template <class F> void for_each_var(F&& f) const;
   /// Replace variables by polynomials (simultaneously) and renormalise.
   Poly substitute(const std::map<std::string, Poly>& s) const;
+  /// Replace every occurrence of the atom `a` (compared by value, also inside other
+  /// atoms' arguments) by `by` and renormalise, e.g. m*min(n, k) + 1 with min(n, k) := n
+  /// is m*n + 1.
+  Poly replace_atom(const AtomRef& a, const Poly& by) const;
   /// Evaluate under an assignment. Errors (unbound name, overflow, division by zero)
   /// are returned as a message in `error` and the result is nullopt.
   std::optional<int64_t> eval(const std::map<std::string, int64_t>& env,
@@ -110,6 +115,9 @@ public:
 
 private:
   static Poly atom(AtomKind k, std::string name, std::vector<Poly> args);
+  /// Rebuilds the polynomial, each atom replaced by f(atom) where that is a value; the
+  /// others keep their kind with rebuilt arguments.
+  Poly rebuild(const std::function<std::optional<Poly>(const AtomRef&)>& f) const;
   void add_term(const Monomial& m, int64_t c);
   Terms::const_iterator find(const Monomial& m) const;
   Terms terms_;

@@ -11,6 +11,8 @@
 #include <functional>
 
 using funmem::Poly;
+using funmem::AtomKind;
+using funmem::AtomRef;
 
 namespace {
 
@@ -135,6 +137,31 @@ TEST_CASE("poly: substitution is evaluation-compatible and idempotent",
     RC_ASSERT(s.substitute({}) == s);
     RC_ASSERT(s + 0 == s);
     RC_ASSERT(s * 1 == s);
+  });
+}
+
+TEST_CASE("poly: replacing an atom by its value keeps the value", "[ir][symbolic][property]") {
+  rc::prop("e with min(f, g) := f evaluates as e where f <= g", [] {
+    RandExpr f = gen_expr(2), g = gen_expr(2), h = gen_expr(2);
+    const Poly atom =
+        *rc::gen::element(0, 1) ? Poly::min(f.poly, g.poly) : Poly::max(f.poly, g.poly);
+    RC_PRE(atom.terms().size() == 1 && atom.terms()[0].second == 1 &&
+           atom.terms()[0].first.size() == 1 && atom.terms()[0].first[0].second == 1);
+    const AtomRef& a = atom.terms()[0].first[0].first;
+    RC_PRE(a->kind == AtomKind::Min || a->kind == AtomKind::Max);
+    std::map<std::string, int64_t> env = {{"x", *rc::gen::inRange<int64_t>(-9, 10)},
+                                          {"y", *rc::gen::inRange<int64_t>(-9, 10)},
+                                          {"z", *rc::gen::inRange<int64_t>(-9, 10)}};
+    // e = h * atom + atom nested in an abs: every occurrence is replaced.
+    const Poly e = h.poly * atom + Poly::abs(atom - h.poly);
+    auto av = atom.eval(env), want = e.eval(env);
+    RC_PRE(av.has_value() && want.has_value());
+    auto fv = a->args[0].eval(env), gv = a->args[1].eval(env);
+    RC_PRE(fv && gv);
+    const Poly& chosen = *fv == *av ? a->args[0] : a->args[1];
+    auto got = e.replace_atom(a, chosen).eval(env);
+    RC_ASSERT(got.has_value());
+    RC_ASSERT(*got == *want);
   });
 }
 
