@@ -36,6 +36,26 @@ std::optional<AtomRef> innermost_choice(const Poly& p) {
   return std::nullopt;
 }
 
+/// Every min, max or abs atom of p none of whose arguments holds one.
+void innermost_choices(const Poly& p, std::vector<AtomRef>& out) {
+  for (const auto& [m, c] : p.terms())
+    for (const auto& [a, e] : m) {
+      const size_t before = out.size();
+      for (const Poly& q : a->args)
+        innermost_choices(q, out);
+      if (out.size() == before && is_choice(*a) &&
+          std::find(out.begin(), out.end(), a) == out.end())
+        out.push_back(a);
+    }
+}
+
+void innermost_choices(const Formula& f, std::vector<AtomRef>& out) {
+  innermost_choices(f.lhs, out);
+  innermost_choices(f.rhs, out);
+  for (const Formula& k : f.kids)
+    innermost_choices(k, out);
+}
+
 std::optional<AtomRef> innermost_choice(const Formula& f) {
   if (auto a = innermost_choice(f.lhs)) return a;
   if (auto a = innermost_choice(f.rhs)) return a;
@@ -139,6 +159,27 @@ struct Solver::Impl {
   }
 
   Impl(std::vector<Formula> f, unsigned t) : facts(std::move(f)), timeout_ms(t) {}
+
+  /// f with each min, max and abs atom whose case follows from the facts by the bounds
+  /// replaced by its value in that case, innermost first (`min(1, max(0, n))` is 1 where
+  /// `n >= 1`): equivalent to f wherever the facts hold, so a model of one is a model of
+  /// the other.
+  Formula settle_choices(Formula f) {
+    for (bool changed = true; changed;) {
+      changed = false;
+      std::vector<AtomRef> atoms;
+      innermost_choices(f, atoms);
+      for (const AtomRef& a : atoms)
+        for (const auto& [cond, value] : choices(*a))
+          if (quick.implied_by_bounds(cond) || fact_bounds().implies(cond)) {
+            f = f.replace_atom(a, value);
+            ++stats.settled;
+            changed = true;
+            break;
+          }
+    }
+    return f;
+  }
 
   /// At most this many min, max and abs atoms are split on (2^3 cases).
   static constexpr int kCaseDepth = 3;
@@ -489,7 +530,12 @@ SatResult Solver::check(const std::vector<Formula>& extra, const std::vector<std
   // Extra formulas that are true constants or follow from the names' lower bounds add
   // nothing to the facts; a false constant makes the question unsatisfiable.
   std::vector<Formula> rest;
-  for (const Formula& f : extra) {
+  for (const Formula& given : extra) {
+    Formula f = given;
+    try {
+      f = impl_->settle_choices(given);
+    } catch (const SymbolicOverflow&) {
+    }
     if (f.free_vars().empty())
       if (auto v = f.eval({})) {
         if (!*v) return answer(SatResult::Unsat, {});

@@ -25,6 +25,7 @@ struct SolverStats {
   int split = 0;        // disjunctions proved by the bounds after a split on a disjunct
   int atom_bounds = 0;  // of `bounds`, those that needed an upper bound of a /, % or min
   int cases = 0;        // of `bounds`, those proved by cases on the goal's min, max and abs
+  int settled = 0;      // check(): min, max and abs atoms whose case the bounds decide
   int refuted = 0;      // disproved without Z3: false at a known model of the facts
   int searched = 0;     // of `refuted`, those whose counterexample the small search found
   int sat_by_model = 0; // check(): satisfiable at a known model of the facts

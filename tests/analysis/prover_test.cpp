@@ -564,6 +564,54 @@ TEST_CASE("the solver's satisfiability shortcuts agree with enumeration", "[prov
   CHECK(by_bounds > 10);
 }
 
+TEST_CASE("the solver's checks settle the min, max and abs the facts decide, against enumeration",
+          "[prover][solver]") {
+  // check(facts && extra) where extra holds atoms (the prover's `min(1, max(0, n))`
+  // strides): the answer and the model agree with enumeration of a box holding every model.
+  std::mt19937_64 g(13);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); };
+  const Poly x = Poly::var("x"), y = Poly::var("y"), n = Poly::var("n");
+  int settled = 0;
+  for (int k = 0; k < 200; ++k) {
+    Solver::clear_shared_cache();
+    const int ln = pick(-1, 2);
+    const std::vector<Formula> facts = {ge(n, ln), le(n, ln + 3), ge(x, 0),
+                                        le(x, 4),  ge(y, -2),     le(y, 3)};
+    auto atom = [&] {
+      const Poly a = pick(-1, 1) * n + pick(-1, 1), b = pick(0, 1) * n + pick(-1, 2);
+      switch (pick(0, 2)) {
+      case 0:
+        return Poly::min(a, Poly::max(b, pick(-1, 1) * n));
+      case 1:
+        return Poly::max(a, b);
+      default:
+        return Poly::abs(a);
+      }
+    };
+    const Poly p = pick(-1, 1) * x * atom() + pick(-1, 1) * y * atom() + pick(-3, 3);
+    std::vector<Formula> extra = {pick(0, 1) ? eq(p, 0) : lt(p, 0)};
+    Solver s(facts);
+    Env model;
+    const SatResult r = s.check(extra, {"x", "y", "n"}, &model, 1000);
+    bool satisfiable = false;
+    for (int a = 0; a <= 4; ++a)
+      for (int b = -2; b <= 3; ++b)
+        for (int c = ln; c <= ln + 3; ++c) {
+          const Env env{{"x", a}, {"y", b}, {"n", c}};
+          satisfiable = satisfiable || *extra[0].eval(env);
+        }
+    INFO(k << ": " << extra[0].to_string() << " with n >= " << ln);
+    REQUIRE(r != SatResult::Unknown);
+    CHECK((r == SatResult::Sat) == satisfiable);
+    if (r == SatResult::Sat)
+      for (const auto& fs : {facts, extra})
+        for (const Formula& f : fs)
+          CHECK(*f.eval(model));
+    settled += s.stats().settled;
+  }
+  CHECK(settled > 20);
+}
+
 TEST_CASE("the solver proves LUD's column bound by substituting the names' lower bounds",
           "[prover][solver]") {
   Solver::clear_shared_cache();
