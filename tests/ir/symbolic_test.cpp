@@ -10,9 +10,9 @@
 
 #include <functional>
 
-using funmem::Poly;
 using funmem::AtomKind;
 using funmem::AtomRef;
+using funmem::Poly;
 
 namespace {
 
