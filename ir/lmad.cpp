@@ -34,6 +34,23 @@ SymLmad col_major(const std::vector<Poly>& shape) {
   return l;
 }
 
+namespace {
+
+/// The stride of a dimension of `count` elements whose step is `step` times `unit`: the
+/// product, or `unit` where the product does not fit 64 bits and the dimension holds at
+/// most one element (its stride then addresses nothing): `xs[3 : 1 : 2^62]` sliced again
+/// by `[0 : 1 : 2]` is a valid view of one element.
+Poly dim_stride(const Poly& count, const Poly& step, const Poly& unit) {
+  try {
+    return step * unit;
+  } catch (const SymbolicOverflow&) {
+    if (auto c = count.constant(); c && *c <= 1) return unit;
+    throw;
+  }
+}
+
+} // namespace
+
 SymLmad lmad_index(const SymLmad& l, const std::vector<SymEntry>& entries) {
   SymLmad r;
   r.offset = l.offset;
@@ -45,7 +62,7 @@ SymLmad lmad_index(const SymLmad& l, const std::vector<SymEntry>& entries) {
     }
     const SymEntry& e = entries[k];
     r.offset = r.offset + e.start * stride;
-    if (e.count) r.dims.emplace_back(*e.count, e.stride * stride);
+    if (e.count) r.dims.emplace_back(*e.count, dim_stride(*e.count, e.stride, stride));
   }
   return r;
 }
@@ -55,7 +72,7 @@ SymLmad lmad_compose(const SymLmad& outer, const SymLmad& inner) {
   SymLmad r;
   r.offset = outer.offset + inner.offset * t;
   for (const auto& [c, s] : inner.dims)
-    r.dims.emplace_back(c, s * t);
+    r.dims.emplace_back(c, dim_stride(c, s, t));
   return r;
 }
 

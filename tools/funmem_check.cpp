@@ -232,11 +232,10 @@ static int tool_main(int argc, char** argv) {
         std::cout << "value semantics " << (d.value_error ? "error" : "ok");
       else
         std::cout << "value semantics " << (d.value_error ? "error" : "ok") << ", "
-                  << (d.stage == "to-imp" ? "IMP" : "heap semantics") << " "
-                  << (d.heap_error ? "error" : "ok") << " (" << d.heap_stats.reads << " reads, "
-                  << d.heap_stats.writes << " writes, " << d.heap_stats.copies << " copies, "
-                  << d.heap_stats.elided << " elided, peak " << d.heap_stats.peak_bytes
-                  << " bytes), "
+                  << d.memory_semantics() << " " << (d.heap_error ? "error" : "ok") << " ("
+                  << d.heap_stats.reads << " reads, " << d.heap_stats.writes << " writes, "
+                  << d.heap_stats.copies << " copies, " << d.heap_stats.elided << " elided, peak "
+                  << d.heap_stats.peak_bytes << " bytes), "
                   << (d.races.empty() ? "no race"
                                       : std::to_string(d.races.size()) + " racy kernel(s)")
                   << (d.mismatch                      ? ", results differ at " + *d.mismatch

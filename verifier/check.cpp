@@ -231,8 +231,8 @@ void judge(ExpectResult& er, const CheckReport& r, Lang lang) {
       return d.name + ": " + d.value_error->kind + " error at " + where(d.value_error->pos) +
              " (value semantics): " + d.value_error->what();
     if (d.heap_error)
-      return d.name + ": " + d.heap_error->kind + " error at " + where(d.heap_error->pos) +
-             " (heap semantics): " + d.heap_error->what();
+      return d.name + ": " + d.heap_error->kind + " error at " + where(d.heap_error->pos) + " (" +
+             d.memory_semantics() + "): " + d.heap_error->what();
     if (!d.races.empty()) return d.name + ": " + d.races[0].to_string();
     if (d.mismatch) return d.name + ": results differ at " + *d.mismatch;
     return d.name + ": valid";

@@ -49,12 +49,16 @@ struct DataSetRun {
   std::string stage;  // the pipeline stage whose output ran (fun-to-funmem, sc, ...); "" the source
   std::string inputs; // the values used, abbreviated
   std::optional<RunError> input_error; // the data set does not fit the parameters
+  /// heap_error: the error of the heap semantics, or of IMP for the to-imp stage.
   std::optional<RunError> value_error, heap_error;
   std::vector<Race> races;
   std::optional<std::string> mismatch; // first differing result element
   RunStats heap_stats;
   bool heap_ran = false;
   bool valid() const;
+  /// The semantics that ran the memory program: "IMP" for the to-imp stage, else "heap
+  /// semantics".
+  const char* memory_semantics() const { return stage == "to-imp" ? "IMP" : "heap semantics"; }
 };
 
 struct CheckReport {

@@ -80,12 +80,13 @@ FuzzOutcome fuzz_program(const std::string& text, const PassOptions& passes, Lan
     }
     std::string why = run.input_error   ? std::string(run.input_error->what())
                       : run.value_error ? "value semantics: " + std::string(run.value_error->what())
-                      : run.heap_error  ? "heap semantics: " + std::string(run.heap_error->what())
+                      : run.heap_error
+                          ? std::string(run.memory_semantics()) + ": " + run.heap_error->what()
                       : !run.races.empty() ? "a data race: " + run.races.front().to_string()
                                            : "results differ: " + run.mismatch.value_or("");
-    o.kind = run.input_error      ? "input"
-             : run.value_error    ? "value semantics: " + run.value_error->kind
-             : run.heap_error     ? "heap semantics: " + run.heap_error->kind
+    o.kind = run.input_error   ? "input"
+             : run.value_error ? "value semantics: " + run.value_error->kind
+             : run.heap_error  ? std::string(run.memory_semantics()) + ": " + run.heap_error->kind
              : !run.races.empty() ? "race"
                                   : "results differ";
     return fail("validity", run.name + ": " + why);

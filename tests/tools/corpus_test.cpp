@@ -299,6 +299,28 @@ TEST_CASE("a pipeline that stops fails the file whatever it expects", "[tools][s
   CHECK_FALSE(r.ok());
 }
 
+TEST_CASE("an IMP run's error is named as IMP's, the others as the heap semantics'",
+          "[tools][stages]") {
+  const std::string text = "def f (n : i64) (xs : [n]i64) : (i64) =\n"
+                           "  let (s : i64) = xs[n]\n"
+                           "  in (s)\n"
+                           "-- input: n=2\n"
+                           "-- expect: error bounds\n";
+  CheckReport r = check_source("oob.fun", text);
+  CHECK(r.ok());
+  int imp = 0, heap = 0;
+  for (const DataSetRun& d : r.runs) {
+    if (!d.heap_ran) continue;
+    REQUIRE(d.heap_error);
+    CHECK(d.heap_error->kind == "bounds");
+    const std::string name = d.memory_semantics();
+    CHECK(name == (d.stage == "to-imp" ? "IMP" : "heap semantics"));
+    (d.stage == "to-imp" ? imp : heap) += 1;
+  }
+  CHECK(imp == 1);
+  CHECK(heap >= 5);
+}
+
 TEST_CASE("resource errors are the interpreter's limits: compared one way only",
           "[tools][stages]") {
   // The source runs out of memory at the iota; after sc the update's bounds check runs
