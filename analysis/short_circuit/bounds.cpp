@@ -1,6 +1,8 @@
 // Short-circuiting: Bounds of the place, statements that may fail, positivity (see pass.h).
 #include "analysis/short_circuit/pass.h"
 
+#include "ir/names.h"
+
 namespace funmem::sc {
 
 /// How a statement may end the run: not at all, only with a resource error (an
@@ -17,6 +19,23 @@ Fail Pass::may_fail(const Stmt& s, Solver& solver, int depth) {
 Fail Pass::judge_failure(const Stmt& s, Solver& solver, int depth) {
   const auto* l = std::get_if<SLet>(&s.node);
   if (!l || depth > 8) return Fail::Other;
+  // The heap semantics ends a run that writes or reads a cell outside a block: every array
+  // the statement makes, and (but for a kernel, whose body is judged statement by
+  // statement) every array it reads, must be shown inside its block. Hand-written FUNMEM
+  // and the fuzzer's mutants may place one outside (a mutant's 2-element array in an
+  // empty block moved above a failing read changed the run's error).
+  if (!opt_.broken_outside_block) { // (deliberately broken: layouts taken inside)
+    std::set<std::string> names, mems, own;
+    for (const Binding& b : l->pats)
+      own.insert(b.name.s);
+    if (!std::holds_alternative<EKernel>(l->exp.node)) stmt_mentions(s, names, mems);
+    names.insert(own.begin(), own.end());
+    // The statement's own arrays do not exist before it: no escape through a negative
+    // dimension of theirs.
+    InsideQuery q{solver, [&](const std::string& n) { return !own.count(n); }};
+    for (const std::string& n : names)
+      if (const auto& t = arr(n); t && !shown_inside(n, q)) return Fail::Other;
+  }
   auto size_may_fail = [&](const SExpP& e) {
     auto p = to_poly(*e);
     if (sexp_may_fail(*e, solver) || !p || !solver.proves(ge(p->substitute(defs_), Poly(0))))
