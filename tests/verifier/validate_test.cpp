@@ -12,12 +12,11 @@
 
 #include <catch2/catch.hpp>
 
-#include <set>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 
 using namespace funmem;
 using namespace funmem::frontend; // the extractor and the race checker
