@@ -145,8 +145,10 @@ TEST_CASE("poly: replacing an atom by its value keeps the value", "[ir][symbolic
     RandExpr f = gen_expr(2), g = gen_expr(2), h = gen_expr(2);
     const Poly atom =
         *rc::gen::element(0, 1) ? Poly::min(f.poly, g.poly) : Poly::max(f.poly, g.poly);
-    RC_PRE(atom.terms().size() == 1 && atom.terms()[0].second == 1 &&
-           atom.terms()[0].first.size() == 1 && atom.terms()[0].first[0].second == 1);
+    // One atom alone (RC_PRE's captured && does not short-circuit: decided first).
+    const bool one_atom = atom.terms().size() == 1 && atom.terms()[0].second == 1 &&
+                          atom.terms()[0].first.size() == 1 && atom.terms()[0].first[0].second == 1;
+    RC_PRE(one_atom);
     const AtomRef& a = atom.terms()[0].first[0].first;
     RC_PRE(a->kind == AtomKind::Min || a->kind == AtomKind::Max);
     std::map<std::string, int64_t> env = {{"x", *rc::gen::inRange<int64_t>(-9, 10)},
