@@ -25,17 +25,6 @@ bool is_choice(const Atom& a) {
   return a.kind == AtomKind::Min || a.kind == AtomKind::Max || a.kind == AtomKind::Abs;
 }
 
-/// A min, max or abs atom of p none of whose arguments holds one.
-std::optional<AtomRef> innermost_choice(const Poly& p) {
-  for (const auto& [m, c] : p.terms())
-    for (const auto& [a, e] : m) {
-      for (const Poly& q : a->args)
-        if (auto inner = innermost_choice(q)) return inner;
-      if (is_choice(*a)) return a;
-    }
-  return std::nullopt;
-}
-
 /// Every min, max or abs atom of p none of whose arguments holds one.
 void innermost_choices(const Poly& p, std::vector<AtomRef>& out) {
   for (const auto& [m, c] : p.terms())
@@ -54,14 +43,6 @@ void innermost_choices(const Formula& f, std::vector<AtomRef>& out) {
   innermost_choices(f.rhs, out);
   for (const Formula& k : f.kids)
     innermost_choices(k, out);
-}
-
-std::optional<AtomRef> innermost_choice(const Formula& f) {
-  if (auto a = innermost_choice(f.lhs)) return a;
-  if (auto a = innermost_choice(f.rhs)) return a;
-  for (const Formula& k : f.kids)
-    if (auto a = innermost_choice(k)) return a;
-  return std::nullopt;
 }
 
 /// The cases of a min, max or abs atom: each a condition and the atom's value under it;
@@ -192,8 +173,9 @@ struct Solver::Impl {
   bool by_cases(const Formula& goal, std::vector<Formula>& extra, int depth) {
     if (goal.free_vars().empty())
       if (auto v = goal.eval({})) return *v;
-    std::optional<AtomRef> a = innermost_choice(goal);
-    if (!a) {
+    std::vector<AtomRef> atoms;
+    innermost_choices(goal, atoms);
+    if (atoms.empty()) {
       if (extra.empty()) return false; // the facts alone were asked already
       std::vector<Formula> all = facts;
       all.insert(all.end(), extra.begin(), extra.end());
@@ -202,9 +184,10 @@ struct Solver::Impl {
       return q.implied_by_bounds(goal) || FactBounds(all).implies(goal);
     }
     if (depth == 0) return false;
-    for (const auto& [cond, value] : choices(**a)) {
+    const AtomRef& a = atoms.front();
+    for (const auto& [cond, value] : choices(*a)) {
       extra.push_back(cond);
-      const bool ok = by_cases(goal.replace_atom(*a, value), extra, depth - 1);
+      const bool ok = by_cases(goal.replace_atom(a, value), extra, depth - 1);
       extra.pop_back();
       if (!ok) return false;
     }
