@@ -7,6 +7,7 @@
 #include "verifier/fuzz.h"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -17,6 +18,42 @@
 using namespace funmem;
 
 static int tool_main(int argc, char** argv);
+
+namespace {
+
+/// A campaign's part for --coverage-json: which programs ran and how often each rule fired.
+std::string coverage_json(const CampaignOptions& o, const CampaignResult& r) {
+  nlohmann::json j;
+  j["seed"] = o.seed;
+  j["first"] = o.first;
+  j["programs"] = r.done;
+  j["failures"] = r.failures;
+  j["funmem_percent"] = o.gen.funmem_percent;
+  j["out_of_bounds"] = o.gen.out_of_bounds;
+  j["rules"] = r.rules;
+  return j.dump(1) + "\n";
+}
+
+/// Adds the rule counts of an earlier part (a --coverage-json file) to `rules` and its
+/// programs to `programs`; an error message when the file cannot be read.
+std::string add_part(const std::string& path, std::map<std::string, int64_t>& rules,
+                     int64_t& programs) {
+  std::ifstream in(path);
+  if (!in) return path + ": error: cannot open the file";
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("rules") || !j["rules"].is_object() ||
+      !j.contains("programs") || !j["programs"].is_number_integer())
+    return path + ": error: not a --coverage-json file (an object with 'programs' and 'rules')";
+  for (const auto& [id, n] : j["rules"].items()) {
+    if (!n.is_number_integer() || n.get<int64_t>() < 0)
+      return path + ": error: the count of rule '" + id + "' is not a non-negative integer";
+    rules[id] += n.get<int64_t>();
+  }
+  programs += j["programs"].get<int64_t>();
+  return "";
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
   return funmem::guarded_main("funmem-fuzz", [&] { return tool_main(argc, argv); });
@@ -32,6 +69,11 @@ static int tool_main(int argc, char** argv) {
   GenOptions gen;
   app.add_option("--seconds", seconds, "stop after this many seconds");
   app.add_option("--count", count, "stop after this many programs (instead of --seconds)");
+  int64_t first = 0;
+  app.add_option("--first", first,
+                 "start at program K of the campaign (a long campaign run in parts: programs "
+                 "K to K+count-1 of the seed, as one run would generate them)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--seed", seed, "campaign seed");
   app.add_option("--jobs", jobs, "worker threads")->check(CLI::Range(1, 64));
   app.add_option("--mode", mode,
@@ -61,6 +103,14 @@ static int tool_main(int argc, char** argv) {
   app.add_option("--min-rule-count", min_rule,
                  "fail when a rule fired fewer times (implies --coverage)")
       ->check(CLI::NonNegativeNumber);
+  std::string coverage_out;
+  app.add_option("--coverage-json", coverage_out,
+                 "write the rule counts of this run (a part of a campaign) to this file");
+  std::vector<std::string> parts;
+  app.add_option("--add-coverage", parts,
+                 "add the rule counts of earlier parts (--coverage-json files) to the table and "
+                 "to --min-rule-count")
+      ->check(CLI::ExistingFile);
   std::vector<std::string> broken;
   app.add_option("--broken", broken,
                  "switch on a deliberately broken pass variant (to show the fuzzer finds it)")
@@ -71,7 +121,9 @@ static int tool_main(int argc, char** argv) {
   bool no_shrink = false;
   app.add_flag("--no-shrink", no_shrink, "report the failing program as generated");
   bool print = false;
-  app.add_flag("--print", print, "print the program of program seed SEED (the --seed value; a FUNMEM mutant where --funmem-percent makes it one) and exit");
+  app.add_flag("--print", print,
+               "print the program of program seed SEED (the --seed value; a FUNMEM mutant where "
+               "--funmem-percent makes it one) and exit");
   CLI11_PARSE(app, argc, argv);
   PassOptions passes;
   for (const std::string& b : broken)
@@ -83,6 +135,7 @@ static int tool_main(int argc, char** argv) {
   CampaignOptions copt;
   copt.seconds = seconds;
   copt.count = count;
+  copt.first = first;
   copt.seed = seed;
   copt.jobs = jobs;
   copt.lmads = mode == "lmads";
@@ -113,11 +166,23 @@ static int tool_main(int argc, char** argv) {
               static_cast<long long>(r.done), mode == "lmads" ? "questions" : "programs", r.seconds,
               static_cast<double>(r.done) / std::max(r.seconds, 1e-9),
               static_cast<long long>(r.checks), static_cast<long long>(r.failures));
+  if (!coverage_out.empty() && mode == "programs")
+    std::ofstream(coverage_out) << coverage_json(copt, r);
+  std::map<std::string, int64_t> rules = r.rules;
+  int64_t programs = r.done;
+  for (const std::string& p : parts)
+    if (std::string e = add_part(p, rules, programs); !e.empty()) {
+      std::fprintf(stderr, "%s\n", e.c_str());
+      return 2;
+    }
+  if (!parts.empty())
+    std::printf("with %zu earlier part(s): %lld programs in all\n", parts.size(),
+                static_cast<long long>(programs));
   int64_t below = 0;
-  for (const auto& [id, n] : r.rules)
+  for (const auto& [id, n] : rules)
     below += n < min_rule;
   if ((coverage || min_rule > 0) && mode == "programs") {
-    std::printf("\n%s", rule_coverage_table(r.rules, min_rule).c_str());
+    std::printf("\n%s", rule_coverage_table(rules, min_rule).c_str());
     if (below > 0)
       std::printf("%lld rules fired fewer than %lld times\n", static_cast<long long>(below),
                   static_cast<long long>(min_rule));

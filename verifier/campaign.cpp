@@ -54,7 +54,7 @@ CampaignResult run_campaign(const CampaignOptions& opt) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - start).count(); };
-  std::atomic<int64_t> next{0}, done{0}, checks{0}, failures{0};
+  std::atomic<int64_t> next{opt.first}, done{0}, checks{0}, failures{0};
   std::mutex mu;
   bool reported = false;
   std::string found_text; // the (shrunk) failing program with its header
@@ -69,7 +69,7 @@ CampaignResult run_campaign(const CampaignOptions& opt) {
   auto worker = [&] {
     for (;;) {
       int64_t k = next.fetch_add(1);
-      if (opt.count >= 0 ? k >= opt.count : elapsed() >= opt.seconds) return;
+      if (opt.count >= 0 ? k >= opt.first + opt.count : elapsed() >= opt.seconds) return;
       if (failures.load() > 0) return;
       uint64_t s = program_seed(opt.seed, static_cast<uint64_t>(k));
       if (opt.lmads) {

@@ -25,6 +25,7 @@ struct CampaignProgress {
 struct CampaignOptions {
   double seconds = 10; // stop after this long
   int64_t count = -1;  // or after this many programs (when >= 0)
+  int64_t first = 0;   // the number of the first program: a campaign run in parts
   uint64_t seed = 1;
   int jobs = 1;
   bool lmads = false; // LMAD questions instead of programs

@@ -1,5 +1,6 @@
 // The program generator and the per-program checks of funmem-fuzz.
 #include "tests/test_util.h"
+#include "verifier/campaign.h"
 #include "verifier/fuzz.h"
 #include "verifier/gen.h"
 #include "verifier/prover_check.h"
@@ -449,4 +450,23 @@ TEST_CASE("shrinking puts 0 in place of a boundary value the failure does not ne
   const bool a = small.find("9223372036854775807") != std::string::npos;
   const bool b = small.find("4611686018427387904") != std::string::npos;
   CHECK(a != b);
+}
+
+TEST_CASE("a campaign run in parts checks and counts what one run does", "[verifier][fuzz]") {
+  CampaignOptions whole;
+  whole.seed = 5;
+  whole.count = 12;
+  whole.jobs = 2;
+  CampaignOptions a = whole, b = whole;
+  a.count = b.count = 6;
+  b.first = 6;
+  CampaignResult rw = run_campaign(whole), ra = run_campaign(a), rb = run_campaign(b);
+  CHECK(rw.done == 12);
+  CHECK(ra.done + rb.done == 12);
+  CHECK(ra.checks + rb.checks == rw.checks);
+  std::map<std::string, int64_t> sum = ra.rules;
+  for (const auto& [id, n] : rb.rules)
+    sum[id] += n;
+  CHECK(sum == rw.rules);
+  CHECK(ra.rules != rw.rules); // the second part counts something of its own
 }
