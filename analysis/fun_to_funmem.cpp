@@ -112,10 +112,13 @@ private:
   }
 
   /// A fresh block for an array of the given sizes: `let (m : mem) = alloc prod`.
+  /// `first`, when given, is the creation's own count (a replicate's, an iota's, a
+  /// kernel's bound) in place of the type's first size: evaluating it fails where the
+  /// source's evaluation of the count fails, at the same positions.
   std::string alloc(const std::string& base, const std::vector<SExpP>& dims, Pos pos,
-                    std::vector<Stmt>& out) {
+                    std::vector<Stmt>& out, const std::optional<SExpP>& first = std::nullopt) {
     std::string m = fresh(base + "_mem");
-    SExpP size = dims.empty() ? mk_int(1, pos) : dims[0];
+    SExpP size = dims.empty() ? mk_int(1, pos) : first ? *first : dims[0];
     for (size_t k = 1; k < dims.size(); ++k)
       size = mk_bin(BinOp::Mul, size, dims[k], pos);
     SLet let{{Binding{Name{m, pos}, mem_type()}}, Exp{EAlloc{size}, pos}};
@@ -325,75 +328,79 @@ private:
       if (env.at(arr.s).injective) return arr;
       return Name{row_major_copy(arr, out, env).second, arr.pos};
     };
-    auto fresh_array = [&]() {
-      std::string m = alloc(first->name.s, first->type->dims, pos, out);
+    // `count` (a creation's own first size) and `at` (where the source checks that it is
+    // not negative) make the allocation end as the source's creation does.
+    auto fresh_array = [&](std::optional<SExpP> count = std::nullopt,
+                           std::optional<Pos> at = std::nullopt) {
+      std::string m = alloc(first->name.s, first->type->dims, at.value_or(pos), out, count);
       first->type->ann = MemAnn{Name{m, pos}, row_syn(first->type->dims)};
       record(m, row_major(polys(first->type->dims)));
     };
     std::visit(
-        Overloaded{[&](const EScalar& x) {
-                     if (let.pats.size() == 1 &&
-                         (!first->type || first->type->kind == Type::Kind::Scalar))
-                       if (auto p = to_poly(*x.e)) defs_[first->name.s] = *p;
-                   },
-                   [&](const EIndex& x) {
-                     if (!array_result) return;
-                     const Arr& a = env.at(x.arr.s);
-                     std::vector<SymEntry> es = sym_entries(x.entries);
-                     SymLmad lay = lmad_index(a.lay, es);
-                     const bool injective = a.injective && steps_nonzero(es);
-                     bind_view(let, env, x.arr.s, lay, pos);
-                     record(a.mem, lay, injective, a.roots);
-                   },
-                   [&](const ELmadSlice& x) {
-                     const Arr& a = env.at(x.arr.s);
-                     SymLmad inner = sym_lmad(x.lmad);
-                     SymLmad lay = lmad_compose(a.lay, inner);
-                     bind_view(let, env, x.arr.s, lay, pos);
-                     record(a.mem, lay, a.injective && constant_nested(inner), a.roots);
-                   },
-                   [&](const ETranspose& x) {
-                     const Arr& a = env.at(x.arr.s);
-                     SymLmad lay = lmad_transpose(a.lay);
-                     bind_view(let, env, x.arr.s, lay, pos);
-                     record(a.mem, lay, a.injective, a.roots);
-                   },
-                   [&](const EIf& x) {
-                     std::vector<bool> is_array;
-                     const int start = next_root_;
-                     const std::vector<Binding> pats = let.pats;
-                     let.pats = pair_pattern(let.pats, env, is_array);
-                     EIf y = x;
-                     std::vector<std::set<int>> then_roots, else_roots;
-                     y.then_body = pair_body(x.then_body, env, is_array, then_roots);
-                     y.else_body = pair_body(x.else_body, env, is_array, else_roots);
-                     add_outer_roots(pats, env, then_roots, start);
-                     add_outer_roots(pats, env, else_roots, start);
-                     let.exp.node = y;
-                   },
-                   [&](const EKernel& x) {
-                     if (array_result) fresh_array();
-                     EKernel y = x;
-                     y.body = plain_body(x.body, env);
-                     let.exp.node = y;
-                   },
-                   [&](const ELoop& x) { loop(let, x, out, env); },
-                   [&](const EUpdate& x) {
-                     EUpdate y = x;
-                     y.arr = distinct_cells(x.arr);
-                     keep_layout(y.arr.s);
-                     let.exp.node = y;
-                   },
-                   [&](const EUpdateLmad& x) {
-                     EUpdateLmad y = x;
-                     y.arr = distinct_cells(x.arr);
-                     keep_layout(y.arr.s);
-                     let.exp.node = y;
-                   },
-                   [&](const EConcat&) { fresh_array(); }, [&](const EIota&) { fresh_array(); },
-                   [&](const EReplicate&) { fresh_array(); }, [&](const ECopy&) { fresh_array(); },
-                   [&](const EScratch&) { fresh_array(); },
-                   [&](const EAlloc&) { throw Untranslatable("alloc in a FUN program"); }},
+        Overloaded{
+            [&](const EScalar& x) {
+              if (let.pats.size() == 1 && (!first->type || first->type->kind == Type::Kind::Scalar))
+                if (auto p = to_poly(*x.e)) defs_[first->name.s] = *p;
+            },
+            [&](const EIndex& x) {
+              if (!array_result) return;
+              const Arr& a = env.at(x.arr.s);
+              std::vector<SymEntry> es = sym_entries(x.entries);
+              SymLmad lay = lmad_index(a.lay, es);
+              const bool injective = a.injective && steps_nonzero(es);
+              bind_view(let, env, x.arr.s, lay, pos);
+              record(a.mem, lay, injective, a.roots);
+            },
+            [&](const ELmadSlice& x) {
+              const Arr& a = env.at(x.arr.s);
+              SymLmad inner = sym_lmad(x.lmad);
+              SymLmad lay = lmad_compose(a.lay, inner);
+              bind_view(let, env, x.arr.s, lay, pos);
+              record(a.mem, lay, a.injective && constant_nested(inner), a.roots);
+            },
+            [&](const ETranspose& x) {
+              const Arr& a = env.at(x.arr.s);
+              SymLmad lay = lmad_transpose(a.lay);
+              bind_view(let, env, x.arr.s, lay, pos);
+              record(a.mem, lay, a.injective, a.roots);
+            },
+            [&](const EIf& x) {
+              std::vector<bool> is_array;
+              const int start = next_root_;
+              const std::vector<Binding> pats = let.pats;
+              let.pats = pair_pattern(let.pats, env, is_array);
+              EIf y = x;
+              std::vector<std::set<int>> then_roots, else_roots;
+              y.then_body = pair_body(x.then_body, env, is_array, then_roots);
+              y.else_body = pair_body(x.else_body, env, is_array, else_roots);
+              add_outer_roots(pats, env, then_roots, start);
+              add_outer_roots(pats, env, else_roots, start);
+              let.exp.node = y;
+            },
+            [&](const EKernel& x) {
+              // The source checks the bound where it is written.
+              if (array_result) fresh_array(x.bound, x.bound->pos);
+              EKernel y = x;
+              y.body = plain_body(x.body, env);
+              let.exp.node = y;
+            },
+            [&](const ELoop& x) { loop(let, x, out, env); },
+            [&](const EUpdate& x) {
+              EUpdate y = x;
+              y.arr = distinct_cells(x.arr);
+              keep_layout(y.arr.s);
+              let.exp.node = y;
+            },
+            [&](const EUpdateLmad& x) {
+              EUpdateLmad y = x;
+              y.arr = distinct_cells(x.arr);
+              keep_layout(y.arr.s);
+              let.exp.node = y;
+            },
+            [&](const EConcat&) { fresh_array(); }, [&](const EIota& x) { fresh_array(x.n); },
+            [&](const EReplicate& x) { fresh_array(x.n); }, [&](const ECopy&) { fresh_array(); },
+            [&](const EScratch&) { fresh_array(); },
+            [&](const EAlloc&) { throw Untranslatable("alloc in a FUN program"); }},
         let.exp.node);
     out.push_back(Stmt{let, s.pos});
   }

@@ -63,6 +63,7 @@ const BrokenVariant kBrokenVariants[] = {
     {"sc-chain-past-check", [](PassOptions& o) -> bool& { return o.sc.broken_chain_check; }},
     {"sc-outside-block", [](PassOptions& o) -> bool& { return o.sc.broken_outside_block; }},
     {"sc-shared-block", [](PassOptions& o) -> bool& { return o.sc.broken_shared_block; }},
+    {"sc-check-arith", [](PassOptions& o) -> bool& { return o.sc.broken_check_arith; }},
 };
 
 } // namespace

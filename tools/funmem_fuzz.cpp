@@ -53,6 +53,32 @@ std::string add_part(const std::string& path, std::map<std::string, int64_t>& ru
   return "";
 }
 
+/// Prints the rule-coverage table (with the counts of earlier parts added) when asked for;
+/// returns how many rules fired fewer than `min_rule` times, or -1 when a part is unreadable.
+int report_rules(const CampaignResult& r, const std::vector<std::string>& parts, bool coverage,
+                 int64_t min_rule) {
+  std::map<std::string, int64_t> rules = r.rules;
+  int64_t programs = r.done;
+  for (const std::string& p : parts)
+    if (std::string e = add_part(p, rules, programs); !e.empty()) {
+      std::fprintf(stderr, "%s\n", e.c_str());
+      return -1;
+    }
+  if (!parts.empty())
+    std::printf("with %zu earlier part(s): %lld programs in all\n", parts.size(),
+                static_cast<long long>(programs));
+  int below = 0;
+  for (const auto& [id, n] : rules)
+    below += n < min_rule;
+  if (coverage || min_rule > 0) {
+    std::printf("\n%s", rule_coverage_table(rules, min_rule).c_str());
+    if (below > 0)
+      std::printf("%d rules fired fewer than %lld times\n", below,
+                  static_cast<long long>(min_rule));
+  }
+  return below;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -168,24 +194,8 @@ static int tool_main(int argc, char** argv) {
               static_cast<long long>(r.checks), static_cast<long long>(r.failures));
   if (!coverage_out.empty() && mode == "programs")
     std::ofstream(coverage_out) << coverage_json(copt, r);
-  std::map<std::string, int64_t> rules = r.rules;
-  int64_t programs = r.done;
-  for (const std::string& p : parts)
-    if (std::string e = add_part(p, rules, programs); !e.empty()) {
-      std::fprintf(stderr, "%s\n", e.c_str());
-      return 2;
-    }
-  if (!parts.empty())
-    std::printf("with %zu earlier part(s): %lld programs in all\n", parts.size(),
-                static_cast<long long>(programs));
-  int64_t below = 0;
-  for (const auto& [id, n] : rules)
-    below += n < min_rule;
-  if ((coverage || min_rule > 0) && mode == "programs") {
-    std::printf("\n%s", rule_coverage_table(rules, min_rule).c_str());
-    if (below > 0)
-      std::printf("%lld rules fired fewer than %lld times\n", static_cast<long long>(below),
-                  static_cast<long long>(min_rule));
-  }
+  if (mode != "programs") return r.failures > 0 ? 1 : 0;
+  int below = report_rules(r, parts, coverage, min_rule);
+  if (below < 0) return 2;
   return r.failures > 0 || below > 0 ? 1 : 0;
 }

@@ -366,7 +366,17 @@ private:
       if (D.ty.dims[0] != "n" && D.ty.dims[0] != "m") vars_.pop_back();
     };
     const Ty i64{"i64", {}};
-    switch (rnd(9)) {
+    switch (rnd(10)) {
+    case 9: { // bounds: a strided slice update checked at run time; with boundary data the
+      // stride is near 2^63 and the slice's last element lies beyond i64 (class 8)
+      Var r0 = bind(out, indent, i64, "xs[0]");
+      Var e = bind(out, indent, i64, "max(" + r0.name + ", 1)");
+      Var f = bind(out, indent, Ty{"i64", {"8"}}, "iota 8");
+      Var x = bind(out, indent, Ty{"i64", {"2"}}, "iota 2");
+      std::erase_if(vars_, [&](const Var& v) { return v.name == f.name || v.name == x.name; });
+      bind(out, indent, f.ty, f.name + " with [1 : 2 : " + e.name + "] = " + x.name);
+      break;
+    }
     case 8: { // an update of a view whose stride is 0 or 1: with 0, its cells overlap
       Var r0 = bind(out, indent, i64, "xs[0]");
       Var e = bind(out, indent, i64, "min(max(" + r0.name + ", 0), 1)");

@@ -24,11 +24,16 @@ Fail Pass::judge_failure(const Stmt& s, Solver& solver, int depth) {
   // statement) every array it reads, must be shown inside its block. Hand-written FUNMEM
   // and the fuzzer's mutants may place one outside (a mutant's 2-element array in an
   // empty block moved above a failing read changed the run's error).
+  std::set<std::string> names, mems, own;
+  for (const Binding& b : l->pats)
+    own.insert(b.name.s);
+  if (!std::holds_alternative<EKernel>(l->exp.node)) stmt_mentions(s, names, mems);
+  // It also ends a run that reads a cell written as another element type: an array whose
+  // block may hold arrays of another element type (hand-written FUNMEM) may fail at any
+  // read (a kernel's reads are its body's statements).
+  for (const std::string& n : names)
+    if (!own.count(n) && block_holds_other_types(n)) return Fail::Other;
   if (!opt_.broken_outside_block) { // (deliberately broken: layouts taken inside)
-    std::set<std::string> names, mems, own;
-    for (const Binding& b : l->pats)
-      own.insert(b.name.s);
-    if (!std::holds_alternative<EKernel>(l->exp.node)) stmt_mentions(s, names, mems);
     names.insert(own.begin(), own.end());
     // The statement's own arrays do not exist before it: no escape through a negative
     // dimension of theirs.

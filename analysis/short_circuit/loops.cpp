@@ -216,6 +216,15 @@ std::string Pass::runtime_checks(const Point& pt, size_t c,
     if (solver.proves(entry_inside(se, dim))) continue;
     // The last element start + (count - 1) * stride inside, without computing it (it
     // may lie beyond i64).
+    if (opt_.broken_check_arith) { // deliberately broken: computes it, and may overflow
+      SExpP last = mk_bin(BinOp::Add, e.start,
+                          mk_bin(BinOp::Mul, mk_bin(BinOp::Sub, e.count, mk_int(1)),
+                                 e.stride ? e.stride : mk_int(1)));
+      check(mk_bin(BinOp::Or, s_le(e.count, mk_int(0)),
+                   s_and(within(e.start, dsyn), within(std::move(last), dsyn))),
+            "bounds", e.start->pos);
+      continue;
+    }
     check(slice_inside(e.start, e.count, e.stride, dsyn), "bounds", e.start->pos);
   }
   std::set<std::string> vars;

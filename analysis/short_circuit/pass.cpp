@@ -11,6 +11,7 @@ void Pass::run() {
       ix_.binding[b.name.s] = &b;
     ix_.body(p_.def.body);
     names_.reset();
+    mixed_blocks_.reset();
     types_.clear();
     std::vector<Frame> fr{Frame{&p_.def.body, 0, Frame::Kind::Top, "", {}}};
     if (!sweep(p_.def.body, fr)) break;
@@ -21,6 +22,21 @@ void Pass::run() {
 const std::set<std::string>& Pass::names() {
   if (!names_) names_ = bound_names(p_.def);
   return *names_;
+}
+
+bool Pass::block_holds_other_types(const std::string& n) {
+  const auto& t = arr(n);
+  if (!t) return false;
+  if (!mixed_blocks_) {
+    std::map<std::string, std::set<ScalarType>> elems; // per may-alias class of blocks
+    for (const auto& [name, b] : ix_.binding)
+      if (b->type && b->type->kind == Type::Kind::Array && b->type->ann)
+        elems[ix_.find(b->type->ann->mem.s)].insert(b->type->elem);
+    mixed_blocks_.emplace();
+    for (const auto& [root, es] : elems)
+      if (es.size() > 1) mixed_blocks_->insert(root);
+  }
+  return mixed_blocks_->count(ix_.find(t->mem)) > 0;
 }
 
 // arrays that will share the destination (Point::also)

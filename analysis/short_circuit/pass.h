@@ -261,6 +261,9 @@ private:
   std::map<std::string, std::optional<ArrT>> arr_cache_;
   std::set<std::string> decided_;
   std::optional<std::set<std::string>> names_; // the bound names, when asked for
+  /// The may-alias classes (their roots) of blocks holding arrays of several element
+  /// types, when asked for.
+  std::optional<std::set<std::string>> mixed_blocks_;
 
   const std::set<std::string>& names();
   std::map<std::string, std::unique_ptr<Solver>> solvers_;
@@ -299,6 +302,9 @@ private:
   /// (names are unique, and moving a statement changes no type); an in-place scalar map
   /// renames a block in many types and clears it.
   const std::optional<ArrT>& arr(const std::string& n);
+  /// Whether the block of array `n` may also hold arrays of another element type (hand-
+  /// written FUNMEM): a read of `n` may then meet a cell written as that type.
+  bool block_holds_other_types(const std::string& n);
   std::optional<ArrT> arr_of(const std::string& n) const;
   bool same_block(const std::string& a, const std::string& b);
 

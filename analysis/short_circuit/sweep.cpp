@@ -184,6 +184,7 @@ void Pass::reindex() {
   ix_.body(p_.def.body);
   arr_cache_.clear();
   names_.reset();
+  mixed_blocks_.reset();
   types_.clear();
   fail_cache_.clear(); // statements moved
 }
