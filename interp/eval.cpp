@@ -376,7 +376,8 @@ Vals Machine::concat(const std::vector<Binding>& pats, const EConcat& x, Pos pos
   if (sa.empty() || sb.empty() || !std::equal(sa.begin() + 1, sa.end(), sb.begin() + 1, sb.end()))
     throw RunError("size", pos, "concat of shapes " + index_text(sa) + " and " + index_text(sb));
   std::vector<int64_t> shape = sa;
-  shape[0] += sb[0];
+  if (__builtin_add_overflow(sa[0], sb[0], &shape[0]))
+    throw RunError("resource", pos, "array size overflows");
   ArrV d = destination(pats.at(0), shape, a.elem, pos);
   ConcreteLmad top = d.lay, bottom = d.lay;
   top.dims[0].first = sa[0];
