@@ -11,3 +11,5 @@ def f (a : i64) (m : i64) : ([a+a][m]i64) =
 -- input: a=4611686018427387904 m=0
 -- input: a=2 m=3
 -- expect: error resource
+-- refuses: 6.2 (1) destination memory
+-- refuses: 6.2 (1) destination memory
