@@ -64,6 +64,7 @@ const BrokenVariant kBrokenVariants[] = {
     {"sc-outside-block", [](PassOptions& o) -> bool& { return o.sc.broken_outside_block; }},
     {"sc-shared-block", [](PassOptions& o) -> bool& { return o.sc.broken_shared_block; }},
     {"sc-check-arith", [](PassOptions& o) -> bool& { return o.sc.broken_check_arith; }},
+    {"sc-ignore-elemtype", [](PassOptions& o) -> bool& { return o.sc.broken_elemtype; }},
 };
 
 } // namespace

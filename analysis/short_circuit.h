@@ -125,6 +125,7 @@ struct ScOptions {
   bool broken_chain_check = false;   // a point may come before a destination's run-time check
   bool broken_outside_block = false; // layouts are taken inside their blocks, addresses unwrapped
   bool broken_shared_block = false;  // a block the attempt takes over may hold other arrays
+  bool broken_elemtype = false;      // reads are taken to meet their own element type
   bool broken_check_arith = false;   // a run-time check computes start + (count-1)*stride (class 8)
 };
 

@@ -251,11 +251,18 @@ std::string temporary_beside(Program& p, std::vector<Site>& sites, Rng& rng) {
       n ? Poly::var(*n) * Poly(int64_t{1} << 61) : Poly(static_cast<int64_t>(rng() % 3));
   // (The insertion moves the statements: b is not read after it.)
   const std::string mem = b->type->ann->mem.s, name = b->name.s;
-  const ScalarType elem = b->type->elem;
+  // A third of them of another element type: a later read of the array may meet a cell
+  // written as that type (an elemtype error of the heap semantics).
+  const bool other = rng() % 3 == 0;
+  const ScalarType elem = !other ? b->type->elem
+                          : b->type->elem == ScalarType::F64 || b->type->elem == ScalarType::F32
+                              ? ScalarType::I64
+                              : ScalarType::F64;
   const Pos pos = s.body->stmts[s.idx].pos;
   s.body->stmts.insert(s.body->stmts.begin() + static_cast<long>(s.idx) + 1,
                        temporary(tmp, mem, elem, off, pos));
-  return tmp + " placed beside " + name + " in " + mem + " at " + off.to_string();
+  return tmp + std::string(other ? " (another element type)" : "") + " placed beside " + name +
+         " in " + mem + " at " + off.to_string();
 }
 
 } // namespace

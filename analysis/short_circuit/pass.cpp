@@ -26,7 +26,7 @@ const std::set<std::string>& Pass::names() {
 
 bool Pass::block_holds_other_types(const std::string& n) {
   const auto& t = arr(n);
-  if (!t) return false;
+  if (!t || opt_.broken_elemtype) return false; // (deliberately broken: types ignored)
   if (!mixed_blocks_) {
     std::map<std::string, std::set<ScalarType>> elems; // per may-alias class of blocks
     for (const auto& [name, b] : ix_.binding)

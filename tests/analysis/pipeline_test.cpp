@@ -138,5 +138,6 @@ TEST_CASE("the stage table, the standard stages and the pipeline's diagnostics",
                                     "--broken sc-float-facts --broken sc-never-fails "
                                     "--broken sc-scratch-in-place --broken sc-no-injective "
                                     "--broken sc-chain-past-check --broken sc-outside-block "
-                                    "--broken sc-shared-block --broken sc-check-arith");
+                                    "--broken sc-shared-block --broken sc-check-arith "
+                                    "--broken sc-ignore-elemtype");
 }

@@ -149,6 +149,29 @@ std::string joined(const std::vector<std::string>& lines) {
 
 } // namespace
 
+TEST_CASE("a read of a block that holds another element type may fail: sc without the rule "
+          "is caught",
+          "[tools][sc]") {
+  // Each file reads an f64 array over cells an i64 array wrote; sc judging that read
+  // unable to fail moves a statement that fails past it, and the sc stage then ends
+  // otherwise than the source.
+  for (const char* name : {"sc-hoist-past-read-other-elemtype.funmem",
+                           "sc-lift-read-past-assume-other-elemtype.funmem",
+                           "sc-check-past-read-other-elemtype.funmem"}) {
+    INFO(name);
+    const fs::path file = fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "regress" / name;
+    const std::string text = test::slurp(file);
+    CheckReport ok = check_source(file.string(), text);
+    CHECK(ok.ok());
+    CheckOptions broken;
+    REQUIRE(set_broken_variant(broken.passes, "sc-ignore-elemtype"));
+    CheckReport bad = check_source(file.string(), text, broken);
+    CHECK_FALSE(bad.ok());
+    REQUIRE_FALSE(bad.stage_mismatches.empty());
+    CHECK(bad.stage_mismatches[0].find("after sc: stage sc ends with") != std::string::npos);
+  }
+}
+
 TEST_CASE("a stage with other results or a new race fails the file although the expected "
           "error holds",
           "[tools][stages]") {
