@@ -70,8 +70,23 @@ public:
       }
     }
     out.body = body(p.def.body, sc);
-    for (const Name& n : p.def.body.results)
-      if (!sc.arrays.count(n.s)) out.results.push_back(n);
+    // A memory result stands for the array after it (`in (m, xs)`): IMP reads it as xs.
+    const auto& res = p.def.body.results;
+    for (size_t k = 0; k < res.size(); ++k) {
+      if (sc.arrays.count(res[k].s)) continue;
+      out.results.push_back(res[k]);
+      std::optional<imp::ResultArray> arr;
+      if (k + 1 < res.size()) {
+        auto it = sc.arrays.find(res[k + 1].s);
+        if (it != sc.arrays.end() && it->second.mem == res[k].s) {
+          Poly count(1);
+          for (const auto& d : it->second.lay.dims)
+            count = count * d.first;
+          arr = imp::ResultArray{res[k + 1], it->second.elem, sexp(count)};
+        }
+      }
+      out.result_arrays.push_back(std::move(arr));
+    }
     return out;
   }
 
@@ -144,16 +159,45 @@ private:
   /// `assert 0 <= count size` where the count may be negative (the source semantics stops
   /// there with a size error).
   static void check_count(const SExpP& count, Pos pos, Block& out) {
-    SExpP cond = mk_bin(BinOp::Le, mk_int(0, pos), count, pos);
+    check_size(count, std::nullopt, count->pos.line > 0 ? count->pos : pos, out);
+  }
+  /// `assert guard || 0 <= size size` at `at`, left out where it holds for every value.
+  static void check_size(const SExpP& size, const std::optional<SExpP>& guard, Pos at, Block& out) {
+    SExpP cond = mk_bin(BinOp::Le, mk_int(0, at), size, at);
     std::string why;
     if (auto f = formula_of(*cond, &why); f && f->free_vars().empty())
       if (auto v = f->eval({}); v && *v) return;
-    out.push_back(st(imp::Assert{cond, "size"}, count->pos.line > 0 ? count->pos : pos));
+    if (guard) cond = mk_bin(BinOp::Or, *guard, cond, at);
+    out.push_back(st(imp::Assert{cond, "size"}, at));
+  }
+  /// The sizes of an array the source makes from its type (a scratch, a kernel of no
+  /// thread's result) from `from` on are at least 0, unless `guard` holds.
+  static void check_type_sizes(const Type& t, size_t from, const std::optional<SExpP>& guard,
+                               Pos pos, Block& out) {
+    for (size_t k = from; k < t.dims.size(); ++k)
+      check_size(normal_form(t.dims[k]), guard, pos, out);
   }
   static void check_counts(const LmadSyn& l, Pos pos, Block& out) {
     if (l.form == LmadSyn::Form::Explicit)
       for (const auto& dim : l.dims)
         check_count(dim.first, pos, out);
+  }
+
+  /// A kernel: a parallel loop storing each thread's result into its array (returned).
+  ArrInfo kernel(const EKernel& x, const Type& t, Scope& sc, Pos pos, Block& out) {
+    ArrInfo dst = array_info(t);
+    Scope inner = sc;
+    inner.scalars[x.iter.s] = ScalarType::I64;
+    check_count(x.bound, pos, out);
+    Block b = bounded_body(x.body, *x.bound, inner);
+    SymLmad place = lmad_fix(dst.lay, Poly::var(x.iter.s));
+    const Pos rp = x.body.pos.line > 0 ? x.body.pos : pos;
+    store(AtomArg{x.body.results.at(0), rp}, dst.mem, place, inner, rp, b);
+    out.push_back(st(imp::Loop{true, x.iter, x.bound, b}, loop_pos_));
+    // A kernel of no thread has the shape of its type, [0] and the rest.
+    check_type_sizes(t, 1, mk_bin(BinOp::Lt, mk_int(0, pos), x.bound, pos), pos, out);
+    ++rep_.kernels;
+    return dst;
   }
 
   /// The source semantics' checks of an LMAD slice or update of a 1-d array of `n`
@@ -162,7 +206,14 @@ private:
   /// is walked dimension by dimension in temporaries, each step against the room left
   /// above (positive strides) or below (negative strides) the offset, so that no
   /// operation overflows: `c - 1 <= room / s`, then `room <- room - (c - 1) * s`.
-  void check_lmad(const LmadSyn& l, const SExpP& n, Pos pos, Block& out) {
+  void check_lmad(const LmadSyn& l0, const SExpP& n, Pos pos, Block& out) {
+    // The components in normal form, as the source evaluates them (k*k - k*k + 1 is 1).
+    LmadSyn l = l0;
+    if (l.offset) l.offset = normal_form(l.offset);
+    for (auto& [count, stride] : l.dims) {
+      count = normal_form(count);
+      stride = normal_form(stride);
+    }
     check_counts(l, pos, out);
     const Pos at = l.pos.line > 0 ? l.pos : pos;
     auto k = [&](int64_t v) { return mk_int(v, at); };
@@ -668,19 +719,7 @@ private:
               out.push_back(st(imp::If{x.cond, tb, fb}, pos));
             },
             [&](const ELoop& x) { loop(*l, x, sc, out, pos); },
-            [&](const EKernel& x) {
-              ArrInfo dst = array_info(*p0.type);
-              Scope inner = sc;
-              inner.scalars[x.iter.s] = ScalarType::I64;
-              check_count(x.bound, pos, out);
-              Block b = bounded_body(x.body, *x.bound, inner);
-              SymLmad place = lmad_fix(dst.lay, Poly::var(x.iter.s));
-              const Pos rp = x.body.pos.line > 0 ? x.body.pos : pos;
-              store(AtomArg{x.body.results.at(0), rp}, dst.mem, place, inner, rp, b);
-              out.push_back(st(imp::Loop{true, x.iter, x.bound, b}, loop_pos_));
-              ++rep_.kernels;
-              sc.arrays[p0.name.s] = dst;
-            },
+            [&](const EKernel& x) { sc.arrays[p0.name.s] = kernel(x, *p0.type, sc, pos, out); },
             [&](const EUpdate& x) {
               const ArrInfo a = sc.arrays.at(x.arr.s);
               check_entries(x.entries, a, pos, out);
@@ -722,7 +761,10 @@ private:
               copy(sc.arrays.at(x.arr.s), d.mem, d.lay, sc, pos, out);
               sc.arrays[p0.name.s] = d;
             },
-            [&](const EScratch&) { sc.arrays[p0.name.s] = array_info(*p0.type); }},
+            [&](const EScratch&) {
+              check_type_sizes(*p0.type, 0, std::nullopt, pos, out);
+              sc.arrays[p0.name.s] = array_info(*p0.type);
+            }},
         l->exp.node);
     loop_pos_ = outer;
   }

@@ -375,7 +375,8 @@ private:
                 throw Unsupported(where(s.pos) + ": an allocation inside a kernel ('" + a.mem.s +
                                   "'); memory expansion did not hoist it");
               lookup(a.mem.s, s.pos);
-              Code n = exp(*a.size);
+              // A size is exact in IMP; modulo 2^64 it is the same wherever it fits i64.
+              Code n = address(*a.size);
               out += p + cname(a.mem.s) + " = fm_h.alloc(" + n.first + ", " +
                      site("size", s.pos, "allocation of a negative size") + ");\n";
             },

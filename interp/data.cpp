@@ -1,6 +1,8 @@
 // Data, inputs and the comparison of results (see interp.h).
 #include "interp/machine.h"
 
+#include <algorithm>
+
 namespace funmem {
 
 // ---------------------------------------------------------------- data
@@ -45,11 +47,12 @@ std::vector<int64_t> unflatten(const std::vector<int64_t>& shape, int64_t t) {
 }
 
 int64_t product(const std::vector<int64_t>& shape, Pos pos) {
-  int64_t n = 1;
-  for (int64_t d : shape) {
+  for (int64_t d : shape)
     if (d < 0) throw RunError("size", pos, "negative size " + std::to_string(d));
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return 0; // whatever the rest
+  int64_t n = 1;
+  for (int64_t d : shape)
     if (__builtin_mul_overflow(n, d, &n)) throw RunError("resource", pos, "array size overflows");
-  }
   return n;
 }
 

@@ -265,7 +265,7 @@ Vals Machine::eval_exp(const std::vector<Binding>& pats, const Exp& e) {
                    return {d};
                  },
                  [&](const EAlloc& x) -> Vals {
-                   int64_t n = eval_int(*x.size, "an allocation size");
+                   int64_t n = eval_size(*x.size, "an allocation size");
                    return {MemV{new_block(pats.at(0).name.s, n, pos)}};
                  }},
       e.node);

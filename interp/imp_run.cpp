@@ -55,7 +55,7 @@ struct ImpMachine {
                      dst = v;
                    },
                    [&](const imp::Alloc& a) {
-                     int64_t n = m.eval_int(*a.size, "an allocation size");
+                     int64_t n = m.eval_size(*a.size, "an allocation size");
                      assign(a.mem, MemV{m.new_block(a.mem.s, n, s.pos)});
                    },
                    [&](const imp::Read& r) {
@@ -142,11 +142,23 @@ RunResult run_imp(const imp::Program& p, const Inputs& in, const Limits& lim) {
       m.bind(prm.name.s, MemV{b});
     }
     im.run(p.body);
-    for (const Name& r : p.results) {
+    for (size_t ri = 0; ri < p.results.size(); ++ri) {
+      const Name& r = p.results[ri];
       const Val& v = m.lookup(r);
       Data d;
+      const imp::ResultArray* arr =
+          ri < p.result_arrays.size() && p.result_arrays[ri] ? &*p.result_arrays[ri] : nullptr;
       if (const auto* s = std::get_if<Scalar>(&v)) {
         d.scalar = *s;
+      } else if (arr) {
+        // The array the block holds: its cells, of its type, read where the source reads it.
+        const BlockP& b = im.block(r);
+        int64_t n = m.eval_size(*arr->count, "a result array's size");
+        d.is_array = true;
+        d.elem = arr->elem;
+        d.shape = {n};
+        for (int64_t c = 0; c < n; ++c)
+          d.elems.push_back(m.read(*b, c, d.elem, arr->array.pos));
       } else {
         const BlockP& b = im.block(r);
         d.is_array = true;

@@ -1,6 +1,8 @@
 // The machine: blocks, copies, layouts and destinations (see machine.h).
 #include "interp/machine.h"
 
+#include <boost/multiprecision/cpp_int.hpp>
+
 #include <limits>
 
 namespace funmem::machine {
@@ -234,10 +236,58 @@ ArrV Machine::fresh(const std::string& name, ScalarType elem, const std::vector<
   return a;
 }
 
+namespace {
+
+using Big = boost::multiprecision::cpp_int;
+
+/// `e` over the integers where it is built of + - * and negation; other operations as
+/// eval_int evaluates them. Without `big`, nullopt where a step leaves i64.
+template <class T> std::optional<T> exact(Machine& m, const SExp& e, const char* what) {
+  if (const auto* b = std::get_if<SBinary>(&e.node)) {
+    if (b->op == BinOp::Add || b->op == BinOp::Sub || b->op == BinOp::Mul) {
+      auto x = exact<T>(m, *b->a, what);
+      if (!x) return x;
+      auto y = exact<T>(m, *b->b, what);
+      if (!y) return y;
+      if constexpr (std::is_same_v<T, Big>) {
+        if (b->op == BinOp::Add) return T(*x + *y);
+        if (b->op == BinOp::Sub) return T(*x - *y);
+        return T(*x * *y);
+      } else {
+        T r = 0;
+        bool o = b->op == BinOp::Add   ? __builtin_add_overflow(*x, *y, &r)
+                 : b->op == BinOp::Sub ? __builtin_sub_overflow(*x, *y, &r)
+                                       : __builtin_mul_overflow(*x, *y, &r);
+        if (o) return std::nullopt;
+        return r;
+      }
+    }
+  } else if (const auto* u = std::get_if<SUnary>(&e.node); u && u->op == UnOp::Neg) {
+    auto x = exact<T>(m, *u->a, what);
+    if (!x) return x;
+    if constexpr (!std::is_same_v<T, Big>)
+      if (*x == std::numeric_limits<int64_t>::min()) return std::nullopt;
+    return T(-*x);
+  }
+  return T(m.eval_int(e, what));
+}
+
+} // namespace
+
+int64_t Machine::eval_size(const SExp& e, const char* what) {
+  if (auto v = exact<int64_t>(*this, e, what)) return *v;
+  const Big v = *exact<Big>(*this, e, what);
+  if (v < std::numeric_limits<int64_t>::min() || v > std::numeric_limits<int64_t>::max())
+    throw RunError("resource", e.pos, std::string(what) + " " + v.str() + " leaves i64");
+  return static_cast<int64_t>(v);
+}
+
 std::vector<int64_t> Machine::eval_dims(const Type& t) {
+  // A type's sizes are polynomials, equal when their normal forms are (the type
+  // checker's rule): evaluated exactly, equal polynomials give equal sizes.
   std::vector<int64_t> out;
   for (const SExpP& d : t.dims)
-    out.push_back(eval_int(*d, "a size"));
+    out.push_back(eval_size(*d, "a size"));
   return out;
 }
 
@@ -256,7 +306,7 @@ int64_t Machine::eval_address(const SExp& e, const char* what) {
 
 ConcreteLmad Machine::eval_lmad(const LmadSyn& l) {
   ConcreteLmad c;
-  auto get = [&](const SExpP& e) { return eval_int(*e, "an LMAD component"); };
+  auto get = [&](const SExpP& e) { return eval_size(*e, "an LMAD count"); }; // see eval_dims
   auto address = [&](const SExpP& e) { return eval_address(*e, "an LMAD component"); };
   if (l.form == LmadSyn::Form::Explicit) {
     c.offset = address(l.offset);
@@ -297,6 +347,7 @@ int64_t Machine::parameter_cells(const Binding& a, const std::string& block) {
 ArrV Machine::destination(const Binding& b, const std::vector<int64_t>& shape, ScalarType elem,
                           Pos pos) {
   if (sem == Semantics::Value || !b.type || !b.type->ann) return fresh(b.name.s, elem, shape, pos);
+  product(shape, pos); // a negative or overflowing shape ends as the value semantics' does
   ArrV a;
   a.elem = elem;
   a.block = mem(b.type->ann->mem);

@@ -434,6 +434,9 @@ struct Machine {
   /// A fresh row-major array (value semantics, and the heap's hidden temporaries).
   ArrV fresh(const std::string& name, ScalarType elem, const std::vector<int64_t>& shape, Pos pos);
   std::vector<int64_t> eval_dims(const Type& t);
+  /// A size (a type's, a layout's count, an `alloc`'s): its + - * and negation over the
+  /// integers, the rest as eval_int; a value outside i64 is a resource error.
+  int64_t eval_size(const SExp& e, const char* what);
   ConcreteLmad eval_lmad(const LmadSyn& l);
   /// The cells a parameter block needs for array parameter `a` placed in it: one past
   /// its greatest address (0 when it is empty). Its addresses are integers here, not

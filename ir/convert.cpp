@@ -122,4 +122,47 @@ std::optional<SExpP> to_sexp(const Poly& p) {
   return sum;
 }
 
+namespace {
+
+/// Whether an expression is built of names, integer literals, +, - and * alone: its
+/// normal form fails (overflows) only where it does, in no other order of errors.
+bool ring_only(const SExp& e) {
+  if (const auto* b = std::get_if<SBinary>(&e.node))
+    return (b->op == BinOp::Add || b->op == BinOp::Sub || b->op == BinOp::Mul) &&
+           ring_only(*b->a) && ring_only(*b->b);
+  if (const auto* u = std::get_if<SUnary>(&e.node)) return u->op == UnOp::Neg && ring_only(*u->a);
+  if (const auto* l = std::get_if<Lit>(&e.node)) return l->type == ScalarType::I64;
+  return std::holds_alternative<SVar>(e.node);
+}
+
+/// `e` with every node at `pos` (an error inside reports the expression it stands for).
+SExpP placed(const SExp& e, Pos pos) {
+  SExp r = e;
+  r.pos = pos;
+  if (auto* b = std::get_if<SBinary>(&r.node)) {
+    b->a = placed(*b->a, pos);
+    b->b = placed(*b->b, pos);
+  } else if (auto* u = std::get_if<SUnary>(&r.node)) {
+    u->a = placed(*u->a, pos);
+  } else if (auto* c = std::get_if<SCall>(&r.node)) {
+    for (SExpP& a : c->args)
+      a = placed(*a, pos);
+  }
+  return SExpP(std::move(r));
+}
+
+} // namespace
+
+SExpP normal_form(const SExpP& e) {
+  if (!ring_only(*e)) return e;
+  try {
+    auto p = to_poly(*e);
+    if (!p) return e;
+    auto n = to_sexp(*p);
+    return n ? placed(**n, e->pos) : e;
+  } catch (const SymbolicOverflow&) {
+    return e;
+  }
+}
+
 } // namespace funmem

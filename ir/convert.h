@@ -26,6 +26,12 @@ std::optional<Poly> to_poly(const SExp& e);
 /// name that is not one of the syntax, a term -9223372036854775808 after the first).
 std::optional<SExpP> to_sexp(const Poly& p);
 
+/// The normal form of an integer expression as an expression (`k*k - k*k + n` is `n`),
+/// or the expression itself where it has none; its nodes are at the expression's
+/// position. Passes that insert a size or index take
+/// it: the source's sizes are polynomials, and a term that cancels must not overflow.
+SExpP normal_form(const SExpP& e);
+
 /// A construct a pass cannot handle; the pass reports the message.
 struct Untranslatable : std::runtime_error {
   using std::runtime_error::runtime_error;

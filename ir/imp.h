@@ -6,6 +6,7 @@
 
 #include "ir/ast.h"
 
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -91,11 +92,24 @@ struct Param {
   friend bool operator==(const Param&, const Param&) = default;
 };
 
+/// The array a block result holds: a FUNMEM def's result array is row-major at offset 0
+/// of its block, so the result is the block's first `count` cells, read as `elem`, and a
+/// read that fails is reported at the array's name, as the source semantics does.
+struct ResultArray {
+  Name array;
+  ScalarType elem = ScalarType::I64;
+  SExpP count;
+  friend bool operator==(const ResultArray&, const ResultArray&) = default;
+};
+
 struct Program {
   Name name;
   std::vector<Param> params;
   Block body;
   std::vector<Name> results;
+  /// Empty, or one entry per result: the array a block result holds (without one, the
+  /// whole block is read, as the type of its first written cell).
+  std::vector<std::optional<ResultArray>> result_arrays;
   Pos pos;
   friend bool operator==(const Program&, const Program&) = default;
 };

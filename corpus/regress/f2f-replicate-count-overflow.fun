@@ -1,6 +1,7 @@
 -- fun-to-funmem's allocation for a replicate computes the replicate's own count, so an
--- overflow of the count ends every stage at the count (3:34), as in the source; computed
--- from the binding's type it ended the lowered program at the type's product (3:13).
+-- overflow of the count ends every stage at the count (7:34), where the source's
+-- overflow is (as a resource error: an allocation size that overflows); computed from
+-- the binding's type it ended the lowered program at the type's product (7:13).
 def f (a : i64) (b : i64) : ([a*b]i64) =
   assume a >= 0 && b >= 0
   let (d : [a*b]i64) = replicate (a*b) 0

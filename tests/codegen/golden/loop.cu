@@ -8,7 +8,6 @@
 
 const char* const fm_file = "loop.fun";
 const fm_site fm_sites[] = {
-    {"overflow", 2, 25, "overflow in *"},
     {"size", 2, 25, "allocation of a negative size"},
     {"resource", 0, 0, "a loop of more than 2^31 - 1 iterations"},
     {"bounds", 2, 25, "read of 'a_mem' out of bounds"},
@@ -21,7 +20,6 @@ const fm_site fm_sites[] = {
     {"bounds", 2, 25, "write of 'b_mem' out of bounds"},
     {"resource", 0, 0, "a kernel of more than 2^31 - 1 iterations"},
     {"resource", 3, 62, "a loop of more than 2^31 - 1 iterations"},
-    {"overflow", 4, 38, "overflow in *"},
     {"size", 4, 38, "allocation of a negative size"},
     {"size", 4, 38, "an index outside its array"},
     {"size", 5, 39, "an index outside its array"},
@@ -43,6 +41,7 @@ const fm_site fm_sites[] = {
     {"bounds", 6, 17, "read of 'acc_mem' out of bounds"},
     {"bounds", 8, 9, "write of 'r_mem' out of bounds"},
     {"resource", 4, 38, "a kernel of more than 2^31 - 1 iterations"},
+    {"size", 4, 27, "an index outside its array"},
     {"bounds", 12, 17, "an index outside its array"},
     {"bounds", 12, 20, "an index outside its array"},
     {"bounds", 12, 15, "read of 'c_mem' out of bounds"},
@@ -67,10 +66,10 @@ __global__ void fm_kernel_0(int64_t fm_n, int64_t p_v_m, fm_mem p_v_a__mem, fm_m
     fm_mem v_b__mem = p_v_b__mem;
     const int64_t v_c0 = fm_o;
     {
-      for (int64_t v_c1 = 0, fm_n0 = fm_bound(v_m, 3); v_c1 < fm_n0; ++v_c1) {
+      for (int64_t v_c1 = 0, fm_n0 = fm_bound(v_m, 2); v_c1 < fm_n0; ++v_c1) {
         float v_cv = float{};
-        v_cv = fm_ld<float>(v_a__mem, fm_add(fm_mul(v_c0, v_m, 0), v_c1, 0), 4);
-        fm_st<float>(v_b__mem, fm_add(fm_mul(v_c0, v_m, 0), v_c1, 0), v_cv, 5);
+        v_cv = fm_ld<float>(v_a__mem, fm_add(fm_mul(v_c0, v_m, 0), v_c1, 0), 3);
+        fm_st<float>(v_b__mem, fm_add(fm_mul(v_c0, v_m, 0), v_c1, 0), v_cv, 4);
       }
     }
   }
@@ -85,11 +84,11 @@ __global__ void fm_kernel_0_intra(int64_t fm_n, int64_t fm_m, int64_t p_v_m, fm_
     fm_mem v_b__mem = p_v_b__mem;
     const int64_t v_c0 = fm_o;
     {
-      (void)fm_bound(v_m, 6);
+      (void)fm_bound(v_m, 5);
       if (threadIdx.x < fm_m) { const int64_t v_c1 = threadIdx.x;
         float v_cv = float{};
-        v_cv = fm_ld<float>(v_a__mem, fm_add(fm_mul(v_c0, v_m, 0), v_c1, 0), 7);
-        fm_st<float>(v_b__mem, fm_add(fm_mul(v_c0, v_m, 0), v_c1, 0), v_cv, 8);
+        v_cv = fm_ld<float>(v_a__mem, fm_add(fm_mul(v_c0, v_m, 0), v_c1, 0), 6);
+        fm_st<float>(v_b__mem, fm_add(fm_mul(v_c0, v_m, 0), v_c1, 0), v_cv, 7);
       }
     }
   }
@@ -106,11 +105,11 @@ __global__ void fm_kernel_0_flat(int64_t fm_n, int64_t fm_m, int64_t p_v_m, fm_m
     fm_mem v_b__mem = p_v_b__mem;
     const int64_t v_c0 = fm_o;
     {
-      (void)fm_bound(v_m, 9);
+      (void)fm_bound(v_m, 8);
       { const int64_t v_c1 = fm_f % fm_m;
         float v_cv = float{};
-        v_cv = fm_ld<float>(v_a__mem, fm_add(fm_mul(v_c0, v_m, 0), v_c1, 0), 10);
-        fm_st<float>(v_b__mem, fm_add(fm_mul(v_c0, v_m, 0), v_c1, 0), v_cv, 11);
+        v_cv = fm_ld<float>(v_a__mem, fm_add(fm_mul(v_c0, v_m, 0), v_c1, 0), 9);
+        fm_st<float>(v_b__mem, fm_add(fm_mul(v_c0, v_m, 0), v_c1, 0), v_cv, 10);
       }
     }
   }
@@ -128,15 +127,15 @@ __global__ void fm_kernel_1(int64_t fm_n, int64_t p_v_m, int64_t p_v_n, fm_mem p
     fm_mem v_r__mem = p_v_r__mem;
     const int64_t v_i = fm_o;
     {
-      if (!(INT64_C(0) <= v_m)) fm_fail(17);
-      for (int64_t v_j = 0, fm_n2 = fm_bound(v_m, 18); v_j < fm_n2; ++v_j) {
-        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(19);
-        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(20);
+      if (!(INT64_C(0) <= v_m)) fm_fail(15);
+      for (int64_t v_j = 0, fm_n2 = fm_bound(v_m, 16); v_j < fm_n2; ++v_j) {
+        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(17);
+        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(18);
         float v_x = float{};
-        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), 21);
+        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), 19);
         float v_y = float{};
         v_y = ((v_x / ((float)0x1p+1)) + ((float)(double)v_k));
-        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), v_y, 22);
+        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), v_y, 20);
       }
     }
   }
@@ -153,16 +152,16 @@ __global__ void fm_kernel_1_intra(int64_t fm_n, int64_t fm_m, int64_t p_v_m, int
     fm_mem v_r__mem = p_v_r__mem;
     const int64_t v_i = fm_o;
     {
-      if (!(INT64_C(0) <= v_m)) fm_fail(23);
-      (void)fm_bound(v_m, 24);
+      if (!(INT64_C(0) <= v_m)) fm_fail(21);
+      (void)fm_bound(v_m, 22);
       if (threadIdx.x < fm_m) { const int64_t v_j = threadIdx.x;
-        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(25);
-        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(26);
+        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(23);
+        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(24);
         float v_x = float{};
-        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), 27);
+        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), 25);
         float v_y = float{};
         v_y = ((v_x / ((float)0x1p+1)) + ((float)(double)v_k));
-        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), v_y, 28);
+        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), v_y, 26);
       }
     }
   }
@@ -181,16 +180,16 @@ __global__ void fm_kernel_1_flat(int64_t fm_n, int64_t fm_m, int64_t p_v_m, int6
     fm_mem v_r__mem = p_v_r__mem;
     const int64_t v_i = fm_o;
     {
-      if (!(INT64_C(0) <= v_m)) fm_fail(29);
-      (void)fm_bound(v_m, 30);
+      if (!(INT64_C(0) <= v_m)) fm_fail(27);
+      (void)fm_bound(v_m, 28);
       { const int64_t v_j = fm_f % fm_m;
-        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(31);
-        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(32);
+        if (!((INT64_C(0) <= v_i) && (v_i < v_n))) fm_fail(29);
+        if (!((INT64_C(0) <= v_j) && (v_j < v_m))) fm_fail(30);
         float v_x = float{};
-        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), 33);
+        v_x = fm_ld<float>(v_acc__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), 31);
         float v_y = float{};
         v_y = ((v_x / ((float)0x1p+1)) + ((float)(double)v_k));
-        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), v_y, 34);
+        fm_st<float>(v_r__mem, fm_add(fm_mul(v_i, v_m, 0), v_j, 0), v_y, 32);
       }
     }
   }
@@ -203,9 +202,9 @@ int main(int argc, char** argv) {
   fm_mem v_a__mem = fm_h.mem("a_mem");
   fm_h.begin();
   fm_mem v_b__mem = fm_mem{nullptr, 0};
-  v_b__mem = fm_h.alloc(fm_mul(v_n, v_m, 1), 2);
+  v_b__mem = fm_h.alloc(fm_mul(v_n, v_m, 0), 1);
   {
-    const int64_t fm_n = fm_bound(v_n, 12);
+    const int64_t fm_n = fm_bound(v_n, 11);
     if (fm_n > 0) {
       auto fm_t0 = fm_h.launch_start();
       const int64_t fm_m = v_m;
@@ -224,12 +223,12 @@ int main(int argc, char** argv) {
   }
   fm_mem v_acc__mem = fm_mem{nullptr, 0};
   v_acc__mem = v_b__mem;
-  for (int64_t v_k = 0, fm_n1 = fm_bound(INT64_C(3), 13); v_k < fm_n1; ++v_k) {
+  for (int64_t v_k = 0, fm_n1 = fm_bound(INT64_C(3), 12); v_k < fm_n1; ++v_k) {
     fm_mem v_r__mem = fm_mem{nullptr, 0};
-    v_r__mem = fm_h.alloc(fm_mul(v_n, v_m, 14), 15);
-    if (!(INT64_C(0) <= v_n)) fm_fail(16);
+    v_r__mem = fm_h.alloc(fm_mul(v_n, v_m, 0), 13);
+    if (!(INT64_C(0) <= v_n)) fm_fail(14);
     {
-      const int64_t fm_n = fm_bound(v_n, 35);
+      const int64_t fm_n = fm_bound(v_n, 33);
       if (fm_n > 0) {
         auto fm_t0 = fm_h.launch_start();
         const int64_t fm_m = v_m;
@@ -246,6 +245,7 @@ int main(int argc, char** argv) {
         fm_h.launch_end(fm_kn, "loop.fun:4:5", fm_t0);
       }
     }
+    if (!((INT64_C(0) < v_n) || (INT64_C(0) <= v_m))) fm_fail(34);
     fm_mem v_acc__mem__next = fm_mem{nullptr, 0};
     v_acc__mem__next = v_r__mem;
     v_acc__mem = v_acc__mem__next;
@@ -254,10 +254,10 @@ int main(int argc, char** argv) {
   v_c__mem = v_acc__mem;
   float v_s = float{};
   if (((v_n > INT64_C(0)) && (v_m > INT64_C(0)))) {
-    if (!((INT64_C(0) <= INT64_C(0)) && (INT64_C(0) < v_n))) fm_fail(36);
-    if (!((INT64_C(0) <= INT64_C(0)) && (INT64_C(0) < v_m))) fm_fail(37);
+    if (!((INT64_C(0) <= INT64_C(0)) && (INT64_C(0) < v_n))) fm_fail(35);
+    if (!((INT64_C(0) <= INT64_C(0)) && (INT64_C(0) < v_m))) fm_fail(36);
     float v_z = float{};
-    v_z = fm_host_ld<float>(v_c__mem, INT64_C(0), 38);
+    v_z = fm_host_ld<float>(v_c__mem, INT64_C(0), 37);
     v_s = v_z;
   } else {
     float v_z0 = float{};
