@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cassert>
 #include <chrono>
+#include <limits>
 #include <memory>
 #include <random>
 #include <unordered_map>
@@ -411,9 +412,12 @@ struct Machine {
 
   /// Calls f(flat position, offset) for every element of the layout, row-major.
   template <class F> void each(const ConcreteLmad& lay, F f) {
+    // No element where a count is 0 or less, whatever the others' product.
     int64_t n = 1;
     for (auto& d : lay.dims)
-      n *= std::max<int64_t>(d.first, 0);
+      if (d.first <= 0) n = 0;
+    for (auto& d : lay.dims)
+      if (n && __builtin_mul_overflow(n, d.first, &n)) n = std::numeric_limits<int64_t>::max();
     std::vector<int64_t> idx(lay.dims.size(), 0);
     int64_t off = lay.offset;
     for (int64_t t = 0; t < n; ++t) {
