@@ -241,7 +241,8 @@ namespace {
 using Big = boost::multiprecision::cpp_int;
 
 /// `e` over the integers where it is built of + - * and negation; other operations as
-/// eval_int evaluates them. Without `big`, nullopt where a step leaves i64.
+/// eval_int evaluates them. With T = int64_t, nullopt where a step leaves i64 (then
+/// eval_size evaluates it again with T = Big).
 template <class T> std::optional<T> exact(Machine& m, const SExp& e, const char* what) {
   if (const auto* b = std::get_if<SBinary>(&e.node)) {
     if (b->op == BinOp::Add || b->op == BinOp::Sub || b->op == BinOp::Mul) {

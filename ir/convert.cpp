@@ -124,8 +124,9 @@ std::optional<SExpP> to_sexp(const Poly& p) {
 
 namespace {
 
-/// Whether an expression is built of names, integer literals, +, - and * alone: its
-/// normal form fails (overflows) only where it does, in no other order of errors.
+/// Whether an expression is built of names, i64 literals, +, - and * alone: its normal
+/// form can fail only by overflow, as it can (not a division by zero first). The two may
+/// overflow on different values: `(a-b)*c` and `a*c - b*c` (docs/passes.md).
 bool ring_only(const SExp& e) {
   if (const auto* b = std::get_if<SBinary>(&e.node))
     return (b->op == BinOp::Add || b->op == BinOp::Sub || b->op == BinOp::Mul) &&
