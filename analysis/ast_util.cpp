@@ -99,6 +99,18 @@ SExpP lmad_injective(const std::vector<std::pair<SExpP, SExpP>>& dims, Pos pos) 
   return bin(BinOp::Or, empty, bin(BinOp::And, small, order));
 }
 
+LmadSyn lmad_as_evaluated(const LmadSyn& l0) {
+  LmadSyn l = l0;
+  if (l.offset) l.offset = as_address(normal_form(l.offset));
+  for (auto& [count, stride] : l.dims) {
+    count = as_size(normal_form(count));
+    stride = as_address(normal_form(stride));
+  }
+  for (SExpP& a : l.args)
+    a = as_size(a);
+  return l;
+}
+
 std::string fresh_name(const std::set<std::string>& used, const std::string& base) {
   std::string n = base;
   for (int k = 2; used.count(n); ++k)

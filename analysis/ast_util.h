@@ -39,6 +39,11 @@ Def drop_invariant_mem_params(const Def& d);
 /// Evaluates every count and stride.
 SExpP lmad_injective(const std::vector<std::pair<SExpP, SExpP>>& dims, Pos pos);
 
+/// An LMAD's components marked as the source evaluates them (interp/machine.cpp,
+/// eval_lmad), for IMP: counts and dense extents as sizes, the offset and strides as
+/// addresses, the explicit form's components in normal form (ir/convert.h).
+LmadSyn lmad_as_evaluated(const LmadSyn& l);
+
 /// The source semantics' bounds check of a slice entry `start : count : stride` of a
 /// dimension of `dim` elements as a condition: `count <= 0`, or `0 <= start < dim` and the
 /// last element `start + (count - 1) * stride` inside too, computed without an operation

@@ -135,7 +135,7 @@ private:
                             Block& out) {
     for (size_t k = 0; k < entries.size() && k < a.lay.dims.size(); ++k) {
       const Entry& e = entries[k];
-      SExpP dim = sexp(a.lay.dims[k].first);
+      SExpP dim = as_size(sexp(a.lay.dims[k].first));
       auto in_range = [&](const SExpP& i) {
         return mk_bin(BinOp::And, mk_bin(BinOp::Le, mk_int(0, pos), i, pos),
                       mk_bin(BinOp::Lt, i, dim, pos), pos);
@@ -175,12 +175,7 @@ private:
   static void check_type_sizes(const Type& t, size_t from, const std::optional<SExpP>& guard,
                                Pos pos, Block& out) {
     for (size_t k = from; k < t.dims.size(); ++k)
-      check_size(normal_form(t.dims[k]), guard, pos, out);
-  }
-  static void check_counts(const LmadSyn& l, Pos pos, Block& out) {
-    if (l.form == LmadSyn::Form::Explicit)
-      for (const auto& dim : l.dims)
-        check_count(dim.first, pos, out);
+      check_size(as_size(normal_form(t.dims[k])), guard, pos, out);
   }
 
   /// A kernel: a parallel loop storing each thread's result into its array (returned).
@@ -207,14 +202,10 @@ private:
   /// above (positive strides) or below (negative strides) the offset, so that no
   /// operation overflows: `c - 1 <= room / s`, then `room <- room - (c - 1) * s`.
   void check_lmad(const LmadSyn& l0, const SExpP& n, Pos pos, Block& out) {
-    // The components in normal form, as the source evaluates them (k*k - k*k + 1 is 1).
-    LmadSyn l = l0;
-    if (l.offset) l.offset = normal_form(l.offset);
-    for (auto& [count, stride] : l.dims) {
-      count = normal_form(count);
-      stride = normal_form(stride);
-    }
-    check_counts(l, pos, out);
+    const LmadSyn l = lmad_as_evaluated(l0);
+    if (l.form == LmadSyn::Form::Explicit)
+      for (const auto& dim : l.dims)
+        check_count(dim.first, pos, out);
     const Pos at = l.pos.line > 0 ? l.pos : pos;
     auto k = [&](int64_t v) { return mk_int(v, at); };
     auto bin = [&](BinOp op, SExpP a, SExpP b) {
@@ -462,8 +453,8 @@ private:
       Block inner;
       body_of(idx, inner);
       for (size_t k = dst.dims.size(); k-- > 0;) {
-        inner = {
-            st(imp::Loop{par, Name{names[k], pos}, sexp(dst.dims[k].first), inner}, loop_pos_)};
+        inner = {st(imp::Loop{par, Name{names[k], pos}, as_size(sexp(dst.dims[k].first)), inner},
+                    loop_pos_)};
         if (par) ++rep_.kernels;
       }
       return inner;
@@ -545,7 +536,7 @@ private:
   /// value semantics), the copy is parallel only where the run shows they do not.
   void update_lmad(const EUpdateLmad& x, const Scope& sc, Pos pos, Block& out) {
     const ArrInfo a = sc.arrays.at(x.arr.s);
-    check_lmad(x.lmad, sexp(a.lay.dims.at(0).first), pos, out);
+    check_lmad(x.lmad, as_size(sexp(a.lay.dims.at(0).first)), pos, out);
     const SymLmad inner = sym_lmad(x.lmad);
     const SymLmad place = lmad_compose(a.lay, inner);
     // The heap semantics writes at the value.
@@ -563,8 +554,9 @@ private:
     rep_.copies = copies;
     rep_.elided = elided;
     const Pos at = x.lmad.pos.line > 0 ? x.lmad.pos : pos;
-    out.push_back(
-        st(imp::If{lmad_injective(x.lmad.dims, at), std::move(par), std::move(seq)}, pos));
+    out.push_back(st(
+        imp::If{lmad_injective(lmad_as_evaluated(x.lmad).dims, at), std::move(par), std::move(seq)},
+        pos));
   }
 
   /// Stores a value (a scalar name / literal, or an array) into the place `dst`.
@@ -701,7 +693,8 @@ private:
               sc.scalars[p0.name.s] = a.elem;
             },
             [&](const ELmadSlice& x) {
-              check_lmad(x.lmad, sexp(sc.arrays.at(x.arr.s).lay.dims.at(0).first), pos, out);
+              check_lmad(x.lmad, as_size(sexp(sc.arrays.at(x.arr.s).lay.dims.at(0).first)), pos,
+                         out);
               sc.arrays[p0.name.s] = array_info(*p0.type);
             },
             [&](const ETranspose&) { sc.arrays[p0.name.s] = array_info(*p0.type); },

@@ -236,7 +236,12 @@ private:
   }
 
   Code binary(const SBinary& b, Pos pos) {
+    // An address's + - * wrap; the operands of any other operation are evaluated as
+    // everywhere else (interp/scalar.h, wrapped_int).
+    const bool outer = address_;
+    if (b.op != BinOp::Add && b.op != BinOp::Sub && b.op != BinOp::Mul) address_ = false;
     Code x = exp(*b.a), y = exp(*b.b);
+    address_ = outer;
     const ScalarType t = typed(binary_type(b.op, x.second, y.second), pos);
     const std::string op = binop_text(b.op);
     switch (b.op) {
@@ -282,12 +287,19 @@ private:
   }
 
   Code call(const SCall& c, Pos pos) {
+    // IMP's sizes and addresses: a size is computed modulo 2^64 as an address is, which
+    // is its value wherever that fits i64 (elsewhere the interpreter's run ends with a
+    // resource error, and there is nothing to compare).
+    if (c.fn == Fn::Size || c.fn == Fn::Address) return address(*c.args.at(0));
+    const bool outer = address_;
+    address_ = false;
     std::vector<Code> a;
     std::vector<ScalarType> types;
     for (const SExpP& x : c.args) {
       a.push_back(exp(*x));
       types.push_back(a.back().second);
     }
+    address_ = outer;
     const ScalarType t = typed(call_type(c.fn, types), pos);
     const std::string ct = c_type(t);
     switch (c.fn) {
@@ -323,6 +335,9 @@ private:
       return {"((float)(double)" + a[0].first + ")", t};
     case Fn::ToF64:
       return {"((double)" + a[0].first + ")", t};
+    case Fn::Size:
+    case Fn::Address:
+      break;
     }
     return {"0", t};
   }

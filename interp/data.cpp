@@ -122,71 +122,6 @@ std::optional<std::string> compare_imp_results(const std::vector<Data>& value,
   return std::nullopt;
 }
 
-Inputs imp_inputs(const Def& def, const Inputs& in) {
-  Inputs out;
-  std::map<std::string, int64_t> env;
-  for (const auto& [n, d] : in)
-    if (!d.is_array && !d.is_mem) {
-      out[n] = d;
-      if (is_integer(d.scalar.t)) env[n] = d.scalar.i;
-    }
-  for (const Binding& m : def.params) {
-    if (!m.type || m.type->kind != Type::Kind::Mem) continue;
-    Data block;
-    block.is_array = true;
-    std::vector<std::pair<ConcreteLmad, const Data*>> placed;
-    int64_t size = 0;
-    for (const Binding& a : def.params) {
-      if (!a.type || !a.type->ann || a.type->ann->mem.s != m.name.s) continue;
-      auto it = in.find(a.name.s);
-      if (it == in.end()) continue;
-      const LmadSyn& ls = a.type->ann->lmad;
-      SymLmad sl;
-      auto to = [](const SExp& e) {
-        auto p = to_poly(e);
-        return p ? *p : Poly(0);
-      };
-      if (ls.form == LmadSyn::Form::Explicit) {
-        sl.offset = to(*ls.offset);
-        for (const auto& [c, s] : ls.dims)
-          sl.dims.emplace_back(to(*c), to(*s));
-      } else {
-        std::vector<Poly> shape;
-        for (const SExpP& e : ls.args)
-          shape.push_back(to(*e));
-        sl = ls.form == LmadSyn::Form::Row ? row_major(shape) : col_major(shape);
-      }
-      auto cl = lmad_eval(sl, env);
-      if (!cl) continue;
-      block.elem = a.type->elem;
-      int64_t hi = cl->offset, span = 0;
-      bool wraps = false;
-      for (auto& [c, s] : cl->dims)
-        if (s > 0 && c > 0)
-          wraps = wraps || __builtin_mul_overflow(c - 1, s, &span) ||
-                  __builtin_add_overflow(hi, span, &hi);
-      if (wraps || hi == INT64_MAX) continue; // the heap semantics refuses it (parameter_cells)
-      if (cl->domain_size().value_or(0) > 0) size = std::max(size, hi + 1);
-      placed.emplace_back(*cl, &it->second);
-    }
-    block.shape = {size};
-    block.elems.assign(static_cast<size_t>(size), Scalar::zero(block.elem));
-    for (auto& [cl, d] : placed) {
-      std::vector<int64_t> idx(cl.dims.size(), 0);
-      for (size_t t = 0; t < d->elems.size(); ++t) {
-        int64_t off = cl.apply(idx);
-        if (off >= 0 && off < size) block.elems[static_cast<size_t>(off)] = d->elems[t];
-        for (size_t k = idx.size(); k-- > 0;) {
-          if (++idx[k] < cl.dims[k].first) break;
-          idx[k] = 0;
-        }
-      }
-    }
-    out[m.name.s] = block;
-  }
-  return out;
-}
-
 // ---------------------------------------------------------------- inputs
 
 namespace {
@@ -285,8 +220,11 @@ Inputs make_inputs(const Def& def, const InputSet* set, uint64_t seed) {
   for (const Binding& b : def.params) {
     if (!b.type || b.type->kind != Type::Kind::Array) continue;
     std::vector<int64_t> shape;
-    for (const SExpP& d : b.type->dims)
-      shape.push_back(as_int(eval_sexp(*d, lookup), d->pos, "a size"));
+    const IntLeaf leaf = [&](const SExp& x) {
+      return as_int(eval_sexp(x, lookup), x.pos, "a size");
+    };
+    for (const SExpP& d : b.type->dims) // as the semantics evaluates a type's sizes
+      shape.push_back(exact_int(*d, leaf, "a size"));
     int64_t n = product(shape, b.type->pos);
     if (n > (int64_t(1) << 28))
       throw RunError("resource", at,

@@ -62,6 +62,28 @@ RunResult run_program(const Program& p, Semantics s, const Inputs& in, const Lim
   return res;
 }
 
+Inputs imp_inputs(const Def& def, const Inputs& in, const Limits& lim) {
+  // The blocks as the heap semantics fills them: one placement rule for both.
+  Machine m(Semantics::Heap, lim);
+  bind_parameters(m, def, in);
+  Inputs out;
+  for (const auto& [n, d] : in)
+    if (!d.is_array && !d.is_mem) out[n] = d;
+  for (const Binding& b : def.params) {
+    if (!b.type || b.type->kind != Type::Kind::Mem) continue;
+    Data block;
+    block.is_array = true;
+    for (const Binding& a : def.params)
+      if (a.type && a.type->ann && a.type->ann->mem.s == b.name.s) block.elem = a.type->elem;
+    const BlockP& cells = std::get<MemV>(m.lookup(b.name)).block;
+    for (size_t k = 0; k < cells->cells.size(); ++k)
+      block.elems.push_back(cells->set[k] ? cells->cells[k] : Scalar::zero(block.elem));
+    block.shape = {static_cast<int64_t>(block.elems.size())};
+    out[b.name.s] = std::move(block);
+  }
+  return out;
+}
+
 std::optional<RunError> parameter_error(const Def& def, const Inputs& in, const Limits& lim) {
   Machine m(Semantics::Heap, lim);
   try {

@@ -104,8 +104,10 @@ std::optional<std::string> compare_imp_results(const std::vector<Data>& value,
                                                const std::vector<Data>& imp);
 
 /// The inputs of the IMP translation of a FUNMEM def: scalars as they are, and each
-/// memory parameter as a block holding the array parameters placed in it.
-Inputs imp_inputs(const Def& funmem_def, const Inputs& in);
+/// memory parameter as the block the heap semantics makes of it, holding the array
+/// parameters placed in it (cells no array fills are zero). Throws the heap semantics'
+/// RunError where it cannot place them (parameter_error).
+Inputs imp_inputs(const Def& funmem_def, const Inputs& in, const Limits& lim = {});
 
 /// Where the heap semantics cannot place the parameters of a FUNMEM def (a layout that
 /// overflows, reaches below its block or beyond any), the error it ends with; the IMP

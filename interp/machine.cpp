@@ -1,8 +1,6 @@
 // The machine: blocks, copies, layouts and destinations (see machine.h).
 #include "interp/machine.h"
 
-#include <boost/multiprecision/cpp_int.hpp>
-
 #include <limits>
 
 namespace funmem::machine {
@@ -236,51 +234,9 @@ ArrV Machine::fresh(const std::string& name, ScalarType elem, const std::vector<
   return a;
 }
 
-namespace {
-
-using Big = boost::multiprecision::cpp_int;
-
-/// `e` over the integers where it is built of + - * and negation; other operations as
-/// eval_int evaluates them. With T = int64_t, nullopt where a step leaves i64 (then
-/// eval_size evaluates it again with T = Big).
-template <class T> std::optional<T> exact(Machine& m, const SExp& e, const char* what) {
-  if (const auto* b = std::get_if<SBinary>(&e.node)) {
-    if (b->op == BinOp::Add || b->op == BinOp::Sub || b->op == BinOp::Mul) {
-      auto x = exact<T>(m, *b->a, what);
-      if (!x) return x;
-      auto y = exact<T>(m, *b->b, what);
-      if (!y) return y;
-      if constexpr (std::is_same_v<T, Big>) {
-        if (b->op == BinOp::Add) return T(*x + *y);
-        if (b->op == BinOp::Sub) return T(*x - *y);
-        return T(*x * *y);
-      } else {
-        T r = 0;
-        bool o = b->op == BinOp::Add   ? __builtin_add_overflow(*x, *y, &r)
-                 : b->op == BinOp::Sub ? __builtin_sub_overflow(*x, *y, &r)
-                                       : __builtin_mul_overflow(*x, *y, &r);
-        if (o) return std::nullopt;
-        return r;
-      }
-    }
-  } else if (const auto* u = std::get_if<SUnary>(&e.node); u && u->op == UnOp::Neg) {
-    auto x = exact<T>(m, *u->a, what);
-    if (!x) return x;
-    if constexpr (!std::is_same_v<T, Big>)
-      if (*x == std::numeric_limits<int64_t>::min()) return std::nullopt;
-    return T(-*x);
-  }
-  return T(m.eval_int(e, what));
-}
-
-} // namespace
-
 int64_t Machine::eval_size(const SExp& e, const char* what) {
-  if (auto v = exact<int64_t>(*this, e, what)) return *v;
-  const Big v = *exact<Big>(*this, e, what);
-  if (v < std::numeric_limits<int64_t>::min() || v > std::numeric_limits<int64_t>::max())
-    throw RunError("resource", e.pos, std::string(what) + " " + v.str() + " leaves i64");
-  return static_cast<int64_t>(v);
+  return exact_int(
+      e, [&](const SExp& x) { return eval_int(x, what); }, what);
 }
 
 std::vector<int64_t> Machine::eval_dims(const Type& t) {
@@ -293,16 +249,7 @@ std::vector<int64_t> Machine::eval_dims(const Type& t) {
 }
 
 int64_t Machine::eval_address(const SExp& e, const char* what) {
-  if (const auto* b = std::get_if<SBinary>(&e.node)) {
-    if (b->op == BinOp::Add || b->op == BinOp::Sub || b->op == BinOp::Mul) {
-      int64_t x = eval_address(*b->a, what), y = eval_address(*b->b, what);
-      if (b->op == BinOp::Mul) return wrap_mul(x, y);
-      return b->op == BinOp::Add ? wrap_add(x, y) : wrap_sub(x, y);
-    }
-  } else if (const auto* u = std::get_if<SUnary>(&e.node); u && u->op == UnOp::Neg) {
-    return wrap_sub(0, eval_address(*u->a, what));
-  }
-  return eval_int(e, what);
+  return wrapped_int(e, [&](const SExp& x) { return eval_int(x, what); });
 }
 
 ConcreteLmad Machine::eval_lmad(const LmadSyn& l) {

@@ -3,6 +3,8 @@
 
 #include "ir/overloaded.h"
 
+#include <boost/multiprecision/cpp_int.hpp>
+
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -211,8 +213,71 @@ Scalar scalar_call(Fn f, const std::vector<Scalar>& a, Pos pos) {
     return cast(ScalarType::F32, a[0], pos);
   case Fn::ToF64:
     return cast(ScalarType::F64, a[0], pos);
+  case Fn::Size:
+  case Fn::Address: // eval_sexp_with evaluates their argument itself
+    break;
   }
   return Scalar{};
+}
+
+namespace {
+
+using Big = boost::multiprecision::cpp_int;
+
+/// `e` over the integers where it is built of + - * and negation, other nodes by
+/// `leaf`. With T = int64_t, nullopt where a step leaves i64 (then exact_int evaluates
+/// it again with T = Big).
+template <class T> std::optional<T> exact(const SExp& e, const IntLeaf& leaf) {
+  if (const auto* b = std::get_if<SBinary>(&e.node)) {
+    if (b->op == BinOp::Add || b->op == BinOp::Sub || b->op == BinOp::Mul) {
+      auto x = exact<T>(*b->a, leaf);
+      if (!x) return x;
+      auto y = exact<T>(*b->b, leaf);
+      if (!y) return y;
+      if constexpr (std::is_same_v<T, Big>) {
+        if (b->op == BinOp::Add) return T(*x + *y);
+        if (b->op == BinOp::Sub) return T(*x - *y);
+        return T(*x * *y);
+      } else {
+        T r = 0;
+        bool o = b->op == BinOp::Add   ? __builtin_add_overflow(*x, *y, &r)
+                 : b->op == BinOp::Sub ? __builtin_sub_overflow(*x, *y, &r)
+                                       : __builtin_mul_overflow(*x, *y, &r);
+        if (o) return std::nullopt;
+        return r;
+      }
+    }
+  } else if (const auto* u = std::get_if<SUnary>(&e.node); u && u->op == UnOp::Neg) {
+    auto x = exact<T>(*u->a, leaf);
+    if (!x) return x;
+    if constexpr (!std::is_same_v<T, Big>)
+      if (*x == std::numeric_limits<int64_t>::min()) return std::nullopt;
+    return T(-*x);
+  }
+  return T(leaf(e));
+}
+
+} // namespace
+
+int64_t exact_int(const SExp& e, const IntLeaf& leaf, const char* what) {
+  if (auto v = exact<int64_t>(e, leaf)) return *v;
+  const Big v = *exact<Big>(e, leaf);
+  if (v < std::numeric_limits<int64_t>::min() || v > std::numeric_limits<int64_t>::max())
+    throw RunError("resource", e.pos, std::string(what) + " " + v.str() + " leaves i64");
+  return static_cast<int64_t>(v);
+}
+
+int64_t wrapped_int(const SExp& e, const IntLeaf& leaf) {
+  if (const auto* b = std::get_if<SBinary>(&e.node)) {
+    if (b->op == BinOp::Add || b->op == BinOp::Sub || b->op == BinOp::Mul) {
+      int64_t x = wrapped_int(*b->a, leaf), y = wrapped_int(*b->b, leaf);
+      if (b->op == BinOp::Mul) return wrap_mul(x, y);
+      return b->op == BinOp::Add ? wrap_add(x, y) : wrap_sub(x, y);
+    }
+  } else if (const auto* u = std::get_if<SUnary>(&e.node); u && u->op == UnOp::Neg) {
+    return wrap_sub(0, wrapped_int(*u->a, leaf));
+  }
+  return leaf(e);
 }
 
 Scalar eval_sexp(const SExp& e, const ScalarLookup& lookup) {

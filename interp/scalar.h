@@ -79,6 +79,18 @@ Scalar scalar_binop(BinOp op, const Scalar& a, const Scalar& b, Pos pos); // not
 Scalar scalar_unop(UnOp op, const Scalar& a, Pos pos);
 Scalar scalar_call(Fn f, const std::vector<Scalar>& args, Pos pos);
 
+/// The integer value of another node of a size or an address (a name, a literal, any
+/// operation but + - * and negation), as eval_sexp computes it.
+using IntLeaf = std::function<int64_t(const SExp&)>;
+/// A size (a type's, a layout's count, an allocation's): its + - * and negation over the
+/// integers, every other node by `leaf`; only the value must fit i64, outside it a
+/// resource error at `e` ("WHAT V leaves i64"). Polynomials equal as polynomials give
+/// equal sizes.
+int64_t exact_int(const SExp& e, const IntLeaf& leaf, const char* what);
+/// An address (an index into a block, a layout's offset or stride): + - * and negation
+/// modulo 2^64, every other node by `leaf`.
+int64_t wrapped_int(const SExp& e, const IntLeaf& leaf);
+
 /// eval_sexp with the lookup inlined (the interpreters' hot path).
 template <class Lookup> Scalar eval_sexp_with(const SExp& e, Lookup& lookup) {
   switch (e.node.index()) {
@@ -108,6 +120,14 @@ template <class Lookup> Scalar eval_sexp_with(const SExp& e, Lookup& lookup) {
   }
   default: {
     const SCall& c = std::get<SCall>(e.node);
+    if (c.fn == Fn::Size || c.fn == Fn::Address) { // IMP's sizes and addresses
+      const IntLeaf leaf = [&](const SExp& x) {
+        return as_int(eval_sexp_with(x, lookup), x.pos, "a size");
+      };
+      return Scalar::of_int(ScalarType::I64, c.fn == Fn::Size
+                                                 ? exact_int(*c.args.at(0), leaf, "a size")
+                                                 : wrapped_int(*c.args.at(0), leaf));
+    }
     std::vector<Scalar> a;
     a.reserve(c.args.size());
     for (const SExpP& x : c.args)

@@ -100,6 +100,10 @@ const char* fn_name(Fn f) {
     return "f32";
   case Fn::ToF64:
     return "f64";
+  case Fn::Size:
+    return "size";
+  case Fn::Address:
+    return "address";
   }
   return "?";
 }

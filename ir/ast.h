@@ -78,7 +78,9 @@ bool is_float(ScalarType t);
 
 enum class BinOp { Or, And, Eq, Ne, Lt, Le, Gt, Ge, Add, Sub, Mul, Div, Mod };
 enum class UnOp { Neg, Not };
-enum class Fn { Min, Max, Abs, Select, ToI64, ToI32, ToF32, ToF64 };
+/// Size and Address appear only in IMP (funmem-to-imp writes them; no parser reads them): a
+/// size evaluated over the integers, an address modulo 2^64 (interp/scalar.h, exact_int).
+enum class Fn { Min, Max, Abs, Select, ToI64, ToI32, ToF32, ToF64, Size, Address };
 const char* binop_text(BinOp op);
 const char* fn_name(Fn f);
 int binop_prec(BinOp op); // 1 (||) .. 5 (* / %)

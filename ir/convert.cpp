@@ -53,7 +53,9 @@ std::optional<Poly> to_poly(const SExp& e) {
                      return Poly::max(a[0], a[1]);
                    case Fn::Abs:
                      return Poly::abs(a[0]);
-                   default:
+                   case Fn::Size: // the integer value (outside i64 the run ends)
+                     return a[0];
+                   default: // an Address may differ from its polynomial by 2^64
                      return std::nullopt;
                    }
                  }},
@@ -164,6 +166,34 @@ SExpP normal_form(const SExpP& e) {
   } catch (const SymbolicOverflow&) {
     return e;
   }
+}
+
+namespace {
+
+bool has_ring_op(const SExp& e) {
+  if (const auto* b = std::get_if<SBinary>(&e.node))
+    return b->op == BinOp::Add || b->op == BinOp::Sub || b->op == BinOp::Mul ||
+           has_ring_op(*b->a) || has_ring_op(*b->b);
+  if (const auto* u = std::get_if<SUnary>(&e.node)) return u->op == UnOp::Neg || has_ring_op(*u->a);
+  if (const auto* c = std::get_if<SCall>(&e.node))
+    for (const SExpP& a : c->args)
+      if (has_ring_op(*a)) return true;
+  return false;
+}
+
+SExpP marked(Fn f, const SExpP& e) {
+  if (!has_ring_op(*e)) return e;
+  if (const auto* c = std::get_if<SCall>(&e->node); c && c->fn == f) return e;
+  return SExpP(SExp{SCall{f, {e}}, e->pos});
+}
+
+} // namespace
+
+SExpP as_size(const SExpP& e) {
+  return marked(Fn::Size, e);
+}
+SExpP as_address(const SExpP& e) {
+  return marked(Fn::Address, e);
 }
 
 } // namespace funmem

@@ -32,6 +32,12 @@ std::optional<SExpP> to_sexp(const Poly& p);
 /// it: the source's sizes are polynomials, and a term that cancels must not overflow.
 SExpP normal_form(const SExpP& e);
 
+/// For IMP: `size(e)` (evaluated over the integers, as the source evaluates a size) and
+/// `address(e)` (modulo 2^64, as it evaluates a layout's offset and strides); `e` itself
+/// where it has no + - * or negation (a name or a literal evaluates alike either way).
+SExpP as_size(const SExpP& e);
+SExpP as_address(const SExpP& e);
+
 /// A construct a pass cannot handle; the pass reports the message.
 struct Untranslatable : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -97,6 +97,10 @@ OpType call_type(Fn f, const std::vector<ScalarType>& args) {
     return ok(ScalarType::F32);
   case Fn::ToF64:
     return ok(ScalarType::F64);
+  case Fn::Size:
+  case Fn::Address:
+    if (args[0] != ScalarType::I64) return fail(name + " needs an i64 argument");
+    return ok(ScalarType::I64);
   }
   return fail("unknown function '" + name + "'");
 }

@@ -124,7 +124,7 @@ DataSetRun run_imp_data_set(const Reference& ref, const imp::Program& ip, const 
     r.heap_error = e;
     return r;
   }
-  RunResult h = run_imp(ip, imp_inputs(memdef, ref.in), opt.limits);
+  RunResult h = run_imp(ip, imp_inputs(memdef, ref.in, opt.limits), opt.limits);
   r.heap_error = h.error;
   // IMP has no assume: a failed assume of the value semantics ends the comparison.
   const auto& v = ref.value;

@@ -356,7 +356,13 @@ std::vector<CudaRun> run_and_compare(const Lowered& l, const std::string& exe, b
     static std::atomic<int> inputs_written{0};
     fs::path input = dir / ("funmem-cuda-" + std::to_string(::getpid()) + "-" +
                             std::to_string(inputs_written++) + ".in");
-    { std::ofstream(input) << harness_input(imp_inputs(l.funmem.def, in)); }
+    try {
+      std::ofstream(input) << harness_input(imp_inputs(l.funmem.def, in));
+    } catch (const RunError& e) { // the source placed them, its translation cannot
+      r.detail = std::string("the translation's parameters do not fit their blocks: ") + e.what();
+      runs.push_back(r);
+      continue;
+    }
     std::string out, err;
     auto t0 = std::chrono::steady_clock::now();
     int rc =

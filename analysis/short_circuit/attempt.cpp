@@ -267,6 +267,15 @@ void Pass::check_needed_names(const Point& pt, Trace& t, ScAttempt& a) {
                              "keep the destination's old values where the value semantics has "
                              "zeros, and only a one-dimensional one can become a replicate of zero",
                     "scratch of more than one dimension"};
+    // Its size is evaluated over the integers, the replicate's count as an expression:
+    // a term that overflows where the size does not (a*c - b*c) would fail the output.
+    const SExpP& n = t.creation(pt).pats.at(0).type->dims.at(0);
+    if (sexp_may_fail(*n, csolver))
+      throw Refused{Property::CreationPoint,
+                    t.root + " is a scratch whose size " + print_sexp(*n) +
+                        " may overflow as the count of a replicate of zero, where as its size it "
+                        "does not",
+                    "scratch count may fail"};
   }
 }
 

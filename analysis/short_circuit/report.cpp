@@ -66,6 +66,7 @@ const std::vector<ScRule>& sc_rules() {
       {"refused: creation point", "no creation point (parameter, outside, loop, if)"},
       {"refused: creation point: own layout races", "the source's own layout has a 0 stride"},
       {"refused: creation point: scratch of more than one dimension", "class 5"},
+      {"refused: creation point: scratch count may fail", "its replicate's count may overflow"},
       {"refused: creation point: block shared with other arrays", "the block it takes over"},
       {"refused: creation point: block shared by the threads", "its creation races"},
       {"refused: creation point: branch result used otherwise", "an if's outside result"},
