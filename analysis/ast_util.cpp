@@ -111,6 +111,16 @@ LmadSyn lmad_as_evaluated(const LmadSyn& l0) {
   return l;
 }
 
+SExpP inner_dims_nonempty(const SymLmad& l, Pos pos) {
+  SExpP cond;
+  for (size_t k = 1; k < l.dims.size(); ++k) {
+    if (auto c = l.dims[k].first.constant(); c && *c > 0) continue;
+    SExpP d = mk_bin(BinOp::Lt, mk_int(0, pos), as_size(sexp(l.dims[k].first)), pos);
+    cond = cond ? mk_bin(BinOp::And, cond, d, pos) : d;
+  }
+  return cond;
+}
+
 std::string fresh_name(const std::set<std::string>& used, const std::string& base) {
   std::string n = base;
   for (int k = 2; used.count(n); ++k)

@@ -44,6 +44,12 @@ SExpP lmad_injective(const std::vector<std::pair<SExpP, SExpP>>& dims, Pos pos);
 /// addresses, the explicit form's components in normal form (ir/convert.h).
 LmadSyn lmad_as_evaluated(const LmadSyn& l);
 
+/// `0 < d1 && 0 < d2 ...` (as sizes) for the dimensions after the first of `l` that may
+/// be 0, nullptr when none may: a nest of loops over `l`'s points runs only under it,
+/// since the source writes nothing into an array with an empty dimension, however many
+/// rows it has (a loop over 2^62 empty rows is a resource error).
+SExpP inner_dims_nonempty(const SymLmad& l, Pos pos);
+
 /// The source semantics' bounds check of a slice entry `start : count : stride` of a
 /// dimension of `dim` elements as a condition: `count <= 0`, or `0 <= start < dim` and the
 /// last element `start + (count - 1) * stride` inside too, computed without an operation

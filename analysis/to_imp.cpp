@@ -375,6 +375,7 @@ private:
     // Rows that may share cells are written in order only where the layout is constant
     // (a symbolic one not shown injective stays a kernel: docs/passes.md, to-imp, Limits).
     Block b = rows(injective(d.lay).value_or(true));
+    if (SExpP ne = inner_dims_nonempty(d.lay, pos)) b = {st(imp::If{ne, std::move(b), {}}, pos)};
     out.insert(out.end(), b.begin(), b.end());
   }
 
@@ -462,6 +463,7 @@ private:
     // A symbolic layout not shown injective stays a kernel nest (docs/passes.md, to-imp,
     // Limits).
     Block b = build(parallel && injective(dst).value_or(true));
+    if (SExpP ne = inner_dims_nonempty(dst, pos)) b = {st(imp::If{ne, std::move(b), {}}, pos)};
     out.insert(out.end(), b.begin(), b.end());
   }
 

@@ -172,6 +172,7 @@ private:
   /// An index into a block: its + - * wrap modulo 2^64 (exact for every index inside the
   /// block, which the load or store checks).
   bool address_ = false;
+  bool size_ = false; // inside size(...): / % min max abs too take wrapped operands
   Code address(const SExp& e) {
     const bool outer = address_;
     address_ = true;
@@ -239,7 +240,7 @@ private:
     // An address's + - * wrap; the operands of any other operation are evaluated as
     // everywhere else (interp/scalar.h, wrapped_int).
     const bool outer = address_;
-    if (b.op != BinOp::Add && b.op != BinOp::Sub && b.op != BinOp::Mul) address_ = false;
+    if (b.op != BinOp::Add && b.op != BinOp::Sub && b.op != BinOp::Mul && !size_) address_ = false;
     Code x = exp(*b.a), y = exp(*b.b);
     address_ = outer;
     const ScalarType t = typed(binary_type(b.op, x.second, y.second), pos);
@@ -290,9 +291,17 @@ private:
     // IMP's sizes and addresses: a size is computed modulo 2^64 as an address is, which
     // is its value wherever that fits i64 (elsewhere the interpreter's run ends with a
     // resource error, and there is nothing to compare).
-    if (c.fn == Fn::Size || c.fn == Fn::Address) return address(*c.args.at(0));
+    if (c.fn == Fn::Size || c.fn == Fn::Address) {
+      // Inside a size every operation takes its operands modulo 2^64: their exact values
+      // wherever those fit i64 (docs/cuda.md).
+      const bool outer_size = size_;
+      size_ = c.fn == Fn::Size;
+      Code v = address(*c.args.at(0));
+      size_ = outer_size;
+      return v;
+    }
     const bool outer = address_;
-    address_ = false;
+    if (!size_) address_ = false;
     std::vector<Code> a;
     std::vector<ScalarType> types;
     for (const SExpP& x : c.args) {

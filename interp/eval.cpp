@@ -403,6 +403,8 @@ Vals Machine::replicate(const std::vector<Binding>& pats, const EReplicate& x, P
     elem = s->t;
   }
   ArrV d = destination(pats.at(0), shape, elem, pos);
+  // Rows of no element write nothing, however many there are.
+  if (std::find(shape.begin() + 1, shape.end(), 0) != shape.end()) return {d};
   for (int64_t i = 0; i < n; ++i)
     store(v, d.block, fix(d.lay, i), elem, pos);
   return {d};

@@ -275,8 +275,9 @@ struct Machine {
 
   int64_t eval_int(const SExp& e, const char* what) { return as_int(eval(e), e.pos, what); }
 
-  /// An address (an index into a block, an offset or stride of a layout): + - * and
-  /// negation wrap modulo 2^64, the other operations are evaluated as eval_int does. The
+  /// An address (an index into a block, an offset or stride of a layout): its + - * / %,
+  /// negation, min, max and abs over the integers, the value taken modulo 2^64 (other
+  /// operations as eval_int; scalar.h, wrapped_int). The
   /// address a program accesses is then exact whenever it lies inside its block (the
   /// block's bounds check follows), however large the terms that make it; a layout
   /// stride of a dimension of one element, or of an empty layout, is never used.

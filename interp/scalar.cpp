@@ -247,12 +247,36 @@ template <class T> std::optional<T> exact(const SExp& e, const IntLeaf& leaf) {
         return r;
       }
     }
+    if (b->op == BinOp::Div || b->op == BinOp::Mod) {
+      auto x = exact<T>(*b->a, leaf);
+      if (!x) return x;
+      auto y = exact<T>(*b->b, leaf);
+      if (!y) return y;
+      if (*y == 0)
+        throw RunError("division", e.pos, std::string("division by zero in ") + binop_text(b->op));
+      if constexpr (!std::is_same_v<T, Big>)
+        if (*x == std::numeric_limits<int64_t>::min() && *y == -1) return std::nullopt;
+      // Truncating, as the interpreters' i64 division (and cpp_int's) is.
+      return b->op == BinOp::Div ? T(*x / *y) : T(*x % *y);
+    }
   } else if (const auto* u = std::get_if<SUnary>(&e.node); u && u->op == UnOp::Neg) {
     auto x = exact<T>(*u->a, leaf);
     if (!x) return x;
     if constexpr (!std::is_same_v<T, Big>)
       if (*x == std::numeric_limits<int64_t>::min()) return std::nullopt;
     return T(-*x);
+  } else if (const auto* c = std::get_if<SCall>(&e.node);
+             c && (c->fn == Fn::Min || c->fn == Fn::Max || c->fn == Fn::Abs)) {
+    auto x = exact<T>(*c->args.at(0), leaf);
+    if (!x) return x;
+    if (c->fn == Fn::Abs) {
+      if constexpr (!std::is_same_v<T, Big>)
+        if (*x == std::numeric_limits<int64_t>::min()) return std::nullopt;
+      return *x < 0 ? T(-*x) : *x;
+    }
+    auto y = exact<T>(*c->args.at(1), leaf);
+    if (!y) return y;
+    return (c->fn == Fn::Min) == (*x < *y) ? x : y;
   }
   return T(leaf(e));
 }
@@ -268,16 +292,11 @@ int64_t exact_int(const SExp& e, const IntLeaf& leaf, const char* what) {
 }
 
 int64_t wrapped_int(const SExp& e, const IntLeaf& leaf) {
-  if (const auto* b = std::get_if<SBinary>(&e.node)) {
-    if (b->op == BinOp::Add || b->op == BinOp::Sub || b->op == BinOp::Mul) {
-      int64_t x = wrapped_int(*b->a, leaf), y = wrapped_int(*b->b, leaf);
-      if (b->op == BinOp::Mul) return wrap_mul(x, y);
-      return b->op == BinOp::Add ? wrap_add(x, y) : wrap_sub(x, y);
-    }
-  } else if (const auto* u = std::get_if<SUnary>(&e.node); u && u->op == UnOp::Neg) {
-    return wrap_sub(0, wrapped_int(*u->a, leaf));
-  }
-  return leaf(e);
+  if (auto v = exact<int64_t>(e, leaf)) return *v;
+  const Big two64 = Big(1) << 64;
+  Big r = *exact<Big>(e, leaf) % two64;
+  if (r < 0) r += two64;
+  return static_cast<int64_t>(static_cast<uint64_t>(r));
 }
 
 Scalar eval_sexp(const SExp& e, const ScalarLookup& lookup) {

@@ -82,13 +82,15 @@ Scalar scalar_call(Fn f, const std::vector<Scalar>& args, Pos pos);
 /// The integer value of another node of a size or an address (a name, a literal, any
 /// operation but + - * and negation), as eval_sexp computes it.
 using IntLeaf = std::function<int64_t(const SExp&)>;
-/// A size (a type's, a layout's count, an allocation's): its + - * and negation over the
-/// integers, every other node by `leaf`; only the value must fit i64, outside it a
-/// resource error at `e` ("WHAT V leaves i64"). Polynomials equal as polynomials give
-/// equal sizes.
+/// A size (a type's, a layout's count, an allocation's): its + - * / %, negation, min,
+/// max and abs over the integers (division truncating, by zero a `division` error),
+/// every other node by `leaf`; only the value must fit i64, outside it a resource error
+/// at `e` ("WHAT V leaves i64"). Sizes the type checker calls equal (equal normal forms,
+/// which reach inside / % min max abs) are then equal.
 int64_t exact_int(const SExp& e, const IntLeaf& leaf, const char* what);
-/// An address (an index into a block, a layout's offset or stride): + - * and negation
-/// modulo 2^64, every other node by `leaf`.
+/// An address (an index into a block, a layout's offset or stride): its value as
+/// exact_int computes it (over the integers), modulo 2^64. Equal polynomials give equal
+/// addresses, and an address inside its block is exact however large its terms.
 int64_t wrapped_int(const SExp& e, const IntLeaf& leaf);
 
 /// eval_sexp with the lookup inlined (the interpreters' hot path).

@@ -232,7 +232,15 @@ bool Pass::shown_inside(const std::string& n, InsideQuery& q, int depth) {
   auto from = [&](const Name& a) { return shown_inside(a.s, q, depth + 1); };
   std::optional<bool> derived = std::visit(
       Overloaded{[&](const EIndex& x) -> std::optional<bool> { return from(x.arr); },
-                 [&](const ELmadSlice& x) -> std::optional<bool> { return from(x.arr); },
+                 [&](const ELmadSlice& x) -> std::optional<bool> {
+                   // Its offset and strides wrap modulo 2^64: the run's bounds check
+                   // shows the wrapped place inside, the integer one only if none wraps.
+                   try {
+                     return from(x.arr) && wrap_free(sym_lmad(x.lmad), q.solver);
+                   } catch (const Untranslatable&) {
+                     return false;
+                   }
+                 },
                  [&](const ETranspose& x) -> std::optional<bool> { return from(x.arr); },
                  [&](const EUpdate& x) -> std::optional<bool> { return from(x.arr); },
                  [&](const EUpdateLmad& x) -> std::optional<bool> { return from(x.arr); },
