@@ -169,10 +169,10 @@ private:
 
   using Code = std::pair<std::string, ScalarType>;
 
-  /// An index into a block: its + - * wrap modulo 2^64 (exact for every index inside the
-  /// block, which the load or store checks).
+  /// An index into a block (and an allocation's size): every operation on operands taken
+  /// modulo 2^64, the interpreters' exact value wherever the operands of each / % min max
+  /// abs fit i64 (exact for every index inside the block, which the load or store checks).
   bool address_ = false;
-  bool size_ = false; // inside size(...): / % min max abs too take wrapped operands
   Code address(const SExp& e) {
     const bool outer = address_;
     address_ = true;
@@ -237,12 +237,7 @@ private:
   }
 
   Code binary(const SBinary& b, Pos pos) {
-    // An address's + - * wrap; the operands of any other operation are evaluated as
-    // everywhere else (interp/scalar.h, wrapped_int).
-    const bool outer = address_;
-    if (b.op != BinOp::Add && b.op != BinOp::Sub && b.op != BinOp::Mul && !size_) address_ = false;
     Code x = exp(*b.a), y = exp(*b.b);
-    address_ = outer;
     const ScalarType t = typed(binary_type(b.op, x.second, y.second), pos);
     const std::string op = binop_text(b.op);
     switch (b.op) {
@@ -291,24 +286,13 @@ private:
     // IMP's sizes and addresses: a size is computed modulo 2^64 as an address is, which
     // is its value wherever that fits i64 (elsewhere the interpreter's run ends with a
     // resource error, and there is nothing to compare).
-    if (c.fn == Fn::Size || c.fn == Fn::Address) {
-      // Inside a size every operation takes its operands modulo 2^64: their exact values
-      // wherever those fit i64 (docs/cuda.md).
-      const bool outer_size = size_;
-      size_ = c.fn == Fn::Size;
-      Code v = address(*c.args.at(0));
-      size_ = outer_size;
-      return v;
-    }
-    const bool outer = address_;
-    if (!size_) address_ = false;
+    if (c.fn == Fn::Size || c.fn == Fn::Address) return address(*c.args.at(0));
     std::vector<Code> a;
     std::vector<ScalarType> types;
     for (const SExpP& x : c.args) {
       a.push_back(exp(*x));
       types.push_back(a.back().second);
     }
-    address_ = outer;
     const ScalarType t = typed(call_type(c.fn, types), pos);
     const std::string ct = c_type(t);
     switch (c.fn) {

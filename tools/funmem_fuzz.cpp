@@ -113,6 +113,10 @@ static int tool_main(int argc, char** argv) {
                  "percent of programs whose one data set gives every array with boundary values "
                  "(the ends of i32 and i64, 0, -1, fractions, sizes 0 to 3; default 25)")
       ->check(CLI::Range(0, 100));
+  app.add_option("--sized-percent", gen.sized_percent,
+                 "percent of programs with a parameter of size (za - zb) * n whose normal "
+                 "form's terms leave i64 in some data sets (default 0; slow: nonlinear proofs)")
+      ->check(CLI::Range(0, 100));
   app.add_option("--funmem-percent", gen.funmem_percent,
                  "percent of programs checked as FUNMEM mutants: a block made smaller, a layout "
                  "moved, arrays sharing a block, a kernel's allocation moved out of it, an "

@@ -39,7 +39,9 @@ class Gen {
 public:
   Gen(uint64_t seed, const GenOptions& o)
       : rng_(seed), opt_(o), boundary_rng_(seed ^ 0xb0a2d5e7c3f1a965ULL),
-        boundary_(static_cast<int>(boundary_rng_() % 100) < o.boundary_percent) {}
+        boundary_(static_cast<int>(boundary_rng_() % 100) < o.boundary_percent),
+        sized_rng_(seed ^ 0x5a3c96e1d2b7f4c8ULL),
+        sized_(static_cast<int>(sized_rng_() % 100) < o.sized_percent) {}
 
   std::string program() {
     std::vector<std::string> params = {"(n : i64)", "(m : i64)", "(xs : [n]i64)",
@@ -52,6 +54,10 @@ public:
     if (opt_.floats) {
       params.push_back("(fs : [m]f64)");
       vars_.push_back({"fs", {"f64", {"m"}}});
+    }
+    if (sized_) { // a size whose normal form za*n - zb*n has terms past i64 (gen_inputs.h)
+      params.push_back("(za : i64) (zb : i64) (zs : [(za - zb) * n]i64)");
+      vars_.push_back({"zs", {"i64", {"(za - zb) * n"}}});
     }
     const size_t first_local = vars_.size();
     std::vector<std::string> body;
@@ -105,13 +111,14 @@ public:
     for (size_t k = 0; k < results.size(); ++k)
       out << (k ? ", " : "") << results[k].name;
     out << ")\n";
+    const std::string pq = sized_ ? size_pair_input(sized_rng_, boundary_) : "";
     if (boundary_) {
-      out << boundary_input(boundary_rng_) << "\n";
+      out << boundary_input(boundary_rng_) << pq << "\n";
       return settle_expectation(out.str());
     }
     for (int d = 0; d < opt_.data_sets; ++d)
       out << "-- input: n=" << 1 + rnd(opt_.max_size) << " m=" << 1 + rnd(opt_.max_size)
-          << " c=" << (rnd(2) ? "true" : "false") << "\n";
+          << " c=" << (rnd(2) ? "true" : "false") << pq << "\n";
     out << (opt_.out_of_bounds ? "-- expect: error " + error_kind + "\n" : "-- expect: valid\n");
     return out.str();
   }
@@ -123,6 +130,8 @@ private:
   // same as before it existed.
   std::mt19937_64 boundary_rng_;
   bool boundary_;
+  std::mt19937_64 sized_rng_; // likewise for the size (za - zb) * n
+  bool sized_;
 
   std::vector<Var> vars_;
   std::vector<Counter> counters_;
@@ -136,8 +145,7 @@ private:
   std::string fresh(const char* base) { return base + std::to_string(++next_name_); }
   static std::string pad(int indent) { return std::string(static_cast<size_t>(2 * indent), ' '); }
 
-  std::string random_size() { return rnd(2) ? "n" : "m"; }
-
+  std::string random_size() { return sized_ && rnd(4) == 0 ? "(za - zb) * n" : rnd(2) ? "n" : "m"; }
   /// i64 mostly; f64, i32 and f32 sometimes (f32 only with floats).
   std::string random_elem(int other_percent) {
     if (!chance(other_percent)) return "i64";
@@ -584,7 +592,7 @@ private:
       return bind(out, indent, t, upd);
     }
     case 12: { // an LMAD view of a flat n * m array: a row, a column, the whole, transposed
-      if (t.elem != "i64" || t.dims.size() > 2 || !chance(50)) break;
+      if (t.elem != "i64" || t.dims.size() > 2 || !chance(50) || t.dims[0].size() > 1) break;
       Var flat = bind(out, indent, Ty{"i64", {"n * m"}}, "iota n * m");
       std::string lmad;
       if (t.dims.size() == 1)

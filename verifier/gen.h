@@ -26,6 +26,12 @@ struct GenOptions {
   /// instead of the `-- input:` lines above; their `-- expect:` line says how the value
   /// semantics ends on it (`valid` or `error KIND`).
   int boundary_percent = 25;
+  /// Percent of the programs with the parameters za, zb and zs : [(za - zb) * n]i64,
+  /// whose data sets make za - zb small and za, zb sometimes 2^62: the terms of the size's
+  /// normal form leave i64 while the size does not (gen_inputs.h). Off by default: the
+  /// short-circuiting questions over such sizes are nonlinear, and these programs take
+  /// seconds each (docs/fuzzing.md).
+  int sized_percent = 0;
   /// Percent of the programs checked as a FUNMEM mutant instead (verifier/mutate.h): the
   /// lowered program with one block made smaller, a layout moved, an array moved into
   /// another's block, a kernel's allocation moved out of it, or an array added to a

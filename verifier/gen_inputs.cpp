@@ -44,6 +44,12 @@ std::string boundary_input(std::mt19937_64& g) {
          " c=" + (draw(2) ? "true" : "false") + " xs=" + int_row(n) + " ys=" + ys + " fs=" + fs;
 }
 
+std::string size_pair_input(std::mt19937_64& g, bool boundary) {
+  const uint64_t d = boundary ? g() % 3 : 1 + g() % 2;
+  const uint64_t q = g() % 2 ? uint64_t{1} << 62 : g() % 3;
+  return " za=" + std::to_string(q + d) + " zb=" + std::to_string(q);
+}
+
 std::string settle_expectation(const std::string& text) {
   ParseResult r = parse_program(text + "-- expect: valid\n", Lang::Fun);
   if (!r.program || r.program->inputs.size() != 1)

@@ -11,6 +11,12 @@ namespace funmem {
 /// 0, floats with fractions, huge ones and -0.0; sizes 0 to 3 (a size 0 makes both 0).
 std::string boundary_input(std::mt19937_64& g);
 
+/// ` za=P zb=Q` for the parameter `zs : [(za - zb) * n]i64` (GenOptions::sized_percent):
+/// za - zb is 1 or 2 (with boundary values 0 too), zb is small or 2^62, where the terms
+/// za*n and zb*n of the size's normal form leave i64 while the size does not (every pass
+/// and IMP must evaluate it as the source does, over the integers).
+std::string size_pair_input(std::mt19937_64& g, bool boundary);
+
 /// The program with `-- expect:` saying how its value semantics ends on its one data set:
 /// `valid`, or `error KIND`.
 std::string settle_expectation(const std::string& text);

@@ -41,8 +41,9 @@ TEST_CASE("to-imp keeps every FUN corpus program's results", "[passes][imp]") {
       RunResult v = run_program(prog, Semantics::Value, in);
       RunResult i = run_imp(*imp, imp_inputs(cur.def, in));
       if (v.error) {
-        // Run-time errors (assume too: an IMP assert) must happen there too.
-        CHECK(i.error.has_value());
+        // Run-time errors (assume too: an IMP assert) must happen there too; a source
+        // that runs out of resources accepts any end (docs/interpreters.md).
+        if (v.error->kind != "resource") CHECK(i.error.has_value());
         continue;
       }
       INFO((i.error ? i.error->what() : ""));

@@ -203,22 +203,24 @@ int main(int argc, char** argv) {
   fm_h.begin();
   fm_mem v_b__mem = fm_mem{nullptr, 0};
   v_b__mem = fm_h.alloc(fm_mul(v_n, v_m, 0), 1);
-  {
-    const int64_t fm_n = fm_bound(v_n, 11);
-    if (fm_n > 0) {
-      auto fm_t0 = fm_h.launch_start();
-      const int64_t fm_m = v_m;
-      const char* fm_kn = "fm_kernel_0";
-      if (fm_m < 1 || fm_m > INT32_MAX || fm_h.above(0, fm_n)) {
-        FM_LAUNCH(fm_kernel_0, fm_harness::grid_for(fm_n, FM_BLOCK), dim3(FM_BLOCK), fm_n, v_m, v_a__mem, v_b__mem);
-      } else if (fm_m <= FM_MAX_INTRA && fm_h.above(1, fm_m)) {
-        fm_kn = "fm_kernel_0_intra";
-        FM_LAUNCH(fm_kernel_0_intra, fm_harness::grid_blocks(fm_n), dim3((unsigned)fm_m), fm_n, fm_m, v_m, v_a__mem, v_b__mem);
-      } else {
-        fm_kn = "fm_kernel_0_flat";
-        FM_LAUNCH(fm_kernel_0_flat, fm_harness::grid_for(fm_n * fm_m, FM_BLOCK), dim3(FM_BLOCK), fm_n, fm_m, v_m, v_a__mem, v_b__mem);
+  if ((INT64_C(0) < v_m)) {
+    {
+      const int64_t fm_n = fm_bound(v_n, 11);
+      if (fm_n > 0) {
+        auto fm_t0 = fm_h.launch_start();
+        const int64_t fm_m = v_m;
+        const char* fm_kn = "fm_kernel_0";
+        if (fm_m < 1 || fm_m > INT32_MAX || fm_h.above(0, fm_n)) {
+          FM_LAUNCH(fm_kernel_0, fm_harness::grid_for(fm_n, FM_BLOCK), dim3(FM_BLOCK), fm_n, v_m, v_a__mem, v_b__mem);
+        } else if (fm_m <= FM_MAX_INTRA && fm_h.above(1, fm_m)) {
+          fm_kn = "fm_kernel_0_intra";
+          FM_LAUNCH(fm_kernel_0_intra, fm_harness::grid_blocks(fm_n), dim3((unsigned)fm_m), fm_n, fm_m, v_m, v_a__mem, v_b__mem);
+        } else {
+          fm_kn = "fm_kernel_0_flat";
+          FM_LAUNCH(fm_kernel_0_flat, fm_harness::grid_for(fm_n * fm_m, FM_BLOCK), dim3(FM_BLOCK), fm_n, fm_m, v_m, v_a__mem, v_b__mem);
+        }
+        fm_h.launch_end(fm_kn, "loop.fun:2:3", fm_t0);
       }
-      fm_h.launch_end(fm_kn, "loop.fun:2:3", fm_t0);
     }
   }
   fm_mem v_acc__mem = fm_mem{nullptr, 0};
