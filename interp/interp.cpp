@@ -84,14 +84,4 @@ Inputs imp_inputs(const Def& def, const Inputs& in, const Limits& lim) {
   return out;
 }
 
-std::optional<RunError> parameter_error(const Def& def, const Inputs& in, const Limits& lim) {
-  Machine m(Semantics::Heap, lim);
-  try {
-    bind_parameters(m, def, in);
-  } catch (const RunError& e) {
-    return e;
-  }
-  return std::nullopt;
-}
-
 } // namespace funmem

@@ -106,14 +106,9 @@ std::optional<std::string> compare_imp_results(const std::vector<Data>& value,
 /// The inputs of the IMP translation of a FUNMEM def: scalars as they are, and each
 /// memory parameter as the block the heap semantics makes of it, holding the array
 /// parameters placed in it (cells no array fills are zero). Throws the heap semantics'
-/// RunError where it cannot place them (parameter_error).
+/// RunError where it cannot place them (a layout that overflows, reaches below its block
+/// or beyond any).
 Inputs imp_inputs(const Def& funmem_def, const Inputs& in, const Limits& lim = {});
-
-/// Where the heap semantics cannot place the parameters of a FUNMEM def (a layout that
-/// overflows, reaches below its block or beyond any), the error it ends with; the IMP
-/// translation's inputs are placed by the same rules (imp_inputs).
-std::optional<RunError> parameter_error(const Def& funmem_def, const Inputs& in,
-                                        const Limits& lim = {});
 
 /// Compares results for validity (def. 4.4.1): arrays and scalars in order, memory
 /// results skipped. Returns a description of the first difference, or nullopt.

@@ -120,11 +120,14 @@ DataSetRun run_imp_data_set(const Reference& ref, const imp::Program& ip, const 
   if (r.input_error) return r;
   r.heap_ran = true;
   // IMP's blocks are filled as the heap semantics places the parameters.
-  if (auto e = parameter_error(memdef, ref.in, opt.limits)) {
+  Inputs in;
+  try {
+    in = imp_inputs(memdef, ref.in, opt.limits);
+  } catch (const RunError& e) {
     r.heap_error = e;
     return r;
   }
-  RunResult h = run_imp(ip, imp_inputs(memdef, ref.in, opt.limits), opt.limits);
+  RunResult h = run_imp(ip, in, opt.limits);
   r.heap_error = h.error;
   // IMP has no assume: a failed assume of the value semantics ends the comparison.
   const auto& v = ref.value;
