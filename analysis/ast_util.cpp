@@ -3,6 +3,7 @@
 
 #include "ir/convert.h"
 #include "ir/overloaded.h"
+#include "ir/printer.h"
 
 #include <map>
 
@@ -57,6 +58,33 @@ SExpP slice_inside(const SExpP& start, const SExpP& count, const SExpP& stride, 
           bin(BinOp::Or, bin(BinOp::And, bin(BinOp::Lt, k(0), st), bin(BinOp::Le, steps, up)),
               bin(BinOp::And, bin(BinOp::Lt, st, k(0)), bin(BinOp::Le, steps, down))));
   return bin(BinOp::Or, bin(BinOp::Le, count, k(0)), bin(BinOp::And, std::move(within), last_in));
+}
+
+std::optional<SliceInsideParts> slice_inside_parts(const SExp& cond) {
+  // count <= 0 || ((0 <= start && start < dim) && (stride == 0 || ...)): the operands are
+  // read off that shape, and the condition slice_inside builds from them must print as
+  // `cond` does.
+  auto bin = [](const SExp& e, BinOp op) -> const SBinary* {
+    const auto* b = std::get_if<SBinary>(&e.node);
+    return b && b->op == op ? b : nullptr;
+  };
+  const SBinary* top = bin(cond, BinOp::Or);
+  if (!top) return std::nullopt;
+  const SBinary* empty = bin(*top->a, BinOp::Le);
+  const SBinary* rest = bin(*top->b, BinOp::And);
+  if (!empty || !rest) return std::nullopt;
+  const SBinary* within = bin(*rest->a, BinOp::And);
+  const SBinary* last_in = bin(*rest->b, BinOp::Or);
+  if (!within || !last_in) return std::nullopt;
+  const SBinary* lo = bin(*within->a, BinOp::Le);
+  const SBinary* hi = bin(*within->b, BinOp::Lt);
+  const SBinary* zero = bin(*last_in->a, BinOp::Eq);
+  if (!lo || !hi || !zero) return std::nullopt;
+  SliceInsideParts parts{lo->b, empty->a, zero->a, hi->b};
+  if (print_sexp(*slice_inside(parts.start, parts.count, parts.stride, parts.dim, cond.pos)) !=
+      print_sexp(cond))
+    return std::nullopt;
+  return parts;
 }
 
 SExpP lmad_injective(const std::vector<std::pair<SExpP, SExpP>>& dims, Pos pos) {

@@ -59,6 +59,13 @@ SExpP inner_dims_nonempty(const SymLmad& l, Pos pos);
 SExpP slice_inside(const SExpP& start, const SExpP& count, const SExpP& stride, const SExpP& dim,
                    Pos pos = {});
 
+/// The operands of a condition built by slice_inside (`stride` always set: the literal 1
+/// where slice_inside was given none), or nullopt for any other condition.
+struct SliceInsideParts {
+  SExpP start, count, stride, dim;
+};
+std::optional<SliceInsideParts> slice_inside_parts(const SExp& cond);
+
 /// The first of `base`, `base2`, `base3`, ... that is not in `used`.
 std::string fresh_name(const std::set<std::string>& used, const std::string& base);
 

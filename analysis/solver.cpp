@@ -133,6 +133,23 @@ struct Solver::Impl {
 
   std::optional<z3::solver> base; // the facts, asserted once; queries push and pop
 
+  std::optional<std::set<std::string>> fact_texts_;
+  /// Whether `goal` (as text) is one of the facts or of their conjuncts.
+  bool is_fact(const std::string& goal) {
+    if (!fact_texts_) {
+      fact_texts_.emplace();
+      std::function<void(const Formula&)> add = [&](const Formula& f) {
+        fact_texts_->insert(f.to_string());
+        if (f.kind == Formula::Kind::And)
+          for (const Formula& k : f.kids)
+            add(k);
+      };
+      for (const Formula& f : facts)
+        add(f);
+    }
+    return fact_texts_->count(goal) > 0;
+  }
+
   std::optional<FactBounds> bounds; // built at the first question that reaches it
   const FactBounds& fact_bounds() {
     if (!bounds) bounds.emplace(facts);
@@ -434,7 +451,7 @@ bool Solver::proves(const Formula& goal) {
     impl_->cache.emplace(key, it->second);
     return it->second;
   }
-  if (impl_->quick.implied_by_bounds(goal)) {
+  if (impl_->is_fact(key) || impl_->quick.implied_by_bounds(goal)) {
     ++impl_->stats.bounds;
     impl_->cache.emplace(key, true);
     return true;

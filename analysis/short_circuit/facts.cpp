@@ -21,6 +21,16 @@ stmt_facts(const Stmt& s, const std::function<bool(const std::string&)>& integer
   };
   if (const auto* a = std::get_if<SAssume>(&s.node)) {
     keep(formula_of(*a->cond, &err));
+    // A slice's bounds check (slice_inside, which divides so as not to overflow) holds
+    // exactly where entry_inside of its operands does: that fact too, in the form of the
+    // questions about the slice's elements, which then need no nonlinear proof.
+    if (auto parts = slice_inside_parts(*a->cond)) try {
+        auto start = to_poly(*parts->start), count = to_poly(*parts->count);
+        auto stride = to_poly(*parts->stride), dim = to_poly(*parts->dim);
+        if (start && count && stride && dim)
+          keep(entry_inside(SymEntry{*start, *count, *stride}, *dim));
+      } catch (const SymbolicOverflow&) {
+      }
     return out;
   }
   const SLet& l = std::get<SLet>(s.node);

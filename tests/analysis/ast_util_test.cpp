@@ -1,10 +1,12 @@
 // Tests of analysis/ast_util.h: fresh names, the run-time injectivity condition.
 #include "analysis/ast_util.h"
 #include "interp/scalar.h"
+#include "ir/printer.h"
 
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>
 
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -81,8 +83,10 @@ bool shares_a_cell(const std::vector<int64_t>& c, const std::vector<int64_t>& s)
       off += static_cast<Wide>(idx[k]) * s[k];
     if (!seen.insert(off).second) return true;
     for (size_t k = c.size(); k-- > 0;)
-      if (++idx[k] < c[k]) break;
-      else idx[k] = 0;
+      if (++idx[k] < c[k])
+        break;
+      else
+        idx[k] = 0;
   }
   return false;
 }
@@ -105,15 +109,81 @@ TEST_CASE("the run-time injectivity condition of an LMAD never holds where two p
 
 TEST_CASE("the run-time injectivity condition: nested strides in either order, no overflow",
           "[analysis][lmad]") {
-  CHECK(injective_condition({4, 3}, {3, 1}));        // row-major 4 x 3
-  CHECK(injective_condition({3, 4}, {1, 3}));        // its transposition (the reverse order)
-  CHECK(injective_condition({0, 3}, {0, 0}));        // no point
-  CHECK(injective_condition({1, 5}, {0, 1}));        // a 0 stride over one point
-  CHECK_FALSE(injective_condition({2}, {0}));        // two points, one cell
+  CHECK(injective_condition({4, 3}, {3, 1}));       // row-major 4 x 3
+  CHECK(injective_condition({3, 4}, {1, 3}));       // its transposition (the reverse order)
+  CHECK(injective_condition({0, 3}, {0, 0}));       // no point
+  CHECK(injective_condition({1, 5}, {0, 1}));       // a 0 stride over one point
+  CHECK_FALSE(injective_condition({2}, {0}));       // two points, one cell
   CHECK_FALSE(injective_condition({3, 2}, {1, 2})); // 0+2 == 2+0
   CHECK_FALSE(injective_condition({3, 2}, {2, 3})); // injective but not nested: sequential
   // Strides and counts near 2^63: false (the safe path), and evaluating does not overflow.
   CHECK_FALSE(injective_condition({2, 2}, {INT64_MIN, INT64_MAX}));
   CHECK_FALSE(injective_condition({INT64_MAX, 2}, {1, INT64_MAX}));
   CHECK(injective_condition({2, (int64_t{1} << 27)}, {(int64_t{1} << 27), 1}));
+}
+
+namespace {
+
+/// slice_inside(start, count, stride, dim) evaluated by the interpreter's scalar
+/// semantics (nullopt where evaluating it fails).
+bool slice_condition(int64_t start, int64_t count, int64_t stride, int64_t dim) {
+  using namespace funmem;
+  std::map<std::string, int64_t> env{{"a", start}, {"k", count}, {"s", stride}, {"m", dim}};
+  SExpP cond = slice_inside(mk_var("a", {}), mk_var("k", {}), mk_var("s", {}), mk_var("m", {}));
+  Scalar v = eval_sexp(
+      *cond, [&](const std::string& n, Pos) { return Scalar::of_int(ScalarType::I64, env.at(n)); });
+  return v.i != 0;
+}
+
+/// The polynomial form sc's facts give it: count <= 0, or the first and the last element
+/// start + (count - 1) * stride in [0, dim), over the integers.
+bool slice_polynomial(int64_t start, int64_t count, int64_t stride, int64_t dim) {
+  if (count <= 0) return true;
+  const Wide last = static_cast<Wide>(start) + static_cast<Wide>(count - 1) * stride;
+  return 0 <= start && start < dim && 0 <= last && last < dim;
+}
+
+} // namespace
+
+TEST_CASE("a slice's run-time bounds check holds exactly where every element is inside",
+          "[analysis][property]") {
+  // By enumeration of the elements on small values; the polynomial form agrees.
+  for (int64_t start = -6; start <= 6; ++start)
+    for (int64_t count = -2; count <= 6; ++count)
+      for (int64_t stride = -4; stride <= 4; ++stride)
+        for (int64_t dim = 0; dim <= 6; ++dim) {
+          bool inside = true;
+          for (int64_t i = 0; i < count; ++i)
+            inside = inside && 0 <= start + i * stride && start + i * stride < dim;
+          INFO(start << " " << count << " " << stride << " " << dim);
+          REQUIRE(slice_condition(start, count, stride, dim) == inside);
+          REQUIRE(slice_polynomial(start, count, stride, dim) == inside);
+        }
+  // Near 2^63 (the check computes nothing that overflows): both forms agree.
+  rc::prop("slice_inside == its polynomial form", [] {
+    const int64_t big = std::numeric_limits<int64_t>::max();
+    auto any = rc::gen::oneOf(rc::gen::inRange<int64_t>(-8, 9), rc::gen::arbitrary<int64_t>(),
+                              rc::gen::element(big, big - 1, -big, big / 2, big / 2 + 1));
+    const int64_t start = *any, count = *any, stride = *any, dim = *any;
+    RC_ASSERT(slice_condition(start, count, stride, dim) ==
+              slice_polynomial(start, count, stride, dim));
+  });
+}
+
+TEST_CASE("slice_inside_parts reads back the operands of slice_inside, and nothing else",
+          "[analysis]") {
+  using namespace funmem;
+  SExpP start = mk_bin(BinOp::Mul, mk_var("a", {}), mk_int(2));
+  SExpP cond = slice_inside(start, mk_var("k", {}), SExpP(), mk_var("m", {}));
+  auto parts = slice_inside_parts(*cond);
+  REQUIRE(parts);
+  CHECK(print_sexp(*parts->start) == "a * 2");
+  CHECK(print_sexp(*parts->count) == "k");
+  CHECK(print_sexp(*parts->stride) == "1");
+  CHECK(print_sexp(*parts->dim) == "m");
+  // The same shape with one operator changed is not a slice's check.
+  auto& top = std::get<SBinary>(cond->node);
+  SExpP changed = mk_bin(BinOp::Or, mk_bin(BinOp::Lt, mk_var("k", {}), mk_int(0)), top.b);
+  CHECK_FALSE(slice_inside_parts(*changed));
+  CHECK_FALSE(slice_inside_parts(*mk_bin(BinOp::Le, mk_var("k", {}), mk_int(0))));
 }

@@ -276,3 +276,17 @@ TEST_CASE("sc: a destination created after the source moves above it when that i
     RC_ASSERT(!compare_results(v.results, h.results));
   });
 }
+
+TEST_CASE("sc: a question a moved run-time bounds check answers needs no nonlinear proof",
+          "[passes][sc]") {
+  // The kernel's rows lie at a + s*t for t < k, and the update's check at the creation
+  // (which divides, so as not to overflow) says that a + (k - 1) * s is inside: the
+  // check's polynomial form is among the facts, so the answer does not rest on Z3's time.
+  Program mem = *funmem_of(load("regress/sc-stride2d.fun"));
+  ScReport rep = sc_of(mem);
+  REQUIRE(rep.proved_points() == 2);
+  for (const ScAttempt& a : rep.attempts) {
+    INFO(sc_report_text(rep));
+    CHECK(a.z3_calls == 0);
+  }
+}
