@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -763,15 +764,30 @@ TEST_CASE("launch facts: --assume syntax and GPUVerify's header lines", "[fronte
   CHECK(*read_gpuverify_header("//xfail:NOT_ALL_VERIFIED\n").expect == "race");
 }
 
+namespace {
+
+/// The corpus/cuda files in name order (every N-th under FUNMEM_EXTRACT_CORPUS_EVERY).
+std::vector<fs::path> cuda_corpus_files() {
+  std::vector<fs::path> all, out;
+  for (const auto& e : fs::directory_iterator(fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "cuda"))
+    if (e.path().extension() == ".cu") all.push_back(e.path());
+  std::sort(all.begin(), all.end());
+  for (size_t k = test::extract_corpus_every() - 1; k < all.size();
+       k += test::extract_corpus_every())
+    out.push_back(all[k]);
+  return out;
+}
+
+} // namespace
+
 TEST_CASE("every corpus/cuda kernel gets its expected verdict", "[frontend][corpus]") {
   // `// expect: V` is the truth; `// currently: unknown (...)` records a kernel the
   // prover does not decide yet. A race-free kernel is never called racy, nor the
   // reverse.
   int files = 0;
-  for (const auto& e : fs::directory_iterator(fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "cuda")) {
-    if (e.path().extension() != ".cu") continue;
+  for (const fs::path& path : cuda_corpus_files()) {
     ++files;
-    std::string code = test::slurp(e.path());
+    std::string code = test::slurp(path);
     auto line_value = [&](const std::string& key) -> std::string {
       size_t at = code.find("// " + key + ": ");
       if (at == std::string::npos) return "";
@@ -780,14 +796,14 @@ TEST_CASE("every corpus/cuda kernel gets its expected verdict", "[frontend][corp
       return code.substr(at, end - at);
     };
     std::string expect = line_value("expect"), currently = line_value("currently");
-    INFO(e.path().filename().string());
+    INFO(path.filename().string());
     REQUIRE_FALSE(expect.empty());
-    ExtractResult r = extract(code, e.path().filename().string());
+    ExtractResult r = extract(code, path.filename().string());
     REQUIRE(r.errors.empty());
     RaceOptions o;
     o.facts = read_gpuverify_header(code).facts;
     Verdict worst = Verdict::RaceFree;
-    for (const KernelVerdict& kv : file_verdicts(code, e.path().filename().string(), r, o)) {
+    for (const KernelVerdict& kv : file_verdicts(code, path.filename().string(), r, o)) {
       INFO(kv.reason);
       if (kv.verdict != Verdict::RaceFree) worst = kv.verdict;
     }
@@ -797,7 +813,7 @@ TEST_CASE("every corpus/cuda kernel gets its expected verdict", "[frontend][corp
       CHECK(currently == "unknown");
     }
   }
-  CHECK(files >= 16);
+  CHECK(files >= 48 / static_cast<int>(test::extract_corpus_every()));
 }
 
 TEST_CASE("racy corpus/cuda kernels are shown racy without the prover's models",
@@ -805,13 +821,12 @@ TEST_CASE("racy corpus/cuda kernels are shown racy without the prover's models",
   // A loaded machine's Z3 may give no overlap model in time: the witness search's own
   // launches must then find the race (a large launch tried first used up its budget).
   int racy = 0;
-  for (const auto& e : fs::directory_iterator(fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "cuda")) {
-    if (e.path().extension() != ".cu") continue;
-    std::string code = test::slurp(e.path());
+  for (const fs::path& path : cuda_corpus_files()) {
+    std::string code = test::slurp(path);
     if (code.find("// expect: race\n") == std::string::npos) continue;
     ++racy;
-    INFO(e.path().filename().string());
-    ExtractResult r = extract(code, e.path().filename().string());
+    INFO(path.filename().string());
+    ExtractResult r = extract(code, path.filename().string());
     REQUIRE(r.errors.empty());
     RaceOptions o;
     o.facts = read_gpuverify_header(code).facts;
@@ -819,11 +834,11 @@ TEST_CASE("racy corpus/cuda kernels are shown racy without the prover's models",
     o.prover.witness_search = false;
     o.prover.sosi = false;
     bool race = false;
-    for (const KernelVerdict& kv : file_verdicts(code, e.path().filename().string(), r, o))
+    for (const KernelVerdict& kv : file_verdicts(code, path.filename().string(), r, o))
       race = race || kv.verdict == Verdict::Race;
     CHECK(race);
   }
-  CHECK(racy >= 6);
+  CHECK(racy >= 6 / static_cast<int>(test::extract_corpus_every()));
 }
 
 TEST_CASE("funmem-extract: verdicts, JSON and exit codes", "[frontend][tools]") {
