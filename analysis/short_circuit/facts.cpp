@@ -6,6 +6,22 @@ namespace funmem::sc {
 std::string at(Pos p) {
   return std::to_string(p.line) + ":" + std::to_string(p.col);
 }
+/// A slice's bounds check (slice_inside, which divides so as not to overflow) holds
+/// exactly where entry_inside of its operands does (tests/analysis/ast_util_test.cpp):
+/// that fact, in the form of the questions about the slice's elements, which then need
+/// no nonlinear proof; nullopt for any other condition.
+static std::optional<Formula> slice_check_fact(const SExp& cond) {
+  auto parts = slice_inside_parts(cond);
+  if (!parts) return std::nullopt;
+  try {
+    auto start = to_poly(*parts->start), count = to_poly(*parts->count);
+    auto stride = to_poly(*parts->stride), dim = to_poly(*parts->dim);
+    if (start && count && stride && dim)
+      return entry_inside(SymEntry{*start, *count, *stride}, *dim);
+  } catch (const SymbolicOverflow&) {
+  }
+  return std::nullopt;
+}
 std::vector<Formula>
 stmt_facts(const Stmt& s, const std::function<bool(const std::string&)>& integer, int* dropped) {
   std::vector<Formula> out;
@@ -21,16 +37,7 @@ stmt_facts(const Stmt& s, const std::function<bool(const std::string&)>& integer
   };
   if (const auto* a = std::get_if<SAssume>(&s.node)) {
     keep(formula_of(*a->cond, &err));
-    // A slice's bounds check (slice_inside, which divides so as not to overflow) holds
-    // exactly where entry_inside of its operands does: that fact too, in the form of the
-    // questions about the slice's elements, which then need no nonlinear proof.
-    if (auto parts = slice_inside_parts(*a->cond)) try {
-        auto start = to_poly(*parts->start), count = to_poly(*parts->count);
-        auto stride = to_poly(*parts->stride), dim = to_poly(*parts->dim);
-        if (start && count && stride && dim)
-          keep(entry_inside(SymEntry{*start, *count, *stride}, *dim));
-      } catch (const SymbolicOverflow&) {
-      }
+    keep(slice_check_fact(*a->cond));
     return out;
   }
   const SLet& l = std::get<SLet>(s.node);

@@ -1,4 +1,5 @@
-// Tests of analysis/ast_util.h: fresh names, the run-time injectivity condition.
+// Tests of analysis/ast_util.h: fresh names, the run-time injectivity condition, a
+// slice's run-time bounds check.
 #include "analysis/ast_util.h"
 #include "interp/scalar.h"
 #include "ir/printer.h"
@@ -125,7 +126,7 @@ TEST_CASE("the run-time injectivity condition: nested strides in either order, n
 namespace {
 
 /// slice_inside(start, count, stride, dim) evaluated by the interpreter's scalar
-/// semantics (nullopt where evaluating it fails).
+/// semantics (which throws where evaluating it fails: it never does).
 bool slice_condition(int64_t start, int64_t count, int64_t stride, int64_t dim) {
   using namespace funmem;
   std::map<std::string, int64_t> env{{"a", start}, {"k", count}, {"s", stride}, {"m", dim}};
