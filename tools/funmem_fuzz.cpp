@@ -120,7 +120,8 @@ static int tool_main(int argc, char** argv) {
   app.add_option("--funmem-percent", gen.funmem_percent,
                  "percent of programs checked as FUNMEM mutants: a block made smaller, a layout "
                  "moved, arrays sharing a block, a kernel's allocation moved out of it, an "
-                 "array added to a loop's or an if's block (default 0)")
+                 "array placed beside another or before its update, an array added to a "
+                 "loop's or an if's block (default 0)")
       ->check(CLI::Range(0, 100));
   app.add_flag("--out-of-bounds", gen.out_of_bounds,
                "generate programs that must end in a bounds error, or in an assume that gives an "

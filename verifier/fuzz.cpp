@@ -312,10 +312,15 @@ std::vector<std::vector<std::string>> drop_one_result(const std::vector<std::str
 
 std::vector<std::vector<std::string>> keep_one_branch(const std::vector<std::string>& ls,
                                                       size_t i) {
-  static const std::regex if_re(R"(^(\s*)let (\(\w+ : [^)]*\)|\w+) = if .* then$)");
+  static const std::regex if_re(R"(^(\s*)let ((?:\(\w+ : [^)]*\) ?)+|\w+) = if .* then$)");
+  static const std::regex pat_re(R"(\(\w+ : [^)]*\)|\w+)");
   std::smatch mt;
   if (i >= ls.size() || !std::regex_match(ls[i], mt, if_re)) return {};
-  const std::string ind = mt[1], pat = mt[2];
+  const std::string ind = mt[1], pats_text = mt[2];
+  std::vector<std::string> pats;
+  for (auto it = std::sregex_iterator(pats_text.begin(), pats_text.end(), pat_re);
+       it != std::sregex_iterator(); ++it)
+    pats.push_back(it->str());
   const size_t end = extent(ls, i);
   // The `else` of this `if` is the least indented line of its extent.
   size_t else_at = 0, least = std::string::npos;
@@ -327,21 +332,28 @@ std::vector<std::vector<std::string>> keep_one_branch(const std::vector<std::str
   if (else_at == 0) return {};
   std::vector<std::vector<std::string>> out;
   for (auto [first, last] : {std::pair{i + 1, else_at}, std::pair{else_at + 1, end}}) {
-    // [first, last): the branch's statements, then its `in (r)` line.
+    // [first, last): the branch's statements, then its `in (r1, r2, ...)` line.
     if (last <= first) return {};
     const std::string& in = ls[last - 1];
     const size_t bi = indent_of(in);
     const std::string res = in.substr(bi);
-    if (res.rfind("in (", 0) != 0 || res.back() != ')' || res.find(',') != std::string::npos)
-      return {};
-    const std::string r = res.substr(4, res.size() - 5);
+    if (res.rfind("in (", 0) != 0 || res.back() != ')') return {};
+    std::vector<std::string> rs;
+    std::string rest = res.substr(4, res.size() - 5);
+    for (size_t comma; (comma = rest.find(", ")) != std::string::npos;
+         rest = rest.substr(comma + 2))
+      rs.push_back(rest.substr(0, comma));
+    rs.push_back(rest);
+    if (rs.size() != pats.size()) return {};
     std::vector<std::string> cand(ls.begin(), ls.begin() + static_cast<std::ptrdiff_t>(i));
     for (size_t k = first; k + 1 < last; ++k) {
       if (indent_of(ls[k]) < bi) return {};
       cand.push_back(ind + ls[k].substr(bi));
     }
-    const bool array = pat.front() == '(' && pat.find('[') != std::string::npos;
-    cand.push_back(ind + "let " + pat + " = " + (array ? "copy " : "") + r);
+    for (size_t j = 0; j < pats.size(); ++j) {
+      const bool array = pats[j].front() == '(' && pats[j].find('[') != std::string::npos;
+      cand.push_back(ind + "let " + pats[j] + " = " + (array ? "copy " : "") + rs[j]);
+    }
     cand.insert(cand.end(), ls.begin() + static_cast<std::ptrdiff_t>(end), ls.end());
     out.push_back(std::move(cand));
   }

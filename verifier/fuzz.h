@@ -47,8 +47,9 @@ std::string shrink(const std::string& text, const FuzzOutcome& failure, int* ste
 
 /// The two programs that replace the `if` statement at line `i` of `ls` (a generated
 /// program's lines) by one of its branches: the branch's statements, moved out, then
-/// the pattern bound to the branch's result (`copy` of it for an array). Empty when line
-/// i is not a single-pattern `let ... = if ... then` with its `else`.
+/// each pattern bound to the branch's result in its place (`copy` of it for an array).
+/// Empty when line i is not a `let ... = if ... then` with its `else`, or when a branch's
+/// results do not match the patterns.
 std::vector<std::vector<std::string>> keep_one_branch(const std::vector<std::string>& ls, size_t i);
 
 /// The direct operands of the scalar expression `text`, printed (`abs(s3) - s3` gives

@@ -173,6 +173,10 @@ void Gen::stmts(std::vector<std::string>& out, int indent, int depth) {
       out.push_back(pad(indent) + "assume " + h.name + " * " + h.name + " < " + h.name);
       continue;
     }
+    if (rare_rng_() % 1000 < 8) {
+      rare_shape(out, indent);
+      continue;
+    }
     if (chance(6)) {
       sc_shape(out, indent);
       continue;

@@ -34,8 +34,9 @@ struct GenOptions {
   int sized_percent = 0;
   /// Percent of the programs checked as a FUNMEM mutant instead (verifier/mutate.h): the
   /// lowered program with one block made smaller, a layout moved, an array moved into
-  /// another's block, a kernel's allocation moved out of it, or an array added to a
-  /// loop's or an if's block. Chosen by the program's seed alone.
+  /// another's block, a kernel's allocation moved out of it, an array placed beside
+  /// another (or before its update), or an array added to a loop's or an if's block.
+  /// Chosen by the program's seed alone.
   int funmem_percent = 0;
 };
 

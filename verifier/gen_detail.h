@@ -41,7 +41,8 @@ public:
       : rng_(seed), opt_(o), boundary_rng_(seed ^ 0xb0a2d5e7c3f1a965ULL),
         boundary_(static_cast<int>(boundary_rng_() % 100) < o.boundary_percent),
         sized_rng_(seed ^ 0x5a3c96e1d2b7f4c8ULL),
-        sized_(static_cast<int>(sized_rng_() % 100) < o.sized_percent) {}
+        sized_(static_cast<int>(sized_rng_() % 100) < o.sized_percent),
+        rare_rng_(seed ^ 0x3e9b07c1a5d2f864ULL) {}
 
   std::string program();
 
@@ -54,6 +55,9 @@ private:
   bool boundary_;
   std::mt19937_64 sized_rng_; // likewise for the size (za - zb) * n
   bool sized_;
+  // Draws whether a statement is a rare_shape(): a program without one is the same as
+  // before those shapes existed.
+  std::mt19937_64 rare_rng_;
 
   std::vector<Var> vars_;
   std::vector<Counter> counters_;
@@ -181,6 +185,16 @@ private:
   /// every data set (sizes 1 and more, xs's values -8..8); the source and the destination
   /// are consumed.
   void sc_shape(std::vector<std::string>& out, int indent);
+
+  /// Shapes for the rules of short-circuiting that the other shapes rarely reach
+  /// (docs/fuzzing.md, Rule coverage), each a source, a statement the rule is about and
+  /// a point: an `if` returning an array created before it while its other branch (or
+  /// the same one) passes that array on as an update's value (an outside result used
+  /// otherwise); a read of the destination's row between the source's creation and the
+  /// destination's (hoisting passes a use of a moved block; without the `assume` making
+  /// the read safe, a destination block that may fail); a one-dimensional `scratch` whose
+  /// size `s * s` (s read from the data) may overflow as the count of a replicate.
+  void rare_shape(std::vector<std::string>& out, int indent);
 
   /// Arrays that may be other arrays at run time (docs/syntax.md, Aliases): an `if`'s or
   /// a loop's result that is an array from outside it, updated afterwards; two loop

@@ -226,4 +226,77 @@ void Gen::concat(std::vector<std::string>& out, int indent, int depth) {
   bind(out, indent, t, "concat " + a.name + " " + b.name);
 }
 
+void Gen::rare_shape(std::vector<std::string>& out, int indent) {
+  const std::string d = random_size(), d2 = random_size(), in = pad(indent + 2);
+  const Ty row{"i64", {d}};
+  auto consume = [&](std::initializer_list<std::string> names) {
+    std::erase_if(vars_,
+                  [&](const Var& v) { return std::count(names.begin(), names.end(), v.name); });
+  };
+  auto point = [&](const Var& D, const std::string& k, const Var& x) {
+    consume({D.name, x.name});
+    bind(out, indent, D.ty, D.name + " with [" + k + "] = " + x.name);
+    // A type with a local size cannot be a result of the function.
+    if (std::any_of(D.ty.dims.begin(), D.ty.dims.end(),
+                    [](const std::string& e) { return e.find(" * ") != std::string::npos; }))
+      vars_.pop_back();
+  };
+  switch (rnd(3)) {
+  case 0: { // an if's outside result passed on as an update's value in a branch
+    Var b = bind(out, indent, row, chance(50) ? "iota " + d : "replicate " + d + " 1");
+    Var r = bind(out, indent, row, "iota " + d);
+    Var D = bind(out, indent, Ty{"i64", {d2, d}}, "replicate " + d2 + " " + r.name);
+    const Var y{fresh("a"), row}, z{fresh("s"), {"i64", {}}};
+    const std::string t = fresh("a"), t2 = fresh("a"), r1 = fresh("a"), e = fresh("s");
+    // The branch passing b on: into a row of a fresh matrix, or into a flat array
+    // through an LMAD update.
+    const bool lmad = chance(40);
+    std::string pass_on = lmad ? in + "let (" + t + " : [2 * " + d + "]i64) = iota 2 * " + d +
+                                     "\n" + in + "let (" + t2 + " : [2 * " + d + "]i64) = " + t +
+                                     " with [" + d + " + {(" + d + " : 1)}] = " + b.name + "\n"
+                               : in + "let (" + r1 + " : " + row.text() + ") = iota " + d + "\n" +
+                                     in + "let (" + t + " : [2]" + row.text() + ") = replicate 2 " +
+                                     r1 + "\n" + in + "let (" + t2 + " : [2]" + row.text() +
+                                     ") = " + t + " with [1] = " + b.name + "\n";
+    const std::string outside = pass_on + in + "let " + e + " = " + literal("i64") + "\n" + in +
+                                "in (" + b.name + ", " + e + ")";
+    const std::string y0 = fresh("a"), e0 = fresh("s");
+    const std::string other = in + "let (" + y0 + " : " + row.text() + ") = iota " + d + "\n" + in +
+                              "let " + e0 + " = " + literal("i64") + "\n" + in + "in (" + y0 +
+                              ", " + e0 + ")";
+    const bool then_outside = chance(50);
+    out.push_back(pad(indent) + "let (" + y.name + " : " + row.text() + ") (" + z.name +
+                  " : i64) = if " + sexp("bool", 1) + " then\n" + (then_outside ? outside : other) +
+                  "\n" + pad(indent + 1) + "else\n" + (then_outside ? other : outside));
+    consume({b.name});
+    vars_.push_back(y);
+    vars_.push_back(z);
+    point(D, index_for(d2), y);
+    break;
+  }
+  case 1: { // a read of the destination's row between the source's creation and the
+    // destination's: safe under the assume (hoisting passes it), else it may fail
+    if (chance(70)) out.push_back(pad(indent) + "assume " + d + " > 0");
+    Var x = bind(out, indent, row, chance(50) ? "iota " + d : "replicate " + d + " 2");
+    Var r = bind(out, indent, row, "iota " + d);
+    bind(out, indent, Ty{"i64", {}}, r.name + "[0]");
+    Var D = bind(out, indent, Ty{"i64", {d2, d}}, "replicate " + d2 + " " + r.name);
+    point(D, index_for(d2), x);
+    break;
+  }
+  default: { // a scratch of s * s elements (zeros) built in a row of the destination,
+    // s read from the data: nothing bounds s * s
+    Var e = bind(out, indent, Ty{"i64", {}}, "xs[0]");
+    Var s = bind(out, indent, Ty{"i64", {}}, "max(" + e.name + ", 1)");
+    const std::string nm = s.name + " * " + s.name;
+    const Ty flat{"i64", {nm}};
+    Var r = bind(out, indent, flat, "iota " + nm);
+    Var D = bind(out, indent, Ty{"i64", {d2, nm}}, "replicate " + d2 + " " + r.name);
+    consume({r.name}); // its size is local: not a result of the function
+    Var x = bind(out, indent, flat, "scratch");
+    point(D, "0", x);
+  }
+  }
+}
+
 } // namespace funmem::gen_detail

@@ -237,16 +237,31 @@ std::string temporary_in_block(Program& p, std::vector<Site>& sites, Rng& rng) {
   return pick(options, rng)();
 }
 
+/// The index of the first in-place update of `name` after statement `from` of `b`.
+std::optional<size_t> later_update(const Body& b, size_t from, const std::string& name) {
+  for (size_t k = from + 1; k < b.stmts.size(); ++k) {
+    const auto* l = std::get_if<SLet>(&b.stmts[k].node);
+    const auto* u = l ? std::get_if<EUpdate>(&l->exp.node) : nullptr;
+    if (u && u->arr.s == name) return k;
+  }
+  return std::nullopt;
+}
+
 /// A temporary in the block of an array, right after its creation: over its cells, or a
-/// size times 2^61 away (addresses that may wrap around 2^64).
-std::string temporary_beside(Program& p, std::vector<Site>& sites, Rng& rng) {
+/// size times 2^61 away (addresses that may wrap around 2^64). Or (`aimed`) a size times
+/// 2^61 away right before a later in-place update of the array: between the creation of
+/// the update's value and the update, where short-circuiting the value into the array
+/// must account for the temporary's write (`bounds: address may wrap`).
+std::string temporary_beside(Program& p, std::vector<Site>& sites, Rng& rng, bool aimed) {
   std::vector<std::pair<Site, Binding*>> arrays;
   for (const Site& s : sites)
-    if (Binding* b = created(s)) arrays.emplace_back(s, b);
+    if (Binding* b = created(s); b && (!aimed || later_update(*s.body, s.idx, b->name.s)))
+      arrays.emplace_back(s, b);
   if (arrays.empty()) return "";
   auto& [s, b] = pick(arrays, rng);
   const std::string tmp = fresh_name(bound_names(p.def), "tmp");
-  auto n = rng() % 2 ? size_parameter(p, rng) : std::nullopt;
+  auto n = aimed || rng() % 2 ? size_parameter(p, rng) : std::nullopt;
+  if (aimed && !n) return "";
   const Poly off =
       n ? Poly::var(*n) * Poly(int64_t{1} << 61) : Poly(static_cast<int64_t>(rng() % 3));
   // (The insertion moves the statements: b is not read after it.)
@@ -258,11 +273,13 @@ std::string temporary_beside(Program& p, std::vector<Site>& sites, Rng& rng) {
                           : b->type->elem == ScalarType::F64 || b->type->elem == ScalarType::F32
                               ? ScalarType::I64
                               : ScalarType::F64;
-  const Pos pos = s.body->stmts[s.idx].pos;
-  s.body->stmts.insert(s.body->stmts.begin() + static_cast<long>(s.idx) + 1,
+  const size_t at = aimed ? *later_update(*s.body, s.idx, name) : s.idx + 1;
+  const Pos pos = s.body->stmts[aimed ? at : s.idx].pos;
+  s.body->stmts.insert(s.body->stmts.begin() + static_cast<long>(at),
                        temporary(tmp, mem, elem, off, pos));
   return tmp + std::string(other ? " (another element type)" : "") + " placed beside " + name +
-         " in " + mem + " at " + off.to_string();
+         " in " + mem + " at " + off.to_string() +
+         (aimed ? ", before its update at line " + std::to_string(pos.line) : "");
 }
 
 } // namespace
@@ -281,7 +298,7 @@ std::optional<Mutant> funmem_mutant(const std::string& fun_text, uint64_t seed) 
     collect(m.def.body, kernels, sites);
     std::string what;
     try {
-      switch (rng() % 6) {
+      switch (rng() % 7) {
       case 0:
         what = shrink_alloc(sites, rng);
         break;
@@ -295,7 +312,10 @@ std::optional<Mutant> funmem_mutant(const std::string& fun_text, uint64_t seed) 
         what = alloc_out_of_kernel(sites, rng);
         break;
       case 4:
-        what = temporary_beside(m, sites, rng);
+        what = temporary_beside(m, sites, rng, false);
+        break;
+      case 5:
+        what = temporary_beside(m, sites, rng, true);
         break;
       default:
         what = temporary_in_block(m, sites, rng);
