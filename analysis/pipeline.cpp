@@ -65,6 +65,7 @@ const BrokenVariant kBrokenVariants[] = {
     {"sc-shared-block", [](PassOptions& o) -> bool& { return o.sc.broken_shared_block; }},
     {"sc-check-arith", [](PassOptions& o) -> bool& { return o.sc.broken_check_arith; }},
     {"sc-ignore-elemtype", [](PassOptions& o) -> bool& { return o.sc.broken_elemtype; }},
+    {"sc-hoist-past-use", [](PassOptions& o) -> bool& { return o.sc.broken_hoist_use; }},
 };
 
 } // namespace

@@ -193,7 +193,8 @@ private:
   /// otherwise); a read of the destination's row between the source's creation and the
   /// destination's (hoisting passes a use of a moved block; without the `assume` making
   /// the read safe, a destination block that may fail); a one-dimensional `scratch` whose
-  /// size `s * s` (s read from the data) may overflow as the count of a replicate.
+  /// size `s * s` (s read from the data) may overflow as the count of a replicate; a
+  /// one-element slice update at the stride -2^63 (coefficients beyond 64 bits).
   void rare_shape(std::vector<std::string>& out, int indent);
 
   /// Arrays that may be other arrays at run time (docs/syntax.md, Aliases): an `if`'s or

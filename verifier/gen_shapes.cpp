@@ -241,7 +241,15 @@ void Gen::rare_shape(std::vector<std::string>& out, int indent) {
                     [](const std::string& e) { return e.find(" * ") != std::string::npos; }))
       vars_.pop_back();
   };
-  switch (rnd(3)) {
+  switch (rnd(4)) {
+  case 3: { // a one-element slice update at the stride -2^63: the place's coefficients
+    // leave 64 bits, and no access can be summarised (summary)
+    Var f = bind(out, indent, Ty{"i64", {"8"}}, "iota 8");
+    Var x = bind(out, indent, Ty{"i64", {"1"}}, "iota 1");
+    consume({f.name, x.name});
+    bind(out, indent, f.ty, f.name + " with [3 : 1 : -9223372036854775808] = " + x.name);
+    break;
+  }
   case 0: { // an if's outside result passed on as an update's value in a branch
     Var b = bind(out, indent, row, chance(50) ? "iota " + d : "replicate " + d + " 1");
     Var r = bind(out, indent, row, "iota " + d);

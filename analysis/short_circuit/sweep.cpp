@@ -252,7 +252,7 @@ std::optional<Pass::Hoisted> Pass::hoist_destination(const Point& pt) {
   if (conflict(moved_fail, passed_fail)) return refuse("may fail");
   // Nothing they move past touches the blocks they allocate: by name, or through an
   // array living in one (a read of it would see the moved creation's values).
-  for (size_t k = c; k <= e; ++k) {
+  for (size_t k = c; k <= e && !opt_.broken_hoist_use; ++k) { // (or deliberately broken)
     if (move.count(k)) continue;
     std::set<std::string> names, mems;
     stmt_mentions(B.stmts[k], names, mems);

@@ -172,6 +172,26 @@ TEST_CASE("a read of a block that holds another element type may fail: sc withou
   }
 }
 
+TEST_CASE("a hoist that passes a use of a block it moves: sc without the rule is caught",
+          "[tools][sc]") {
+  // v reads a0's cell between row's creation and d's, both in dm: hoisted above the read,
+  // d's zeros overwrite it (class 7). The counterpart reads an array in no moved block
+  // and is hoisted either way.
+  const fs::path dir = fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "regress";
+  CheckOptions broken;
+  REQUIRE(set_broken_variant(broken.passes, "sc-hoist-past-use"));
+  const fs::path past = dir / "sc-hoist-past-read-moved-block.funmem";
+  const std::string text = test::slurp(past);
+  CHECK(check_source(past.string(), text).ok());
+  CheckReport bad = check_source(past.string(), text, broken);
+  CHECK_FALSE(bad.ok());
+  REQUIRE_FALSE(bad.stage_mismatches.empty());
+  INFO(bad.stage_mismatches[0]);
+  CHECK(bad.stage_mismatches[0].find("after sc: stage sc's results differ") != std::string::npos);
+  const fs::path after = dir / "sc-hoist-read-outside-moved-block.funmem";
+  CHECK(check_source(after.string(), test::slurp(after), broken).ok());
+}
+
 TEST_CASE("a stage with other results or a new race fails the file although the expected "
           "error holds",
           "[tools][stages]") {
