@@ -71,10 +71,10 @@ public:
     }
     out.body = body(p.def.body, sc);
     // A memory result stands for the array after it (`in (m, xs)`): IMP reads it as xs.
+    // One that stands for no array is not a result of IMP's (nor of the value semantics').
     const auto& res = p.def.body.results;
     for (size_t k = 0; k < res.size(); ++k) {
       if (sc.arrays.count(res[k].s)) continue;
-      out.results.push_back(res[k]);
       std::optional<imp::ResultArray> arr;
       if (k + 1 < res.size()) {
         auto it = sc.arrays.find(res[k + 1].s);
@@ -85,6 +85,8 @@ public:
           arr = imp::ResultArray{res[k + 1], it->second.elem, sexp(count)};
         }
       }
+      if (!arr && k < p.def.rets.size() && p.def.rets[k].kind == Type::Kind::Mem) continue;
+      out.results.push_back(res[k]);
       out.result_arrays.push_back(std::move(arr));
     }
     return out;

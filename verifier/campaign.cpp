@@ -109,10 +109,10 @@ CampaignResult run_campaign(const CampaignOptions& opt) {
         report = "\nFAILURE in program " + std::to_string(k) + " (program seed " +
                  std::to_string(s) + "): check '" + o.check + "'\n" + o.detail + "\n" + text;
         std::string small = text;
-        if (opt.shrink && lang == Lang::Fun) { // the shrinker edits FUN programs
+        if (opt.shrink) {
           int steps = 0;
-          small = shrink(text, o, &steps, opt.passes);
-          FuzzOutcome again = fuzz_program(small, opt.passes);
+          small = shrink(text, o, &steps, opt.passes, lang);
+          FuzzOutcome again = fuzz_program(small, opt.passes, lang);
           report += "\nshrunk in " + std::to_string(steps) + " steps from " +
                     std::to_string(lines(text)) + " to " + std::to_string(lines(small)) +
                     " lines; it fails check '" + again.check + "':\n" + again.detail + "\n" + small;

@@ -494,11 +494,20 @@ bool shrink_inputs(std::vector<std::string>& ls, StillFails& still_fails) {
 constexpr int kMaxShrinkRounds = 50;
 
 std::string shrink(const std::string& text, const FuzzOutcome& failure, int* steps,
-                   const PassOptions& passes) {
+                   const PassOptions& passes, Lang lang) {
+  // A mutant's stages are compared with its own heap semantics: its failure is kept to
+  // the stage that first differed (`after sc:`), so that the edits, which a FUNMEM
+  // program tolerates less than a FUN one, do not trade it for another stage's.
+  auto stage = [](const std::string& detail) {
+    const size_t a = detail.find(" after "), b = detail.find(':', a == std::string::npos ? 0 : a);
+    return a == std::string::npos || b == std::string::npos ? std::string()
+                                                            : detail.substr(a, b - a);
+  };
   auto still_fails = [&](const std::vector<std::string>& ls) {
     if (steps) ++*steps;
-    FuzzOutcome o = fuzz_program(join(ls), passes);
-    return !o.ok && o.check == failure.check && o.kind == failure.kind;
+    FuzzOutcome o = fuzz_program(join(ls), passes, lang);
+    return !o.ok && o.check == failure.check && o.kind == failure.kind &&
+           (lang != Lang::FunMem || stage(o.detail) == stage(failure.detail));
   };
   std::vector<std::string> ls = split_lines(text);
   // Every round makes the program smaller or its literals and sizes simpler, so it ends;

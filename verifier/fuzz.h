@@ -40,10 +40,11 @@ FuzzOutcome fuzz_program(const std::string& text, const PassOptions& passes = {}
 /// results dropped, sub-expressions (scalar lets, arguments, indices, slice bounds,
 /// conditions, assumptions) replaced by one of their operands and indices by 0, data
 /// sets dropped, sizes lowered, while the same check keeps failing (for a validity
-/// failure, the same kind of it).
+/// failure, the same kind of it). A FUNMEM mutant (`lang`) is shrunk by the same edits;
+/// those that leave it ill-typed (an allocation dropped before its arrays) are not kept.
 /// `steps` (optional) counts the candidate programs tried.
 std::string shrink(const std::string& text, const FuzzOutcome& failure, int* steps = nullptr,
-                   const PassOptions& passes = {});
+                   const PassOptions& passes = {}, Lang lang = Lang::Fun);
 
 /// The two programs that replace the `if` statement at line `i` of `ls` (a generated
 /// program's lines) by one of its branches: the branch's statements, moved out, then
