@@ -6,6 +6,7 @@
 #include "verifier/gen.h"
 
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <random>
 #include <string>
@@ -178,6 +179,14 @@ private:
 
   /// A scalar `if` choosing `a` or `b` (FUN needs the result's type).
   std::string scalar_if(int indent, const std::string& a, const std::string& b);
+
+  /// Removes the variables `names` (consumed, or not to be read again).
+  void drop(std::initializer_list<std::string> names);
+
+  /// The point `D with [k] = x`, consuming D and x; the result stays a variable unless a
+  /// size of its type is the body's own.
+  void update_point(std::vector<std::string>& out, int indent, const Var& D, const std::string& k,
+                    const Var& x);
 
   /// The shapes short-circuiting's rules are about (docs/short-circuit.md; the coverage
   /// table of docs/fuzzing.md counts them): a source `x` created, then something the

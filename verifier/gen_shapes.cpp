@@ -12,6 +12,20 @@ std::string Gen::scalar_if(int indent, const std::string& a, const std::string& 
          "in (" + s2 + ")";
 }
 
+void Gen::drop(std::initializer_list<std::string> names) {
+  std::erase_if(vars_,
+                [&](const Var& v) { return std::count(names.begin(), names.end(), v.name); });
+}
+
+void Gen::update_point(std::vector<std::string>& out, int indent, const Var& D,
+                       const std::string& k, const Var& x) {
+  drop({D.name, x.name});
+  bind(out, indent, D.ty, D.name + " with [" + k + "] = " + x.name);
+  // A type with a size of the body's own cannot be a result of the function.
+  auto global = [](const std::string& e) { return e == "n" || e == "m" || e == "(za - zb) * n"; };
+  if (!std::all_of(D.ty.dims.begin(), D.ty.dims.end(), global)) vars_.pop_back();
+}
+
 void Gen::sc_shape(std::vector<std::string>& out, int indent) {
   const std::string d = random_size(), d2 = random_size();
   const Ty row{"i64", {d}};
@@ -23,12 +37,6 @@ void Gen::sc_shape(std::vector<std::string>& out, int indent) {
     Var r = bind(out, indent, row, "iota " + d);
     return bind(out, indent, Ty{"i64", {rows, d}}, "replicate " + rows + " " + r.name);
   };
-  auto point = [&](const Var& D, const std::string& k, const Var& x) {
-    std::erase_if(vars_, [&](const Var& v) { return v.name == D.name || v.name == x.name; });
-    bind(out, indent, D.ty, D.name + " with [" + k + "] = " + x.name);
-    // A type with a local size cannot be a result of the function.
-    if (D.ty.dims[0] != "n" && D.ty.dims[0] != "m") vars_.pop_back();
-  };
   const Ty i64{"i64", {}};
   switch (rnd(10)) {
   case 9: { // bounds: a strided slice update checked at run time; with boundary data the
@@ -37,7 +45,7 @@ void Gen::sc_shape(std::vector<std::string>& out, int indent) {
     Var e = bind(out, indent, i64, "max(" + r0.name + ", 1)");
     Var f = bind(out, indent, Ty{"i64", {"8"}}, "iota 8");
     Var x = bind(out, indent, Ty{"i64", {"2"}}, "iota 2");
-    std::erase_if(vars_, [&](const Var& v) { return v.name == f.name || v.name == x.name; });
+    drop({f.name, x.name});
     bind(out, indent, f.ty, f.name + " with [1 : 2 : " + e.name + "] = " + x.name);
     break;
   }
@@ -47,9 +55,7 @@ void Gen::sc_shape(std::vector<std::string>& out, int indent) {
     Var f = bind(out, indent, Ty{"i64", {"8"}}, "iota 8");
     Var v = bind(out, indent, Ty{"i64", {"4"}}, f.name + "[0 : 4 : " + e.name + "]");
     Var x = bind(out, indent, Ty{"i64", {"2"}}, "iota 2");
-    std::erase_if(vars_, [&](const Var& w) {
-      return w.name == f.name || w.name == v.name || w.name == x.name;
-    });
+    drop({f.name, v.name, x.name});
     bind(out, indent, v.ty,
          v.name + " with [" + (chance(50) ? "1 : 2" : "1 + {(2 : 1)}") + "] = " + x.name);
     break;
@@ -59,27 +65,28 @@ void Gen::sc_shape(std::vector<std::string>& out, int indent) {
     Var k = bind(out, indent, i64, scalar_if(indent, index_for(d2), d2 + " - 1"));
     out.back().replace(out.back().find("let " + k.name), 4 + k.name.size(),
                        "let (" + k.name + " : i64)");
-    point(D, k.name, x);
+    update_point(out, indent, D, k.name, x);
     break;
   }
   case 1: { // 6.4.2: the index is read from the source
     Var D = destination(d2), x = source();
     Var r0 = bind(out, indent, i64, x.name + "[0]");
     Var k = bind(out, indent, i64, "min(max(" + r0.name + ", 0), " + d2 + " - 1)");
-    point(D, k.name, x);
+    update_point(out, indent, D, k.name, x);
     break;
   }
   case 2: { // bounds: a run-time check whose entry may overflow when evaluated
     Var e = bind(out, indent, i64, "xs[0]");
     Var D = destination(d2), x = source();
-    point(D, "(" + e.name + " * " + e.name + ") / (" + e.name + " * " + e.name + " + 1)", x);
+    update_point(out, indent, D,
+                 "(" + e.name + " * " + e.name + ") / (" + e.name + " * " + e.name + " + 1)", x);
     break;
   }
   case 3: { // bounds: a run-time check blocked by a division by a size (0 for the facts)
     Var e = bind(out, indent, i64, "xs[0]");
     Var D = destination(d2), x = source();
     bind(out, indent, i64, "(" + e.name + " / " + random_size() + ")");
-    point(D, "min(max(" + e.name + ", 0), " + d2 + " - 1)", x);
+    update_point(out, indent, D, "min(max(" + e.name + ", 0), " + d2 + " - 1)", x);
     break;
   }
   case 4: { // bounds: an LMAD-slice update whose stride has an unknown sign (-1, 0 or 1)
@@ -90,7 +97,7 @@ void Gen::sc_shape(std::vector<std::string>& out, int indent) {
     // Two elements, distinct with iota: with the stride 0 the last one written wins.
     Var x = bind(out, indent, Ty{"i64", {"2"}},
                  chance(50) ? "iota 2" : "replicate 2 " + literal("i64"));
-    std::erase_if(vars_, [&](const Var& v) { return v.name == f.name || v.name == x.name; });
+    drop({f.name, x.name});
     bind(out, indent, f.ty, f.name + " with [3 + {(2 : " + e.name + ")}] = " + x.name);
     break;
   }
@@ -108,7 +115,7 @@ void Gen::sc_shape(std::vector<std::string>& out, int indent) {
       out.back().replace(out.back().find("let " + k.name), 4 + k.name.size(),
                          "let (" + k.name + " : i64)");
     Var D = destination(k.name);
-    point(D, "0", x);
+    update_point(out, indent, D, "0", x);
     break;
   }
   default: { // the place's injectivity: strides the nested test cannot order (3 x 2
@@ -120,7 +127,7 @@ void Gen::sc_shape(std::vector<std::string>& out, int indent) {
     Var f = bind(out, indent, Ty{"i64", {"8"}}, "iota 8");
     Var r = bind(out, indent, Ty{"i64", {c1}}, "iota " + c1);
     Var x = bind(out, indent, Ty{"i64", {c0, c1}}, "replicate " + c0 + " " + r.name);
-    std::erase_if(vars_, [&](const Var& v) { return v.name == f.name || v.name == x.name; });
+    drop({f.name, x.name});
     bind(out, indent, f.ty,
          f.name + " with [0 + {(" + c0 + " : " + std::to_string(d4[1]) + "), (" + c1 + " : " +
              std::to_string(d4[3]) + ")}] = " + x.name);
@@ -135,10 +142,6 @@ void Gen::alias_shape(std::vector<std::string>& out, int indent) {
     auto vs = vars_of(row);
     return bind(out, indent, row,
                 !vs.empty() && chance(50) ? "copy " + pick(vs)->name : "iota " + d);
-  };
-  auto drop = [&](std::initializer_list<std::string> names) {
-    std::erase_if(vars_,
-                  [&](const Var& v) { return std::count(names.begin(), names.end(), v.name); });
   };
   auto update = [&](const Var& a) {
     const Var v = bind(out, indent, Ty{"i64", {}}, sexp("i64", 1));
@@ -229,24 +232,12 @@ void Gen::concat(std::vector<std::string>& out, int indent, int depth) {
 void Gen::rare_shape(std::vector<std::string>& out, int indent) {
   const std::string d = random_size(), d2 = random_size(), in = pad(indent + 2);
   const Ty row{"i64", {d}};
-  auto consume = [&](std::initializer_list<std::string> names) {
-    std::erase_if(vars_,
-                  [&](const Var& v) { return std::count(names.begin(), names.end(), v.name); });
-  };
-  auto point = [&](const Var& D, const std::string& k, const Var& x) {
-    consume({D.name, x.name});
-    bind(out, indent, D.ty, D.name + " with [" + k + "] = " + x.name);
-    // A type with a local size cannot be a result of the function.
-    if (std::any_of(D.ty.dims.begin(), D.ty.dims.end(),
-                    [](const std::string& e) { return e.find(" * ") != std::string::npos; }))
-      vars_.pop_back();
-  };
   switch (rnd(4)) {
   case 3: { // a one-element slice update at the stride -2^63: the place's coefficients
     // leave 64 bits, and no access can be summarised (summary)
     Var f = bind(out, indent, Ty{"i64", {"8"}}, "iota 8");
     Var x = bind(out, indent, Ty{"i64", {"1"}}, "iota 1");
-    consume({f.name, x.name});
+    drop({f.name, x.name});
     bind(out, indent, f.ty, f.name + " with [3 : 1 : -9223372036854775808] = " + x.name);
     break;
   }
@@ -276,10 +267,10 @@ void Gen::rare_shape(std::vector<std::string>& out, int indent) {
     out.push_back(pad(indent) + "let (" + y.name + " : " + row.text() + ") (" + z.name +
                   " : i64) = if " + sexp("bool", 1) + " then\n" + (then_outside ? outside : other) +
                   "\n" + pad(indent + 1) + "else\n" + (then_outside ? other : outside));
-    consume({b.name});
+    drop({b.name});
     vars_.push_back(y);
     vars_.push_back(z);
-    point(D, index_for(d2), y);
+    update_point(out, indent, D, index_for(d2), y);
     break;
   }
   case 1: { // a read of the destination's row between the source's creation and the
@@ -289,7 +280,7 @@ void Gen::rare_shape(std::vector<std::string>& out, int indent) {
     Var r = bind(out, indent, row, "iota " + d);
     bind(out, indent, Ty{"i64", {}}, r.name + "[0]");
     Var D = bind(out, indent, Ty{"i64", {d2, d}}, "replicate " + d2 + " " + r.name);
-    point(D, index_for(d2), x);
+    update_point(out, indent, D, index_for(d2), x);
     break;
   }
   default: { // a scratch of s * s elements (zeros) built in a row of the destination,
@@ -300,9 +291,9 @@ void Gen::rare_shape(std::vector<std::string>& out, int indent) {
     const Ty flat{"i64", {nm}};
     Var r = bind(out, indent, flat, "iota " + nm);
     Var D = bind(out, indent, Ty{"i64", {d2, nm}}, "replicate " + d2 + " " + r.name);
-    consume({r.name}); // its size is local: not a result of the function
+    drop({r.name}); // its size is local: not a result of the function
     Var x = bind(out, indent, flat, "scratch");
-    point(D, "0", x);
+    update_point(out, indent, D, "0", x);
   }
   }
 }
