@@ -66,6 +66,7 @@ const BrokenVariant kBrokenVariants[] = {
     {"sc-check-arith", [](PassOptions& o) -> bool& { return o.sc.broken_check_arith; }},
     {"sc-ignore-elemtype", [](PassOptions& o) -> bool& { return o.sc.broken_elemtype; }},
     {"sc-hoist-past-use", [](PassOptions& o) -> bool& { return o.sc.broken_hoist_use; }},
+    {"sc-lift-if-result", [](PassOptions& o) -> bool& { return o.sc.broken_lift_if_result; }},
 };
 
 } // namespace

@@ -128,6 +128,8 @@ struct ScOptions {
   bool broken_elemtype = false;      // reads are taken to meet their own element type
   bool broken_check_arith = false;   // a run-time check computes start + (count-1)*stride (class 8)
   bool broken_hoist_use = false;     // a hoist may pass uses of the blocks it moves (class 7)
+  bool broken_lift_if_result =
+      false; // a read of the creating if's other result is lifted (class 4)
 };
 
 /// Short-circuits every point it can prove safe; the result type-checks and is valid

@@ -35,6 +35,13 @@ std::string peak_bytes(const funmem::Program& q, const funmem::Program& src) {
   }
 }
 
+std::string broken_names() {
+  std::string names;
+  for (const std::string& b : funmem::broken_variant_names())
+    names += (names.empty() ? "" : ", ") + b;
+  return names;
+}
+
 } // namespace
 
 static int tool_main(int argc, char** argv);
@@ -57,6 +64,11 @@ static int tool_main(int argc, char** argv) {
   app.add_flag("--json", as_json,
                "print one JSON object: the resulting program and each pass's report");
   app.add_flag("--no-verify", no_verify, "print even when the program does not type-check");
+  std::vector<std::string> broken;
+  app.add_option("--broken", broken,
+                 "switch on a deliberately broken variant of a pass (as funmem-fuzz --broken), "
+                 "to replay a counterexample: " +
+                     broken_names());
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -84,6 +96,11 @@ static int tool_main(int argc, char** argv) {
   auto peak = [&](const funmem::Program& q) { return peak_bytes(q, *r.program); };
   funmem::PipelineOptions popt;
   popt.input_typed = !no_verify;
+  for (const std::string& b : broken)
+    if (!funmem::set_broken_variant(popt.pass, b)) {
+      std::cerr << "funmem-opt: error: unknown broken variant '" << b << "'\n";
+      return 2;
+    }
   for (const std::string& pass : passes) {
     auto s = funmem::stage_from_name(pass);
     if (!s) {

@@ -173,8 +173,11 @@ void Gen::stmts(std::vector<std::string>& out, int indent, int depth) {
       out.push_back(pad(indent) + "assume " + h.name + " * " + h.name + " < " + h.name);
       continue;
     }
-    if (rare_rng_() % 1000 < 8) {
-      rare_shape(out, indent);
+    if (const auto r = rare_rng_() % 1000; r < 10) {
+      if (r < 8)
+        rare_shape(out, indent);
+      else
+        if_other_result_index(out, indent);
       continue;
     }
     if (chance(6)) {

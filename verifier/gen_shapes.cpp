@@ -298,4 +298,28 @@ void Gen::rare_shape(std::vector<std::string>& out, int indent) {
   }
 }
 
+void Gen::if_other_result_index(std::vector<std::string>& out, int indent) {
+  const std::string d = random_size(), in = pad(indent + 2);
+  const Ty row{"i64", {d}}, two{"i64", {"2"}};
+  Var r = bind(out, indent, row, "iota " + d);
+  Var D = bind(out, indent, Ty{"i64", {"2", d}}, "replicate 2 " + r.name);
+  const Var y{fresh("a"), row}, b{fresh("a"), two};
+  // Each branch's second array holds a row of D at index 1 (0 or 1).
+  auto branch = [&](bool first) {
+    const std::string y0 = fresh("a"), b0 = fresh("a");
+    const std::string ys = first ? "iota " + d : "replicate " + d + " " + literal("i64");
+    const std::string bs = first ? "iota 2" : "replicate 2 " + std::to_string(rnd(2));
+    return in + "let (" + y0 + " : " + row.text() + ") = " + ys + "\n" + in + "let (" + b0 + " : " +
+           two.text() + ") = " + bs + "\n" + in + "in (" + y0 + ", " + b0 + ")";
+  };
+  out.push_back(pad(indent) + "let (" + y.name + " : " + row.text() + ") (" + b.name + " : " +
+                two.text() + ") = if " + sexp("bool", 1) + " then\n" + branch(true) + "\n" +
+                pad(indent + 1) + "else\n" + branch(false));
+  vars_.push_back(y);
+  vars_.push_back(b);
+  Var k0 = bind(out, indent, Ty{"i64", {}}, b.name + "[1]");
+  Var k = bind(out, indent, Ty{"i64", {}}, "min(max(" + k0.name + ", 0), 1)");
+  update_point(out, indent, D, k.name, y);
+}
+
 } // namespace funmem::gen_detail

@@ -282,6 +282,263 @@ std::string temporary_beside(Program& p, std::vector<Site>& sites, Rng& rng, boo
          (aimed ? ", before its update at line " + std::to_string(pos.line) : "");
 }
 
+/// The array of 7s of read_in_destination_block: `[1]T @mem -> l = replicate 1 7`.
+Stmt sevens_stmt(const std::string& name, const std::string& mem, ScalarType elem, const SymLmad& l,
+                 Pos pos) {
+  Binding b;
+  b.name = Name{name, pos};
+  Type t;
+  t.kind = Type::Kind::Array;
+  t.elem = elem;
+  t.dims.push_back(mk_int(1));
+  t.ann = MemAnn{Name{mem, pos}, explicit_syn(l)};
+  b.type = t;
+  Lit seven;
+  seven.type = elem;
+  seven.i = 7;
+  seven.f = 7;
+  SLet create;
+  create.pats.push_back(b);
+  create.exp.node = EReplicate{mk_int(1), AtomArg{seven, pos}};
+  return Stmt{create, pos};
+}
+
+/// The statement of `body` (before `end`) whose single binding is `name`, when `ok`.
+std::optional<size_t> single_def(const Body& body, size_t end, const std::string& name,
+                                 const std::function<bool(const Exp&)>& ok) {
+  for (size_t k = 0; k < end; ++k) {
+    const auto* l = std::get_if<SLet>(&body.stmts[k].node);
+    if (l && l->pats.size() == 1 && l->pats[0].name.s == name && ok(l->exp)) return k;
+  }
+  return std::nullopt;
+}
+
+/// The update `D with [k] = x` of the top-level body, D made by a fresh creation in a
+/// block allocated for it: the update's row becomes 0, D's allocation and creation move
+/// down to right before the update (after x's creation; nothing between names D or its
+/// block), and an array of 7s is created in D's block between them, on row 1, and read
+/// into a new result of the function. Short-circuiting x into D hoists D's creation (with its
+/// allocation and the 7s) above x's: the read must keep it from moving, or D's creation
+/// overwrites the 7 before the read (class 7).
+std::string read_in_destination_block(Program& p, std::vector<Site>& sites, Rng& rng) {
+  Body& top = p.def.body;
+  std::vector<std::function<std::string()>> options;
+  for (const Site& s : sites) {
+    if (s.body != &top) continue;
+    auto* u = std::get_if<EUpdate>(&s.let().exp.node);
+    const auto* x = u ? std::get_if<Name>(&u->value.v) : nullptr;
+    if (!x || u->entries.empty() || !u->entries[0].is_index()) continue;
+    const int64_t row = 1; // the update's row becomes 0: the 7s go to row 1
+    // (Only what a hoist moves: made from sizes and values, not from another array.)
+    const auto kd = single_def(top, s.idx, u->arr.s, [](const Exp& e) {
+      return std::holds_alternative<EReplicate>(e.node) || std::holds_alternative<EIota>(e.node) ||
+             std::holds_alternative<EScratch>(e.node) || std::holds_alternative<EKernel>(e.node);
+    });
+    if (!kd) continue;
+    const Binding d = std::get<SLet>(top.stmts[*kd].node).pats[0];
+    if (!d.type || !d.type->ann || d.type->dims.size() < 2) continue;
+    const std::string mem = d.type->ann->mem.s;
+    const auto ka = single_def(top, *kd, mem,
+                               [](const Exp& e) { return std::holds_alternative<EAlloc>(e.node); });
+    bool movable = ka.has_value();
+    std::optional<size_t> kx;
+    for (size_t k = ka ? *ka + 1 : s.idx; k < s.idx; ++k) {
+      if (k == *kd) continue;
+      std::set<std::string> names, mems;
+      stmt_mentions(top.stmts[k], names, mems);
+      movable = movable && !names.count(d.name.s) && !mems.count(mem) && !names.count(mem);
+      if (const auto* l = std::get_if<SLet>(&top.stmts[k].node))
+        for (const Binding& b : l->pats)
+          if (b.name.s == x->s) kx = k;
+    }
+    if (!movable || !kx) continue; // x must be made after D's block, or nothing moves
+    // An assumption right before x's creation keeps the 7s inside D (D's first dimension
+    // beyond the row, the others not empty): without it the read of the 7s may fail, and
+    // nothing may move past it.
+    SExpP fact = mk_bin(BinOp::Gt, d.type->dims[0], mk_int(row));
+    for (size_t k = 1; k < d.type->dims.size(); ++k)
+      fact = mk_bin(BinOp::And, fact, mk_bin(BinOp::Ge, d.type->dims[k], mk_int(1)));
+    // ... and the 7s' cell inside the block, as a fact the linear prover can use.
+    const auto& alloc = std::get<EAlloc>(std::get<SLet>(top.stmts[*ka].node).exp.node);
+    const SymLmad dl = sym_lmad(d.type->ann->lmad);
+    const Poly off = dl.offset + dl.dims.at(0).second * Poly(row);
+    fact = mk_bin(BinOp::And, fact,
+                  mk_bin(BinOp::Le, mk_bin(BinOp::Add, sexp(off), mk_int(1)), alloc.size));
+    std::set<std::string> needs;
+    sexp_vars(*fact, needs);
+    bool known = true;
+    for (const std::string& n : needs)
+      for (size_t k = *kx; k < s.idx; ++k)
+        if (const auto* l = std::get_if<SLet>(&top.stmts[k].node))
+          for (const Binding& b : l->pats)
+            known = known && b.name.s != n;
+    if (!known) continue;
+    options.push_back([&p, &top, u, d, mem, fact, off, kx = *kx, a = *ka, c = *kd, at = s.idx] {
+      u->entries[0].start = mk_int(0);
+      SymLmad l;
+      l.offset = off;
+      l.dims.emplace_back(Poly(1), Poly(1));
+      const std::set<std::string> used = bound_names(p.def);
+      const std::string sevens = fresh_name(used, "sevens"), v = fresh_name(used, "seven");
+      const Pos pos = top.stmts[c].pos;
+      Binding rb;
+      rb.name = Name{v, pos};
+      Type st;
+      st.elem = d.type->elem;
+      rb.type = st;
+      SLet read;
+      read.pats.push_back(rb);
+      EIndex ix{Name{sevens, pos}, {}};
+      ix.entries.push_back(Entry{mk_int(0), {}, {}});
+      read.exp.node = ix;
+      std::vector<Stmt> moved = {top.stmts[a], sevens_stmt(sevens, mem, d.type->elem, l, pos),
+                                 Stmt{read, pos}, top.stmts[c]};
+      std::vector<Stmt> out;
+      for (size_t k = 0; k < top.stmts.size(); ++k) {
+        if (k == kx) out.push_back(Stmt{SAssume{fact, "assume"}, top.stmts[k].pos});
+        if (k == at) out.insert(out.end(), moved.begin(), moved.end());
+        if (k != a && k != c) out.push_back(top.stmts[k]);
+      }
+      top.stmts = std::move(out);
+      p.def.rets.push_back(st);
+      top.results.push_back(Name{v, pos});
+      return sevens + " (7s) created in " + mem + ", row 1 of " + d.name.s +
+             ", read as a new result; " + d.name.s +
+             "'s allocation and creation moved down to its update of row 0";
+    });
+  }
+  if (options.empty()) return "";
+  return pick(options, rng)();
+}
+
+/// `let (name : T) = e` for a scalar.
+Stmt scalar_let(const std::string& name, ScalarType elem, Exp e, Pos pos) {
+  Binding b;
+  b.name = Name{name, pos};
+  Type t;
+  t.elem = elem;
+  b.type = t;
+  SLet l;
+  l.pats.push_back(b);
+  l.exp = std::move(e);
+  return Stmt{l, pos};
+}
+
+/// `let (name : mem) = alloc size`.
+Stmt mem_let(const std::string& name, int64_t size, Pos pos) {
+  Stmt st = scalar_let(name, ScalarType::I64, Exp{EAlloc{mk_int(size)}, pos}, pos);
+  std::get<SLet>(st.node).pats[0].type->kind = Type::Kind::Mem;
+  return st;
+}
+
+/// `let (name : [count]T @mem -> l) = e`.
+Stmt array_let(const std::string& name, ScalarType elem, int64_t count, const std::string& mem,
+               const SymLmad& lay, Exp e, Pos pos) {
+  Stmt st = scalar_let(name, elem, std::move(e), pos);
+  Type& t = *std::get<SLet>(st.node).pats[0].type;
+  t.kind = Type::Kind::Array;
+  t.dims.push_back(mk_int(count));
+  t.ann = MemAnn{Name{mem, pos}, explicit_syn(lay)};
+  return st;
+}
+
+SExpP call2(Fn f, SExpP a, SExpP b) {
+  SCall c{f, {}};
+  c.args.push_back(std::move(a));
+  c.args.push_back(std::move(b));
+  return SExp{std::move(c), Pos{}};
+}
+
+/// The update `D with [k, ...] = x` of the top-level body (x created there before it)
+/// takes its row from a read `fs[c]` made after an assumption: fs (two i64 zeros) shares
+/// a block with an f64 written over its cell 1, and c = min(max(N - 1, 0), 1) for a size
+/// parameter N, while the assumption `N < 2` comes right before the read. When N >= 2
+/// the source ends with the assumption's error; the read would end with an elemtype
+/// error, so it must not be lifted above the assumption to x's creation.
+std::string read_other_elemtype_row(Program& p, std::vector<Site>& sites, Rng& rng) {
+  Body& top = p.def.body;
+  const auto n = size_parameter(p, rng);
+  if (!n) return "";
+  std::vector<std::function<std::string()>> options;
+  for (const Site& s : sites) {
+    if (s.body != &top) continue;
+    auto* u = std::get_if<EUpdate>(&s.let().exp.node);
+    const auto* x = u ? std::get_if<Name>(&u->value.v) : nullptr;
+    if (!x || u->entries.empty() || !u->entries[0].is_index()) continue;
+    std::optional<size_t> kx;
+    for (size_t k = 0; k < s.idx; ++k)
+      if (const auto* l = std::get_if<SLet>(&top.stmts[k].node))
+        for (const Binding& b : l->pats)
+          if (b.name.s == x->s && b.type && b.type->kind == Type::Kind::Array) kx = k;
+    if (!kx) continue;
+    // D's rows not empty, assumed before x's creation (so that row 0 is inside D).
+    const Type* dt = nullptr;
+    for (const Binding& b : p.def.params)
+      if (b.name.s == u->arr.s) dt = b.type ? &*b.type : nullptr;
+    for (size_t k = 0; k < s.idx; ++k)
+      if (const auto* l = std::get_if<SLet>(&top.stmts[k].node))
+        for (const Binding& b : l->pats)
+          if (b.name.s == u->arr.s) dt = b.type ? &*b.type : nullptr;
+    if (!dt || dt->dims.empty()) continue;
+    SExpP rows = mk_bin(BinOp::Ge, dt->dims[0], mk_int(1));
+    std::set<std::string> needs;
+    sexp_vars(*rows, needs);
+    bool known = true;
+    for (size_t k = *kx; k < s.idx; ++k)
+      if (const auto* l = std::get_if<SLet>(&top.stmts[k].node))
+        for (const Binding& b : l->pats)
+          known = known && !needs.count(b.name.s);
+    if (!known) continue;
+    options.push_back([&p, &top, u, rows, n = *n, kx = *kx, at = s.idx] {
+      const std::set<std::string> used = bound_names(p.def);
+      std::vector<std::string> names;
+      for (const char* base : {"mix", "fs", "gs", "c", "p", "q"})
+        names.push_back(fresh_name(used, std::string("elem_") + base));
+      const std::string &mix = names[0], &fs = names[1], &gs = names[2];
+      const Pos pos = top.stmts[kx].pos;
+      SymLmad two, cell1;
+      two.offset = Poly(0);
+      two.dims.emplace_back(Poly(2), Poly(1));
+      cell1.offset = Poly(1);
+      cell1.dims.emplace_back(Poly(1), Poly(1));
+      Lit zero, half;
+      half.type = ScalarType::F64;
+      half.f = 2.5;
+      std::vector<Stmt> before = {
+          Stmt{SAssume{rows, "assume"}, pos}, mem_let(mix, 2, pos),
+          array_let(fs, ScalarType::I64, 2, mix, two, Exp{EReplicate{mk_int(2), {zero, pos}}, pos},
+                    pos),
+          array_let(gs, ScalarType::F64, 1, mix, cell1,
+                    Exp{EReplicate{mk_int(1), {half, pos}}, pos}, pos),
+          scalar_let(
+              names[3], ScalarType::I64,
+              Exp{EScalar{call2(Fn::Min,
+                                call2(Fn::Max, mk_bin(BinOp::Sub, mk_var(n), mk_int(1)), mk_int(0)),
+                                mk_int(1))},
+                  pos},
+              pos)};
+      EIndex read{Name{fs, pos}, {}};
+      read.entries.push_back(Entry{mk_var(names[3]), {}, {}});
+      const Pos upos = top.stmts[at].pos;
+      std::vector<Stmt> after = {
+          Stmt{SAssume{mk_bin(BinOp::Lt, mk_var(n), mk_int(2)), "assume"}, upos},
+          scalar_let(names[4], ScalarType::I64, Exp{read, upos}, upos),
+          scalar_let(
+              names[5], ScalarType::I64,
+              Exp{EScalar{call2(Fn::Min, call2(Fn::Max, mk_var(names[4]), mk_int(0)), mk_int(0))},
+                  upos},
+              upos)};
+      u->entries[0].start = mk_var(names[5]);
+      top.stmts.insert(top.stmts.begin() + static_cast<long>(at), after.begin(), after.end());
+      top.stmts.insert(top.stmts.begin() + static_cast<long>(kx), before.begin(), before.end());
+      return "the row of the update at line " + std::to_string(upos.line) + " read from " + fs +
+             ", whose cell 1 holds an f64, after the assumption " + n + " < 2";
+    });
+  }
+  if (options.empty()) return "";
+  return pick(options, rng)();
+}
+
 } // namespace
 
 std::optional<Mutant> funmem_mutant(const std::string& fun_text, uint64_t seed) {
@@ -298,7 +555,7 @@ std::optional<Mutant> funmem_mutant(const std::string& fun_text, uint64_t seed) 
     collect(m.def.body, kernels, sites);
     std::string what;
     try {
-      switch (rng() % 7) {
+      switch (rng() % 9) {
       case 0:
         what = shrink_alloc(sites, rng);
         break;
@@ -316,6 +573,12 @@ std::optional<Mutant> funmem_mutant(const std::string& fun_text, uint64_t seed) 
         break;
       case 5:
         what = temporary_beside(m, sites, rng, true);
+        break;
+      case 7:
+        what = read_in_destination_block(m, sites, rng);
+        break;
+      case 8:
+        what = read_other_elemtype_row(m, sites, rng);
         break;
       default:
         what = temporary_in_block(m, sites, rng);

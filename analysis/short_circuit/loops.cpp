@@ -137,8 +137,11 @@ void Pass::need(Body& B, size_t c, size_t P, const std::map<std::string, SymLmad
                           if (!t || x.entries.size() != t->dims.size())
                             throw Refused{property, where + " cannot be lifted", "not liftable"};
                           auto as = ix_.site.find(x.arr.s);
+                          // An array the creation itself defines (another result of
+                          // the creating if) does not exist above it.
+                          const size_t first_after = opt_.broken_lift_if_result ? c + 1 : c;
                           if (as != ix_.site.end() && as->second.first == &B &&
-                              as->second.second >= c)
+                              as->second.second >= first_after) // (or deliberately broken)
                             throw Refused{property,
                                           where + " reads " + x.arr.s +
                                               ", which is defined after the creation",

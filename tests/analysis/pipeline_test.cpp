@@ -134,11 +134,13 @@ TEST_CASE("the stage table, the standard stages and the pipeline's diagnostics",
   CHECK(po.sc.broken_outside_block);
   CHECK(po.sc.broken_shared_block);
   CHECK(po.sc.broken_hoist_use);
+  CHECK(po.sc.broken_lift_if_result);
   CHECK(broken_variants_text(po) == "--broken sc-no-overlap --broken merge-no-interference "
                                     "--broken sosi-no-cross --broken sc-late-facts "
                                     "--broken sc-float-facts --broken sc-never-fails "
                                     "--broken sc-scratch-in-place --broken sc-no-injective "
                                     "--broken sc-chain-past-check --broken sc-outside-block "
                                     "--broken sc-shared-block --broken sc-check-arith "
-                                    "--broken sc-ignore-elemtype --broken sc-hoist-past-use");
+                                    "--broken sc-ignore-elemtype --broken sc-hoist-past-use "
+                                    "--broken sc-lift-if-result");
 }

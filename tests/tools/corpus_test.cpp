@@ -192,6 +192,26 @@ TEST_CASE("a hoist that passes a use of a block it moves: sc without the rule is
   CHECK(check_source(after.string(), test::slurp(after), broken).ok());
 }
 
+TEST_CASE("a read of the creating if's other result lifted above the if: sc without the "
+          "rule is caught",
+          "[tools][sc]") {
+  // k0 reads b, which the if creating y also creates (class 4): lifted to y's creation,
+  // the output reads b before its definition. The counterpart creates b before the if
+  // and is short-circuited either way.
+  const fs::path dir = fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "sc";
+  CheckOptions broken;
+  REQUIRE(set_broken_variant(broken.passes, "sc-lift-if-result"));
+  const fs::path refused = dir / "refuse-if-other-result-index.fun";
+  const std::string text = test::slurp(refused);
+  CHECK(check_source(refused.string(), text).ok());
+  CheckReport bad = check_source(refused.string(), text, broken);
+  CHECK_FALSE(bad.ok());
+  INFO(bad.pipeline_error);
+  CHECK(bad.pipeline_error.find("'b' is not defined") != std::string::npos);
+  const fs::path before = dir / "if-other-array-before-index.fun";
+  CHECK(check_source(before.string(), test::slurp(before), broken).ok());
+}
+
 TEST_CASE("a stage with other results or a new race fails the file although the expected "
           "error holds",
           "[tools][stages]") {
