@@ -67,6 +67,8 @@ const BrokenVariant kBrokenVariants[] = {
     {"sc-ignore-elemtype", [](PassOptions& o) -> bool& { return o.sc.broken_elemtype; }},
     {"sc-hoist-past-use", [](PassOptions& o) -> bool& { return o.sc.broken_hoist_use; }},
     {"sc-lift-if-result", [](PassOptions& o) -> bool& { return o.sc.broken_lift_if_result; }},
+    {"sc-if-branch-uses", [](PassOptions& o) -> bool& { return o.sc.broken_branch_uses; }},
+    {"sc-if-outside-uses", [](PassOptions& o) -> bool& { return o.sc.broken_outside_uses; }},
 };
 
 } // namespace

@@ -128,8 +128,12 @@ struct ScOptions {
   bool broken_elemtype = false;      // reads are taken to meet their own element type
   bool broken_check_arith = false;   // a run-time check computes start + (count-1)*stride (class 8)
   bool broken_hoist_use = false;     // a hoist may pass uses of the blocks it moves (class 7)
-  bool broken_lift_if_result =
-      false; // a read of the creating if's other result is lifted (class 4)
+  // a read of the creating if's other result is lifted above it (class 4)
+  bool broken_lift_if_result = false;
+  // the other branch's uses of an outside result are not the destination's (class 13)
+  bool broken_branch_uses = false;
+  // an if's outside result may be viewed, updated or passed on in its branches (class 14)
+  bool broken_outside_uses = false;
 };
 
 /// Short-circuits every point it can prove safe; the result type-checks and is valid

@@ -176,8 +176,10 @@ void Gen::stmts(std::vector<std::string>& out, int indent, int depth) {
     if (const auto r = rare_rng_() % 1000; r < 10) {
       if (r < 8)
         rare_shape(out, indent);
-      else
+      else if (r == 8)
         if_other_result_index(out, indent);
+      else
+        if_outside_read(out, indent);
       continue;
     }
     if (chance(6)) {

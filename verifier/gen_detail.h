@@ -206,9 +206,14 @@ private:
   /// one-element slice update at the stride -2^63 (coefficients beyond 64 bits).
   void rare_shape(std::vector<std::string>& out, int indent);
   /// An `if` creating the source and a second array, and the update's row read from the
-  /// second after the if, kept in the destination by min and max (about 2 statements in
+  /// second after the if, kept in the destination by min and max (about 1 statement in
   /// 1,000): the row cannot move above the if that defines what it reads (class 4).
   void if_other_result_index(std::vector<std::string>& out, int indent);
+  /// An `if` one branch of which returns an array created before it while the other
+  /// creates its result and then reads that array (directly, or in a loop summing it):
+  /// built in one place, the read would see the other result (about 1 statement in
+  /// 1,000; class 13).
+  void if_outside_read(std::vector<std::string>& out, int indent);
 
   /// Arrays that may be other arrays at run time (docs/syntax.md, Aliases): an `if`'s or
   /// a loop's result that is an array from outside it, updated afterwards; two loop

@@ -322,4 +322,37 @@ void Gen::if_other_result_index(std::vector<std::string>& out, int indent) {
   update_point(out, indent, D, k.name, y);
 }
 
+void Gen::if_outside_read(std::vector<std::string>& out, int indent) {
+  const std::string d = random_size(), d2 = random_size(), in = pad(indent + 2);
+  const Ty row{"i64", {d}};
+  Var b = bind(out, indent, row, "iota " + d);
+  Var r = bind(out, indent, row, "iota " + d);
+  Var D = bind(out, indent, Ty{"i64", {d2, d}}, "replicate " + d2 + " " + r.name);
+  const Var y{fresh("a"), row}, z{fresh("s"), {"i64", {}}};
+  const std::string y0 = fresh("a"), t = fresh("s"), e = fresh("s");
+  std::string other =
+      in + "let (" + y0 + " : " + row.text() + ") = replicate " + d + " " + literal("i64") + "\n";
+  if (chance(50)) { // the sum of b's elements, read in a loop
+    const std::string z0 = fresh("s"), acc = fresh("s"), j = fresh("j"), v = fresh("s"),
+                      acc2 = fresh("s"), in2 = pad(indent + 3);
+    other += in + "let " + z0 + " = 0\n" + in + "let (" + t + " : i64) = loop (" + acc +
+             " : i64) = (" + z0 + ") for " + j + " < " + d + " do\n" + in2 + "let " + v + " = " +
+             b.name + "[" + j + "]\n" + in2 + "let " + acc2 + " = " + acc + " + " + v + "\n" + in2 +
+             "in (" + acc2 + ")\n";
+  } else {
+    other += in + "let " + t + " = " + b.name + "[0]\n";
+  }
+  other += in + "in (" + y0 + ", " + t + ")";
+  const std::string outside =
+      in + "let " + e + " = " + literal("i64") + "\n" + in + "in (" + b.name + ", " + e + ")";
+  const bool then_outside = chance(50);
+  out.push_back(pad(indent) + "let (" + y.name + " : " + row.text() + ") (" + z.name +
+                " : i64) = if " + sexp("bool", 1) + " then\n" + (then_outside ? outside : other) +
+                "\n" + pad(indent + 1) + "else\n" + (then_outside ? other : outside));
+  drop({b.name});
+  vars_.push_back(y);
+  vars_.push_back(z);
+  update_point(out, indent, D, index_for(d2), y);
+}
+
 } // namespace funmem::gen_detail

@@ -328,7 +328,8 @@ size_t Pass::plan_branches(const Point& pt, const Trace& t, Plan& plan, ScAttemp
                       v + " is defined after the if at " + at(B.stmts[c].pos) + ", but " + sp.x +
                           ", which a branch returns, is created before it"};
     }
-    check_outside_uses(pt, c, if_result, *outside, outer_branch->fam, L, a);
+    if (!opt_.broken_outside_uses) // (or deliberately broken)
+      check_outside_uses(pt, c, if_result, *outside, outer_branch->fam, L, a);
   }
   for (size_t k = 0; k < 2; ++k) {
     Body* br = brs[k];
@@ -337,7 +338,8 @@ size_t Pass::plan_branches(const Point& pt, const Trace& t, Plan& plan, ScAttemp
       continue;
     }
     Point sp = pt;
-    if (outer_branch) sp.also = outer_branch->fam;
+    if (outer_branch && !opt_.broken_branch_uses) // (or deliberately broken)
+      sp.also = outer_branch->fam;
     sp.B = br;
     sp.P = br->stmts.size();
     sp.x = br->results[if_result].s;

@@ -135,6 +135,8 @@ TEST_CASE("the stage table, the standard stages and the pipeline's diagnostics",
   CHECK(po.sc.broken_shared_block);
   CHECK(po.sc.broken_hoist_use);
   CHECK(po.sc.broken_lift_if_result);
+  CHECK(po.sc.broken_branch_uses);
+  CHECK(po.sc.broken_outside_uses);
   CHECK(broken_variants_text(po) == "--broken sc-no-overlap --broken merge-no-interference "
                                     "--broken sosi-no-cross --broken sc-late-facts "
                                     "--broken sc-float-facts --broken sc-never-fails "
@@ -142,5 +144,6 @@ TEST_CASE("the stage table, the standard stages and the pipeline's diagnostics",
                                     "--broken sc-chain-past-check --broken sc-outside-block "
                                     "--broken sc-shared-block --broken sc-check-arith "
                                     "--broken sc-ignore-elemtype --broken sc-hoist-past-use "
-                                    "--broken sc-lift-if-result");
+                                    "--broken sc-lift-if-result --broken sc-if-branch-uses "
+                                    "--broken sc-if-outside-uses");
 }

@@ -212,6 +212,48 @@ TEST_CASE("a read of the creating if's other result lifted above the if: sc with
   CHECK(check_source(before.string(), test::slurp(before), broken).ok());
 }
 
+TEST_CASE("the other branch's reads of an if's outside result: sc without the rule is caught",
+          "[tools][sc]") {
+  // b, returned by the else branch, is built in x's row from its creation; the then
+  // branch sums it in a loop after creating y0 there (class 13). The counterpart sums
+  // it before y0's creation and is short-circuited either way.
+  const fs::path dir = fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "sc";
+  CheckOptions broken;
+  REQUIRE(set_broken_variant(broken.passes, "sc-if-branch-uses"));
+  const fs::path after = dir / "if-outside-read-in-loop.fun";
+  const std::string text = test::slurp(after);
+  CHECK(check_source(after.string(), text).ok());
+  CheckReport bad = check_source(after.string(), text, broken);
+  CHECK_FALSE(bad.ok());
+  REQUIRE_FALSE(bad.stage_mismatches.empty());
+  INFO(bad.stage_mismatches[0]);
+  CHECK(bad.stage_mismatches[0].find("after sc: stage sc") != std::string::npos);
+  const fs::path before = dir / "if-outside-read-before.fun";
+  CHECK(check_source(before.string(), test::slurp(before), broken).ok());
+}
+
+TEST_CASE("a view of an if's outside result in a branch: two rules refuse it, each alone",
+          "[tools][sc]") {
+  // b, returned by the then branch, is read there through a view (class 14): the block
+  // rule and the outside-result rule each refuse the point; without both, sc's output
+  // leaves the view in b's block and does not type-check.
+  const fs::path file =
+      fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "sc" / "refuse-if-outside-view.fun";
+  const std::string text = test::slurp(file);
+  for (const char* one : {"sc-shared-block", "sc-if-outside-uses"}) {
+    CheckOptions o;
+    REQUIRE(set_broken_variant(o.passes, one));
+    CHECK(check_source(file.string(), text, o).ok());
+  }
+  CheckOptions both;
+  REQUIRE(set_broken_variant(both.passes, "sc-shared-block"));
+  REQUIRE(set_broken_variant(both.passes, "sc-if-outside-uses"));
+  CheckReport bad = check_source(file.string(), text, both);
+  CHECK_FALSE(bad.ok());
+  INFO(bad.pipeline_error);
+  CHECK(bad.pipeline_error.find("a view reuses its source's memory") != std::string::npos);
+}
+
 TEST_CASE("a stage with other results or a new race fails the file although the expected "
           "error holds",
           "[tools][stages]") {
