@@ -214,6 +214,11 @@ private:
   /// built in one place, the read would see the other result (about 1 statement in
   /// 1,000; class 13).
   void if_outside_read(std::vector<std::string>& out, int indent);
+  /// `let (y) (z) = if COND then A else B` with the branch `outside` (returning the array
+  /// `b` created before the if) one of A and B at random, then the point `D with [k] = y`.
+  void outside_result_point(std::vector<std::string>& out, int indent, const Var& y, const Var& z,
+                            const std::string& outside, const std::string& other,
+                            const std::string& b, const Var& D, const std::string& d2);
 
   /// Arrays that may be other arrays at run time (docs/syntax.md, Aliases): an `if`'s or
   /// a loop's result that is an array from outside it, updated afterwards; two loop

@@ -263,14 +263,7 @@ void Gen::rare_shape(std::vector<std::string>& out, int indent) {
     const std::string other = in + "let (" + y0 + " : " + row.text() + ") = iota " + d + "\n" + in +
                               "let " + e0 + " = " + literal("i64") + "\n" + in + "in (" + y0 +
                               ", " + e0 + ")";
-    const bool then_outside = chance(50);
-    out.push_back(pad(indent) + "let (" + y.name + " : " + row.text() + ") (" + z.name +
-                  " : i64) = if " + sexp("bool", 1) + " then\n" + (then_outside ? outside : other) +
-                  "\n" + pad(indent + 1) + "else\n" + (then_outside ? other : outside));
-    drop({b.name});
-    vars_.push_back(y);
-    vars_.push_back(z);
-    update_point(out, indent, D, index_for(d2), y);
+    outside_result_point(out, indent, y, z, outside, other, b.name, D, d2);
     break;
   }
   case 1: { // a read of the destination's row between the source's creation and the
@@ -345,11 +338,17 @@ void Gen::if_outside_read(std::vector<std::string>& out, int indent) {
   other += in + "in (" + y0 + ", " + t + ")";
   const std::string outside =
       in + "let " + e + " = " + literal("i64") + "\n" + in + "in (" + b.name + ", " + e + ")";
+  outside_result_point(out, indent, y, z, outside, other, b.name, D, d2);
+}
+
+void Gen::outside_result_point(std::vector<std::string>& out, int indent, const Var& y,
+                               const Var& z, const std::string& outside, const std::string& other,
+                               const std::string& b, const Var& D, const std::string& d2) {
   const bool then_outside = chance(50);
-  out.push_back(pad(indent) + "let (" + y.name + " : " + row.text() + ") (" + z.name +
+  out.push_back(pad(indent) + "let (" + y.name + " : " + y.ty.text() + ") (" + z.name +
                 " : i64) = if " + sexp("bool", 1) + " then\n" + (then_outside ? outside : other) +
                 "\n" + pad(indent + 1) + "else\n" + (then_outside ? other : outside));
-  drop({b.name});
+  drop({b});
   vars_.push_back(y);
   vars_.push_back(z);
   update_point(out, indent, D, index_for(d2), y);

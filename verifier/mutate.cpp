@@ -181,26 +181,53 @@ std::string alloc_out_of_kernel(std::vector<Site>& sites, Rng& rng) {
   return "alloc of " + name + " moved out of its kernel (its threads share it)";
 }
 
-/// `let (tmp : [2]T @m -> off + {(2 : 1)}) = replicate 2 0`.
-Stmt temporary(const std::string& name, const std::string& mem, ScalarType elem, const Poly& off,
-               Pos pos) {
+/// `let (name : T) = e` for a scalar.
+Stmt scalar_let(const std::string& name, ScalarType elem, Exp e, Pos pos) {
   Binding b;
   b.name = Name{name, pos};
   Type t;
-  t.kind = Type::Kind::Array;
   t.elem = elem;
-  t.dims.push_back(mk_int(2));
+  b.type = t;
+  SLet l;
+  l.pats.push_back(b);
+  l.exp = std::move(e);
+  return Stmt{l, pos};
+}
+
+/// `let (name : mem) = alloc size`.
+Stmt mem_let(const std::string& name, int64_t size, Pos pos) {
+  Stmt st = scalar_let(name, ScalarType::I64, Exp{EAlloc{mk_int(size)}, pos}, pos);
+  std::get<SLet>(st.node).pats[0].type->kind = Type::Kind::Mem;
+  return st;
+}
+
+/// `let (name : [count]T @mem -> l) = e`.
+Stmt array_let(const std::string& name, ScalarType elem, int64_t count, const std::string& mem,
+               const SymLmad& lay, Exp e, Pos pos) {
+  Stmt st = scalar_let(name, elem, std::move(e), pos);
+  Type& t = *std::get<SLet>(st.node).pats[0].type;
+  t.kind = Type::Kind::Array;
+  t.dims.push_back(mk_int(count));
+  t.ann = MemAnn{Name{mem, pos}, explicit_syn(lay)};
+  return st;
+}
+
+SExpP call2(Fn f, SExpP a, SExpP b) {
+  SCall c{f, {}};
+  c.args.push_back(std::move(a));
+  c.args.push_back(std::move(b));
+  return SExp{std::move(c), Pos{}};
+}
+
+/// `let (tmp : [2]T @m -> off + {(2 : 1)}) = replicate 2 0`.
+Stmt temporary(const std::string& name, const std::string& mem, ScalarType elem, const Poly& off,
+               Pos pos) {
   SymLmad l;
   l.offset = off;
   l.dims.emplace_back(Poly(2), Poly(1));
-  t.ann = MemAnn{Name{mem, pos}, explicit_syn(l)};
-  b.type = t;
   Lit zero;
   zero.type = elem;
-  SLet let;
-  let.pats.push_back(b);
-  let.exp.node = EReplicate{mk_int(2), AtomArg{zero, pos}};
-  return Stmt{let, pos};
+  return array_let(name, elem, 2, mem, l, Exp{EReplicate{mk_int(2), AtomArg{zero, pos}}, pos}, pos);
 }
 
 std::string temporary_in_block(Program& p, std::vector<Site>& sites, Rng& rng) {
@@ -285,22 +312,12 @@ std::string temporary_beside(Program& p, std::vector<Site>& sites, Rng& rng, boo
 /// The array of 7s of read_in_destination_block: `[1]T @mem -> l = replicate 1 7`.
 Stmt sevens_stmt(const std::string& name, const std::string& mem, ScalarType elem, const SymLmad& l,
                  Pos pos) {
-  Binding b;
-  b.name = Name{name, pos};
-  Type t;
-  t.kind = Type::Kind::Array;
-  t.elem = elem;
-  t.dims.push_back(mk_int(1));
-  t.ann = MemAnn{Name{mem, pos}, explicit_syn(l)};
-  b.type = t;
   Lit seven;
   seven.type = elem;
   seven.i = 7;
   seven.f = 7;
-  SLet create;
-  create.pats.push_back(b);
-  create.exp.node = EReplicate{mk_int(1), AtomArg{seven, pos}};
-  return Stmt{create, pos};
+  return array_let(name, elem, 1, mem, l, Exp{EReplicate{mk_int(1), AtomArg{seven, pos}}, pos},
+                   pos);
 }
 
 /// The statement of `body` (before `end`) whose single binding is `name`, when `ok`.
@@ -381,18 +398,12 @@ std::string read_in_destination_block(Program& p, std::vector<Site>& sites, Rng&
       const std::set<std::string> used = bound_names(p.def);
       const std::string sevens = fresh_name(used, "sevens"), v = fresh_name(used, "seven");
       const Pos pos = top.stmts[c].pos;
-      Binding rb;
-      rb.name = Name{v, pos};
       Type st;
       st.elem = d.type->elem;
-      rb.type = st;
-      SLet read;
-      read.pats.push_back(rb);
       EIndex ix{Name{sevens, pos}, {}};
       ix.entries.push_back(Entry{mk_int(0), {}, {}});
-      read.exp.node = ix;
       std::vector<Stmt> moved = {top.stmts[a], sevens_stmt(sevens, mem, d.type->elem, l, pos),
-                                 Stmt{read, pos}, top.stmts[c]};
+                                 scalar_let(v, d.type->elem, Exp{ix, pos}, pos), top.stmts[c]};
       std::vector<Stmt> out;
       for (size_t k = 0; k < top.stmts.size(); ++k) {
         if (k == kx) out.push_back(Stmt{SAssume{fact, "assume"}, top.stmts[k].pos});
@@ -409,44 +420,6 @@ std::string read_in_destination_block(Program& p, std::vector<Site>& sites, Rng&
   }
   if (options.empty()) return "";
   return pick(options, rng)();
-}
-
-/// `let (name : T) = e` for a scalar.
-Stmt scalar_let(const std::string& name, ScalarType elem, Exp e, Pos pos) {
-  Binding b;
-  b.name = Name{name, pos};
-  Type t;
-  t.elem = elem;
-  b.type = t;
-  SLet l;
-  l.pats.push_back(b);
-  l.exp = std::move(e);
-  return Stmt{l, pos};
-}
-
-/// `let (name : mem) = alloc size`.
-Stmt mem_let(const std::string& name, int64_t size, Pos pos) {
-  Stmt st = scalar_let(name, ScalarType::I64, Exp{EAlloc{mk_int(size)}, pos}, pos);
-  std::get<SLet>(st.node).pats[0].type->kind = Type::Kind::Mem;
-  return st;
-}
-
-/// `let (name : [count]T @mem -> l) = e`.
-Stmt array_let(const std::string& name, ScalarType elem, int64_t count, const std::string& mem,
-               const SymLmad& lay, Exp e, Pos pos) {
-  Stmt st = scalar_let(name, elem, std::move(e), pos);
-  Type& t = *std::get<SLet>(st.node).pats[0].type;
-  t.kind = Type::Kind::Array;
-  t.dims.push_back(mk_int(count));
-  t.ann = MemAnn{Name{mem, pos}, explicit_syn(lay)};
-  return st;
-}
-
-SExpP call2(Fn f, SExpP a, SExpP b) {
-  SCall c{f, {}};
-  c.args.push_back(std::move(a));
-  c.args.push_back(std::move(b));
-  return SExp{std::move(c), Pos{}};
 }
 
 /// The update `D with [k, ...] = x` of the top-level body (x created there before it)
