@@ -196,6 +196,9 @@ std::optional<SymLmad> lmad_reshape(const SymLmad& l, const std::vector<Poly>& s
         d = m * d;
         break;
       }
+      // An old dimension of extent one joins any other (its stride never counts).
+      while (i > 0 && l.dims[i - 1].first == Poly(1))
+        --i;
       if (i == 0 || !(l.dims[i - 1].second == c * d)) return std::nullopt;
       --i;
       c = c * l.dims[i].first;

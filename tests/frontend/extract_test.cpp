@@ -469,6 +469,9 @@ TEST_CASE("race witnesses are real and race-free verdicts survive brute force",
             for (int y = 0; y < threads; ++y)
               if (x != y && (c1 * x + c2 == c1 * y + c2 || c1 * x + c2 == c3 * y + c4)) race = true;
         }
+    // Every one of these kernels is decided: a checker answering `unknown` fails here.
+    RC_ASSERT(kv.verdict != Verdict::Unknown);
+    RC_CLASSIFY(race, "racy");
     if (kv.verdict == Verdict::RaceFree) RC_ASSERT(!race);
     if (kv.verdict == Verdict::Race) {
       RC_ASSERT(race);
@@ -520,6 +523,7 @@ TEST_CASE("2-d tiles with a fixed block size: verdicts survive brute force",
                     if (!fresh && it->second != id) race = true;
                   }
           }
+    RC_ASSERT(kv.verdict != Verdict::Unknown);
     if (kv.verdict == Verdict::RaceFree) RC_ASSERT(!race);
     if (kv.verdict == Verdict::Race) RC_ASSERT(race);
     if (si == 0) RC_ASSERT(kv.verdict == Verdict::RaceFree); // the transpose's own layout
