@@ -330,6 +330,29 @@ std::optional<size_t> single_def(const Body& body, size_t end, const std::string
   return std::nullopt;
 }
 
+/// The update `D with [k, ...] = x` (x an array name) that site `s` of the function's
+/// own body holds, if it is one.
+EUpdate* top_row_update(const Site& s, const Body& top) {
+  if (s.body != &top) return nullptr;
+  auto* u = std::get_if<EUpdate>(&s.let().exp.node);
+  if (!u || !std::holds_alternative<Name>(u->value.v) || u->entries.empty() ||
+      !u->entries[0].is_index())
+    return nullptr;
+  return u;
+}
+
+/// Whether no statement of `body` from `from` to `to` (excluded) defines a name of `e`:
+/// an `assume e` placed at `from` then means what it would at `to`.
+bool names_fixed(const Body& body, size_t from, size_t to, const SExp& e) {
+  std::set<std::string> needs;
+  sexp_vars(e, needs);
+  for (size_t k = from; k < to; ++k)
+    if (const auto* l = std::get_if<SLet>(&body.stmts[k].node))
+      for (const Binding& b : l->pats)
+        if (needs.count(b.name.s)) return false;
+  return true;
+}
+
 /// The update `D with [k] = x` of the top-level body, D made by a fresh creation in a
 /// block allocated for it: the update's row becomes 0, D's allocation and creation move
 /// down to right before the update (after x's creation; nothing between names D or its
@@ -341,10 +364,9 @@ std::string read_in_destination_block(Program& p, std::vector<Site>& sites, Rng&
   Body& top = p.def.body;
   std::vector<std::function<std::string()>> options;
   for (const Site& s : sites) {
-    if (s.body != &top) continue;
-    auto* u = std::get_if<EUpdate>(&s.let().exp.node);
-    const auto* x = u ? std::get_if<Name>(&u->value.v) : nullptr;
-    if (!x || u->entries.empty() || !u->entries[0].is_index()) continue;
+    EUpdate* u = top_row_update(s, top);
+    if (!u) continue;
+    const Name* x = &std::get<Name>(u->value.v);
     const int64_t row = 1; // the update's row becomes 0: the 7s go to row 1
     // (Only what a hoist moves: made from sizes and values, not from another array.)
     const auto kd = single_def(top, s.idx, u->arr.s, [](const Exp& e) {
@@ -381,15 +403,7 @@ std::string read_in_destination_block(Program& p, std::vector<Site>& sites, Rng&
     const Poly off = dl.offset + dl.dims.at(0).second * Poly(row);
     fact = mk_bin(BinOp::And, fact,
                   mk_bin(BinOp::Le, mk_bin(BinOp::Add, sexp(off), mk_int(1)), alloc.size));
-    std::set<std::string> needs;
-    sexp_vars(*fact, needs);
-    bool known = true;
-    for (const std::string& n : needs)
-      for (size_t k = *kx; k < s.idx; ++k)
-        if (const auto* l = std::get_if<SLet>(&top.stmts[k].node))
-          for (const Binding& b : l->pats)
-            known = known && b.name.s != n;
-    if (!known) continue;
+    if (!names_fixed(top, *kx, s.idx, *fact)) continue;
     options.push_back([&p, &top, u, d, mem, fact, off, kx = *kx, a = *ka, c = *kd, at = s.idx] {
       u->entries[0].start = mk_int(0);
       SymLmad l;
@@ -434,10 +448,9 @@ std::string read_other_elemtype_row(Program& p, std::vector<Site>& sites, Rng& r
   if (!n) return "";
   std::vector<std::function<std::string()>> options;
   for (const Site& s : sites) {
-    if (s.body != &top) continue;
-    auto* u = std::get_if<EUpdate>(&s.let().exp.node);
-    const auto* x = u ? std::get_if<Name>(&u->value.v) : nullptr;
-    if (!x || u->entries.empty() || !u->entries[0].is_index()) continue;
+    EUpdate* u = top_row_update(s, top);
+    if (!u) continue;
+    const Name* x = &std::get<Name>(u->value.v);
     std::optional<size_t> kx;
     for (size_t k = 0; k < s.idx; ++k)
       if (const auto* l = std::get_if<SLet>(&top.stmts[k].node))
@@ -454,14 +467,7 @@ std::string read_other_elemtype_row(Program& p, std::vector<Site>& sites, Rng& r
           if (b.name.s == u->arr.s) dt = b.type ? &*b.type : nullptr;
     if (!dt || dt->dims.empty()) continue;
     SExpP rows = mk_bin(BinOp::Ge, dt->dims[0], mk_int(1));
-    std::set<std::string> needs;
-    sexp_vars(*rows, needs);
-    bool known = true;
-    for (size_t k = *kx; k < s.idx; ++k)
-      if (const auto* l = std::get_if<SLet>(&top.stmts[k].node))
-        for (const Binding& b : l->pats)
-          known = known && !needs.count(b.name.s);
-    if (!known) continue;
+    if (!names_fixed(top, *kx, s.idx, *rows)) continue;
     options.push_back([&p, &top, u, rows, n = *n, kx = *kx, at = s.idx] {
       const std::set<std::string> used = bound_names(p.def);
       std::vector<std::string> names;
