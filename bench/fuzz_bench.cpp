@@ -1,5 +1,5 @@
 // funmem-bench-fuzz: generated programs per second through the whole pipeline on one
-// thread (issue 7's target: 500 per second for small sizes). For each generator setting
+// thread (the target: 500 per second for small sizes). For each generator setting
 // (statements per body, nesting depth, largest size): --count programs of campaign
 // --seed are generated and checked as funmem-fuzz checks them (round trip, type check,
 // every pipeline stage type-checked and run on every data set against the value

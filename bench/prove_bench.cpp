@@ -1,4 +1,4 @@
-// Benchmark of the non-overlap prover (issue: NW and LUD in under 50 ms each; Z3 alone
+// Benchmark of the non-overlap prover (the target: NW and LUD in under 50 ms each; Z3 alone
 // on the whole membership problem as the baseline), and the soundness / completeness
 // campaign over random pairs. Prints Markdown tables; results go to docs/prover.md.
 //   funmem-bench-prove [--z3-timeout-ms N] [--pairs N] [--symbolic N] [--repeat R] FILE...

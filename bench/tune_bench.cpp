@@ -1,5 +1,5 @@
 // funmem-bench-tune: the monotonic autotuner against random search and hill climbing on
-// the emulated tuning forests (tune/emulator.h), over many seeds (issue 9; the table in
+// the emulated tuning forests (tune/emulator.h), over many seeds (the table in
 // docs/tuning.md). Per case: program runs the tuner spends and how close it gets to the
 // brute-force optimum; runs the baselines need to come within 1% and 5% of it; and the
 // quality of each method's configuration after as many runs as the tuner took.

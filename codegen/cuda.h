@@ -1,4 +1,4 @@
-// IMP to CUDA C++ (issue 8; docs/cuda.md). One `__global__` function per outermost IMP
+// IMP to CUDA C++ (docs/cuda.md). One `__global__` function per outermost IMP
 // `kernel` (one thread per iteration, grid-stride when the grid is smaller than the
 // iteration count); inner kernels and `for` loops become sequential loops in the
 // thread; the host runs the rest and launches through FM_LAUNCH, so the same file
@@ -8,7 +8,7 @@
 // bound is checked as the IMP interpreter checks it, and the first failure is reported
 // as `FILE:LINE:COL: error: KIND: ...`.
 //
-// Multi-versioning (issue 9, docs/tuning.md): an outermost kernel whose body is pure
+// Multi-versioning (docs/tuning.md): an outermost kernel whose body is pure
 // scalar work followed by one inner kernel with an invariant bound gets three versions,
 // chosen at run time by a tuning tree:
 //   if n >= DEF.suff_outer_par_K         outer parallelism, inner loop sequential

@@ -1,4 +1,4 @@
-// Race freedom of extracted CUDA kernels (issue 10; docs/extract.md). For every write
+// Race freedom of extracted CUDA kernels (docs/extract.md). For every write
 // of a thread t and every access of the same array by a different thread t' that may
 // run concurrently (another block: any access to global memory; the same block: an
 // access in the same barrier interval), the prover must show that t's set of elements

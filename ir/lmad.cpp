@@ -259,6 +259,26 @@ std::optional<SymLmad> lmad_normalize(const SymLmad& l, const SignOracle& sign) 
   return r;
 }
 
+SymLmad lmad_canonical_set(SymLmad l) {
+  std::erase_if(l.dims, [](const std::pair<Poly, Poly>& d) {
+    return d.first == Poly(1) || d.second == Poly(0);
+  });
+  for (bool joined = true; joined;) {
+    joined = false;
+    for (size_t i = 0; i < l.dims.size() && !joined; ++i)
+      for (size_t j = 0; j < l.dims.size() && !joined; ++j)
+        if (i != j && l.dims[i].second == l.dims[j].first * l.dims[j].second) {
+          l.dims[j].first = l.dims[i].first * l.dims[j].first;
+          l.dims.erase(l.dims.begin() + static_cast<std::ptrdiff_t>(i));
+          joined = true;
+        }
+  }
+  std::sort(l.dims.begin(), l.dims.end(), [](const auto& a, const auto& b) {
+    return a.second == b.second ? a.first < b.first : a.second < b.second;
+  });
+  return l;
+}
+
 SymLmad lmad_insert_empty(const SymLmad& l, size_t pos, const Poly& stride) {
   SymLmad r = l;
   r.dims.insert(r.dims.begin() + static_cast<std::ptrdiff_t>(std::min(pos, r.dims.size())),

@@ -96,6 +96,11 @@ std::optional<SymLmad> lmad_split(const SymLmad& l, size_t i, const Poly& j);
 /// affine in `i`.
 std::optional<SymLmad> lmad_expand(const std::string& i, const Poly& lower, const Poly& span,
                                    const SymLmad& l);
+/// A canonical form of an LMAD as a set of points, for comparing two that must denote
+/// the same set: count-1 and zero-stride dimensions dropped, a dimension whose stride is
+/// another's count times stride joined into it, the dimensions sorted by stride, then
+/// count. The same points whenever every count is positive.
+SymLmad lmad_canonical_set(SymLmad l);
 /// Substitutes variables in every component.
 SymLmad lmad_substitute(const SymLmad& l, const std::map<std::string, Poly>& s);
 /// The free variables of every component.

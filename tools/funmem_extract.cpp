@@ -1,8 +1,6 @@
 // funmem-extract: reads CUDA kernels with Clang, summarises each thread's accesses and
-// proves race freedom with the non-overlap prover (issue 10; docs/extract.md).
-#include "frontend/differential.h"
-#include "frontend/extract.h"
-#include "frontend/race.h"
+// proves race freedom with the non-overlap prover (docs/extract.md).
+#include "frontend/check.h"
 #include "support/files.h"
 #include "tools/guarded_main.h"
 
@@ -192,54 +190,30 @@ static int tool_main(int argc, char** argv) {
     std::cerr << file << ": error: cannot read the file\n";
     return 2;
   }
-  RaceOptions opt;
-  opt.prover.timeout_ms = timeout_ms;
-  opt.budget_ms = budget_ms;
-  GpuVerifyHeader header = read_gpuverify_header(code);
-  opt.facts = header.facts;
-  opt.equal_writes = equal_writes || header.equal_writes;
-  opt.warp_sync = warp_sync > 0 ? warp_sync : header.warp_sync;
-  opt.only_intra_group = only_intra_group || header.only_intra_group;
-  std::vector<std::string> fact_texts = header.fact_texts;
-  for (const std::string& a : assumes) {
-    Diagnostic d;
-    auto f = parse_launch_fact(a, &d);
-    if (!f) {
-      std::cerr << "--assume '" << a << "':" << d.pos.col << ": error: " << d.message << "\n";
-      return 2;
-    }
-    opt.facts.push_back(*f);
-    fact_texts.push_back(a);
-  }
-
-  ExtractResult r = extract(code, file, clang_args);
+  CheckOptions opt;
+  opt.race.prover.timeout_ms = timeout_ms;
+  opt.race.budget_ms = budget_ms;
+  opt.race.equal_writes = equal_writes;
+  opt.race.warp_sync = warp_sync;
+  opt.race.only_intra_group = only_intra_group;
+  opt.assumes = assumes;
+  opt.clang_args = clang_args;
+  opt.run = !no_run;
+  FileCheck r = check_cuda_file(code, file, opt);
   if (!r.errors.empty()) {
     for (const std::string& e : r.errors)
       std::cerr << e << "\n";
     return 2;
   }
-  if (r.kernels.empty()) {
-    std::cerr << file << ": error: no __global__ function with a body\n";
-    return 2;
-  }
 
   json out;
   out["file"] = file;
-  out["assumptions"] = fact_texts;
-  if (header.expect) out["header_expects"] = *header.expect;
+  out["assumptions"] = r.fact_texts;
+  if (r.header.expect) out["header_expects"] = *r.header.expect;
   out["kernels"] = json::array();
-  bool all_free = true;
-  std::vector<KernelVerdict> verdicts;
-  for (const KernelSummary& k : r.kernels)
-    verdicts.push_back(check_kernel(k, opt));
-  // What the static checker leaves open: run the kernel (the dynamic detector).
-  // (The detector has plain CUDA semantics: not run under GPUVerify's abstractions.)
-  if (!no_run && !opt.semantics_changed())
-    confirm_by_running(code, file, r.kernels, verdicts, opt.facts, clang_args);
   for (size_t ki = 0; ki < r.kernels.size(); ++ki) {
     const KernelSummary& k = r.kernels[ki];
-    const KernelVerdict& v = verdicts[ki];
-    all_free = all_free && v.verdict == Verdict::RaceFree;
+    const KernelVerdict& v = r.verdicts[ki];
     if (as_json) {
       out["kernels"].push_back(kernel_json(k, v));
       continue;
@@ -247,5 +221,5 @@ static int tool_main(int argc, char** argv) {
     print_kernel(file, k, v, show_accesses, explain_proofs);
   }
   if (as_json) std::printf("%s\n", out.dump(2).c_str());
-  return all_free ? 0 : 1;
+  return r.all_race_free() ? 0 : 1;
 }

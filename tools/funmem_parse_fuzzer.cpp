@@ -1,5 +1,5 @@
-// libFuzzer target over raw bytes for the parser, printer and type checkers (issue 7,
-// part 6). Built only with -DFUNMEM_LIBFUZZER=ON and clang (scripts/fuzz-parser).
+// libFuzzer target over raw bytes for the parser, printer and type checkers (docs/fuzzing.md).
+// Built only with -DFUNMEM_LIBFUZZER=ON and clang (scripts/fuzz-parser).
 // Each input is parsed as FUN and as FUNMEM; what parses is type-checked, its
 // diagnostics are formatted, and it must survive the round trip parse(print(p)) == p.
 // A crash, a hang, a sanitizer report or a failed round trip is a finding.

@@ -4,7 +4,7 @@
 // once, mutant schemata); a static `race-free` where a race is observed, or a static
 // `race` whose witness launch runs without one, is a failure, shrunk and written to
 // --regress-dir.
-#include "frontend/differential.h"
+#include "frontend/campaign/differential.h"
 #include "support/files.h"
 #include "tools/guarded_main.h"
 

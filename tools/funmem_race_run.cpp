@@ -2,7 +2,7 @@
 // and store of a CUDA file with Clang's Rewriter, runs each kernel on the CPU emulation
 // (a real thread per CUDA thread, a real barrier per __syncthreads) for one launch,
 // and reports every race it observed with both threads and the address.
-#include "frontend/race_run.h"
+#include "frontend/dynamic/race_run.h"
 #include "support/files.h"
 #include "tools/guarded_main.h"
 

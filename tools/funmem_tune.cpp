@@ -1,5 +1,5 @@
 // funmem-tune: tunes the thresholds of a program's multi-versioned CUDA code over data
-// sets (issue 9; docs/tuning.md). Lowers and builds the program as funmem-cuda does
+// sets (docs/tuning.md). Lowers and builds the program as funmem-cuda does
 // (the CPU emulation here, nvcc when a GPU is present), reads its tuning forest, runs
 // the monotonic autotuner (tune/tuner.h) and writes a `name=value` tuning file and a
 // report. Every run goes to a log; --resume replays it. With --model, input-aware

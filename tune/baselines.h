@@ -1,4 +1,4 @@
-// Black-box baselines for the tuner (issue 9; docs/tuning.md): a random search over
+// Black-box baselines for the tuner (docs/tuning.md): a random search over
 // threshold configurations that skips configurations choosing the same versions as one
 // already run (OpenTuner's memoisation), and a hill climber with random restarts. Both
 // learn the values each threshold is compared with from one run per data set with every

@@ -1,4 +1,4 @@
-// A seeded emulator of multi-versioned programs (issue 9; docs/tuning.md): tuning
+// A seeded emulator of multi-versioned programs (docs/tuning.md): tuning
 // forests whose versions have cost models, run on data sets that are lists of kernel
 // launches. A run walks each launch down its tree (logging every comparison, as the
 // generated code does), adds the chosen versions' costs, and adds noise; a version

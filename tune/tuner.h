@@ -1,4 +1,4 @@
-// The monotonic autotuner (issue 9; docs/tuning.md; seed
+// The monotonic autotuner (docs/tuning.md; seed
 // autotuning-monotonic-thresholds.txt, thesis ch. 7). A multi-versioned program has a
 // forest of tuning trees: each threshold T guards `if P >= T then V else (subtree)`.
 // Under the monotonicity assumption (a version found faster than its subtree at P stays

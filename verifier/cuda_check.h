@@ -1,4 +1,4 @@
-// Differential testing of generated CUDA code (issue 8; docs/cuda.md): a FUN or FUNMEM
+// Differential testing of generated CUDA code (docs/cuda.md): a FUN or FUNMEM
 // program is lowered through the memory pipeline to IMP and CUDA, the .cu file is
 // built (g++ against the CPU emulation; nvcc when present) and run on every data set,
 // and each result element is compared with the value semantics of the source program.

@@ -1,4 +1,4 @@
-// Property-based fuzzing of the whole toolkit (issue 7): one generated FUN program goes
+// Property-based fuzzing of the whole toolkit: one generated FUN program goes
 // through every check, and the first failing check is reported.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Random well-typed FUN programs for property-based fuzzing (issue 7). A program is
+// Random well-typed FUN programs for property-based fuzzing. A program is
 // generated as source text, type-directed, valid by construction: every index is a
 // counter of a kernel or loop over the indexed dimension or 0 (sizes are at least 1 in
 // the generated data sets), every in-place update consumes a fresh copy or a loop

@@ -2,6 +2,7 @@
 #include "verifier/validate.h"
 
 #include "analysis/formula.h"
+#include "frontend/model/rewrite.h"
 #include "ir/convert.h"
 
 #include <algorithm>
@@ -303,37 +304,13 @@ std::optional<std::vector<Formula>> virtualise_parametric(KernelSummary& k, Kern
   return facts;
 }
 
-/// A canonical form of an LMAD as a set: unit and zero-stride dimensions dropped,
-/// contiguous dimensions joined, dimensions sorted (counts assumed positive).
-SymLmad canonical(SymLmad l) {
-  std::erase_if(l.dims, [](const std::pair<Poly, Poly>& d) {
-    return d.first == Poly(1) || d.second == Poly(0);
-  });
-  for (bool joined = true; joined;) {
-    joined = false;
-    for (size_t i = 0; i < l.dims.size() && !joined; ++i)
-      for (size_t j = 0; j < l.dims.size() && !joined; ++j)
-        if (i != j && l.dims[i].second == l.dims[j].first * l.dims[j].second) {
-          l.dims[j].first = l.dims[i].first * l.dims[j].first;
-          l.dims.erase(l.dims.begin() + static_cast<std::ptrdiff_t>(i));
-          joined = true;
-        }
-  }
-  std::sort(l.dims.begin(), l.dims.end(), [](const auto& a, const auto& b) {
-    return a.second == b.second ? a.first < b.first : a.second < b.second;
-  });
-  return l;
-}
-
 /// EXPAND of `index` over loops (innermost last in `loops`), each `var` from `lower` in
 /// `count` steps of `step`; nullopt when a loop is not affine in it.
 std::optional<SymLmad> expand_over(SymLmad l, const std::vector<LoopCtx>& loops) {
   for (size_t k = loops.size(); k-- > 0;) {
     const LoopCtx& c = loops[k];
     if (c.geometric) return std::nullopt;
-    const std::string step_var = c.var + "#k";
-    l = lmad_substitute(l, {{c.var, c.lower + c.step * Poly::var(step_var)}});
-    auto e = lmad_expand(step_var, 0, c.count, l);
+    auto e = expand_loop(l, c.var, c.lower, c.step, c.count, c.var + "#k");
     if (!e) return std::nullopt;
     l = *e;
   }
@@ -448,7 +425,7 @@ StoreCheck check_store(const Access& a, size_t s,
     if (got && version != "") got = lmad_expand("threadIdx_x", 0, mm, *got);
     if (got) got = lmad_expand(version == "" ? "threadIdx_x" : "blockIdx_x", 0, nn, *got);
     if (got && want) {
-      SymLmad cg = canonical(*got), cw = canonical(*want);
+      SymLmad cg = lmad_canonical_set(*got), cw = lmad_canonical_set(*want);
       sc.extracted_lmad = display_names(cg.to_string());
       sc.expected_lmad = display_names(cw.to_string());
       sc.lmad_equal = cg == cw;

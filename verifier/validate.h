@@ -1,6 +1,6 @@
-// Translation validation of funmem-cuda's generated kernels (issue 10, item 4;
-// docs/extract.md). The generated .cu file is parsed again with Clang (its device part,
-// with frontend/funmem_rt_model.h in place of the runtime header) and every
+// Translation validation of funmem-cuda's generated kernels (docs/extract.md).
+// The generated .cu file is parsed again with Clang (its device part,
+// with frontend/model/funmem_rt_model.h in place of the runtime header) and every
 // `__global__` function -- every version of a multi-versioned nest -- must
 //
 //  1. be proved race-free by the extractor's prover, under the launch facts the host

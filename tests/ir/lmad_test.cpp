@@ -360,6 +360,20 @@ TEST_CASE("image-preserving operations keep the set of points", "[lmad]") {
   CHECK(*n == SymLmad{13, {{8, 4}, {4, 1}}});
   CHECK_FALSE(lmad_normalize(SymLmad{0, {{4, Poly::var("s")}}}, constant_sign_oracle()));
 
+  rc::prop("the canonical form of a set keeps the points, and is a fixed point", [] {
+    SymLmad l = gen_lmad(0, 4, 1); // counts >= 1
+    // Strides that are another dimension's count times stride, so that joins happen.
+    if (l.dims.size() >= 2 && *rc::gen::inRange(0, 2) == 0)
+      l.dims[0].second = l.dims[1].first * l.dims[1].second;
+    SymLmad c = lmad_canonical_set(l);
+    RC_ASSERT(points(c) == points(l));
+    RC_ASSERT(lmad_canonical_set(c) == c);
+    for (const auto& [count, stride] : c.dims)
+      RC_ASSERT(!(count == Poly(1)) && !(stride == Poly(0)));
+  });
+  // A dimension of stride count * stride joins the other; the order is by stride.
+  CHECK(lmad_canonical_set(SymLmad{0, {{2, 12}, {4, 3}, {1, 5}}}) == SymLmad{0, {{8, 3}}});
+  CHECK(lmad_canonical_set(SymLmad{1, {{3, 1}, {2, 10}}}) == SymLmad{1, {{3, 1}, {2, 10}}});
   rc::prop("inserting an empty dimension keeps the points", [] {
     SymLmad l = gen_lmad(0, 3, -1);
     size_t pos = *rc::gen::inRange<size_t>(0, l.dims.size() + 1);

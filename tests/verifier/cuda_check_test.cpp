@@ -1,4 +1,4 @@
-// Differential tests of the generated CUDA code (issue 8): every corpus program that the
+// Differential tests of the generated CUDA code: every corpus program that the
 // pipeline accepts is lowered, compiled by g++ against the CPU emulation and run on its
 // data sets, and its results equal the interpreter's; with nvcc present every generated
 // file also compiles with nvcc. Programs expected to be invalid, racy or to fail with a

@@ -1,4 +1,4 @@
-// Translation validation of funmem-cuda's kernels (issue 10, item 4): every accepted
+// Translation validation of funmem-cuda's kernels: every accepted
 // corpus program's kernels (every version) are proved race-free and store where FUNMEM
 // says; racy programs and generated code broken by hand are caught; the host facts
 // (assumptions, host loops, definitions) reach the launch and are needed; the extractor

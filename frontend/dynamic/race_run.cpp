@@ -1,8 +1,8 @@
 // The dynamic race detector (see race_run.h): instrumentation with Clang's Rewriter, a
 // generated harness, compilation with the host compiler, runs and their reports.
-#include "frontend/race_run.h"
+#include "frontend/dynamic/race_run.h"
 
-#include "frontend/clang_parse.h"
+#include "frontend/cuda/parse.h"
 #include "support/files.h"
 #include "support/process.h"
 

@@ -1,5 +1,5 @@
 // funmem_rt_model.h: what funmem-extract parses generated kernels with in place of
-// codegen/funmem_cuda_rt.h (translation validation, frontend/validate.h). The
+// codegen/funmem_cuda_rt.h (translation validation, verifier/validate.h). The
 // declarations the kernels use, without bodies: the extractor knows fm_ld / fm_st as
 // loads and stores of a memory block (`fm_mem`) and fm_add / fm_sub / fm_mul / fm_neg
 // / fm_div / fm_mod / fm_min / fm_max / fm_bound / fm_i32 as the arithmetic they check.

@@ -1,18 +1,17 @@
 // Differential testing of static verdicts against the dynamic detector (see
 // differential.h): the kernel mutator, mutant schemata, the campaign and the shrinker.
-#include "frontend/differential.h"
+#include "frontend/campaign/differential.h"
 
-#include "frontend/clang_parse.h"
+#include "frontend/check.h"
+#include "frontend/cuda/parse.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <set>
 
-#include <unistd.h>
 
 namespace funmem::frontend {
 
@@ -30,7 +29,6 @@ double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-const char* const kDimNames[] = {"x", "y", "z"};
 
 /// Collects the mutations of the functions of the main file.
 class Mutator : public RecursiveASTVisitor<Mutator> {
@@ -204,18 +202,18 @@ struct StaticVerdict {
 
 std::optional<std::vector<StaticVerdict>>
 static_verdicts(const std::string& src, const std::string& file, const CampaignOptions& opt) {
-  ExtractResult r = extract(src, file, {}, opt.extract);
-  if (!r.errors.empty()) return std::nullopt;
-  RaceOptions o;
-  o.prover.timeout_ms = opt.timeout_ms;
-  o.search_limit = opt.search_limit;
-  o.budget_ms = opt.budget_ms;
-  o.facts = read_gpuverify_header(src).facts;
+  CheckOptions o;
+  o.race.prover.timeout_ms = opt.timeout_ms;
+  o.race.search_limit = opt.search_limit;
+  o.race.budget_ms = opt.budget_ms;
+  o.extract = opt.extract;
+  o.header_semantics = false; // the detector runs plain CUDA
+  o.run = false;
+  FileCheck fc = check_cuda_file(src, file, o);
+  if (!fc.parsed) return std::nullopt;
   std::vector<StaticVerdict> out;
-  for (const KernelSummary& k : r.kernels) {
-    KernelVerdict v = check_kernel(k, o);
-    out.push_back({k.name, v.verdict, v.witness});
-  }
+  for (size_t i = 0; i < fc.kernels.size(); ++i)
+    out.push_back({fc.kernels[i].name, fc.verdicts[i].verdict, fc.verdicts[i].witness});
   return out;
 }
 
@@ -242,171 +240,6 @@ const JobResult* result_for(const std::vector<std::vector<JobResult>>& rs, size_
 }
 
 } // namespace
-
-Launch default_launch(const KernelSummary& k, const GpuVerifyHeader& header, int64_t max_grid) {
-  Launch l;
-  for (int d = 0; d < 3; ++d) {
-    bool used = false;
-    for (const std::string& n : k.thread_names)
-      used = used || n.substr(n.size() - 1) == kDimNames[d];
-    l.block[d] = d == 0 ? 4 : used ? 2 : 1;
-    l.grid[d] = d == 0 ? 2 : used ? 2 : 1;
-  }
-  for (const std::string& f : header.fact_texts) {
-    size_t eq = f.find(" == ");
-    if (eq == std::string::npos) continue;
-    std::string name = f.substr(0, eq);
-    int64_t v = std::stoll(f.substr(eq + 4));
-    for (int d = 0; d < 3; ++d) {
-      if (name == std::string("blockDim.") + kDimNames[d]) l.block[d] = v;
-      if (name == std::string("gridDim.") + kDimNames[d]) l.grid[d] = std::min(v, max_grid);
-    }
-  }
-  // The kernel's preconditions that fix a launch size or a scalar parameter (`name ==
-  // e` with e constant or in launch sizes): the run meets them.
-  for (int round = 0; round < 2; ++round)
-    for (const Formula& f : k.preconditions) {
-      if (f.kind != Formula::Kind::Cmp || f.rel != Rel::Eq) continue;
-      std::map<std::string, int64_t> env = l.args;
-      for (int d = 0; d < 3; ++d) {
-        env[std::string("blockDim_") + kDimNames[d]] = l.block[d];
-        env[std::string("gridDim_") + kDimNames[d]] = l.grid[d];
-      }
-      for (const auto& [a, b] : {std::pair{f.lhs, f.rhs}, std::pair{f.rhs, f.lhs}}) {
-        auto vars = a.free_vars();
-        std::string msg;
-        auto val = b.eval(env, &msg);
-        if (vars.size() != 1 || !(a == Poly::var(vars[0])) || !val) continue;
-        bool dim = false;
-        for (int d = 0; d < 3; ++d) {
-          if (vars[0] == std::string("blockDim_") + kDimNames[d]) l.block[d] = *val, dim = true;
-          if (vars[0] == std::string("gridDim_") + kDimNames[d]) l.grid[d] = *val, dim = true;
-        }
-        if (!dim) l.args[vars[0]] = *val;
-        break;
-      }
-    }
-  return l;
-}
-
-int confirm_by_running(const std::string& code, const std::string& file,
-                       const std::vector<KernelSummary>& kernels,
-                       std::vector<KernelVerdict>& verdicts, const std::vector<Formula>& facts,
-                       const std::vector<std::string>& clang_args) {
-  std::vector<size_t> open;
-  for (size_t i = 0; i < kernels.size() && i < verdicts.size(); ++i)
-    if (verdicts[i].verdict == Verdict::Unknown || verdicts[i].verdict == Verdict::Unsupported)
-      open.push_back(i);
-  if (open.empty()) return 0;
-  static std::atomic<int> runs{0};
-  fs::path dir = fs::temp_directory_path() /
-                 ("funmem-confirm-" + std::to_string(::getpid()) + "-" + std::to_string(runs++));
-  RaceDetector det(code, file, dir.string(), clang_args);
-  int confirmed = 0;
-  if (det.errors().empty()) {
-    GpuVerifyHeader h = read_gpuverify_header(code);
-    for (size_t i : open) {
-      const KernelSummary& k = kernels[i];
-      auto at = std::find(det.kernels().begin(), det.kernels().end(), k.name);
-      if (at == det.kernels().end()) continue;
-      size_t ki = static_cast<size_t>(at - det.kernels().begin());
-      // Launches: the default, then more threads, then more blocks.
-      std::vector<Launch> launches;
-      // The header's grid as it is (the launches must meet the facts).
-      Launch base = default_launch(k, h, 64);
-      launches.push_back(base);
-      for (auto [bx, gx] : {std::pair<int64_t, int64_t>{8, 2}, {32, 2}, {2, 4}}) {
-        Launch l = base;
-        l.block[0] = bx;
-        l.grid[0] = gx;
-        launches.push_back(l);
-      }
-      std::vector<RaceJob> jobs;
-      for (const Launch& l0 : launches)
-        for (int zero = 0; zero < 2; ++zero) {
-          Launch l = l0;
-          if (zero) l.args["@@fill"] = 0;
-          // The facts and preconditions hold at the launch (unset scalars: the
-          // number of threads in x, as the detector passes them).
-          Env env;
-          for (int d = 0; d < 3; ++d) {
-            env[std::string("blockDim_") + kDimNames[d]] = l.block[d];
-            env[std::string("gridDim_") + kDimNames[d]] = l.grid[d];
-          }
-          for (const std::string& p : k.scalar_params)
-            env[p] = l.args.count(p) ? l.args.at(p) : l.block[0] * l.grid[0];
-          bool ok = true;
-          for (const std::vector<Formula>* fs : {&facts, &k.preconditions})
-            for (const Formula& f : *fs) {
-              auto t = f.eval(env);
-              ok = ok && t && *t;
-            }
-          // At most 8192 threads (each block's threads are real threads of the emulation).
-          if (l.block[0] * l.block[1] * l.block[2] * l.grid[0] * l.grid[1] * l.grid[2] > 8192)
-            ok = false;
-          if (!ok) continue;
-          RaceJob j;
-          j.launch = l;
-          jobs.push_back(j);
-        }
-      std::vector<std::vector<JobResult>> results = det.run(jobs, 10);
-      for (size_t j = 0; j < results.size() && j < jobs.size(); ++j) {
-        if (ki >= results[j].size() || results[j][ki].races.empty()) continue;
-        const ObservedRace& r = results[j][ki].races.front();
-        const Launch& l = jobs[j].launch;
-        RaceWitness w;
-        w.array = r.object;
-        for (const Access& a : k.accesses)
-          if (a.array == r.object) w.unit = a.unit;
-        w.address = r.byte / w.unit;
-        w.first = r.first;
-        w.second = r.second;
-        for (int d = 0; d < 3; ++d) {
-          w.launch[std::string("blockDim_") + kDimNames[d]] = l.block[d];
-          w.launch[std::string("gridDim_") + kDimNames[d]] = l.grid[d];
-        }
-        for (const auto& [n, v] : l.args)
-          w.launch[n] = v; // `@@fill` too: the witness reruns as observed
-        KernelVerdict& v = verdicts[i];
-        v.verdict = Verdict::Race;
-        v.reason = "two threads access " + w.array + "[" + std::to_string(w.address) +
-                   "], observed by running the kernel" +
-                   (l.args.count("@@fill") ? " on zero-filled memory" : "");
-        v.witness = w;
-        ++confirmed;
-        break;
-      }
-    }
-  }
-  std::error_code ec;
-  fs::remove_all(dir, ec);
-  return confirmed;
-}
-
-Launch witness_launch(const RaceWitness& w) {
-  Launch l;
-  for (int d = 0; d < 3; ++d) {
-    l.block[d] = 1;
-    l.grid[d] = 1;
-  }
-  for (const auto& [n, v] : w.launch) {
-    bool builtin = false;
-    for (int d = 0; d < 3; ++d) {
-      if (n == std::string("blockDim_") + kDimNames[d]) l.block[d] = v, builtin = true;
-      if (n == std::string("gridDim_") + kDimNames[d]) l.grid[d] = v, builtin = true;
-    }
-    for (const char* b : {"threadIdx_", "blockIdx_", "blockDim_", "gridDim_"})
-      builtin = builtin || n.rfind(b, 0) == 0;
-    if (!builtin) l.args[n] = v;
-  }
-  // Buffers long enough to hold the raced-on address (elements are at least a byte).
-  int64_t threads = 1;
-  for (int d = 0; d < 3; ++d)
-    threads *= l.block[d] * l.grid[d];
-  l.elements = std::min<int64_t>(
-      std::max<int64_t>(threads * threads + 64, (w.address + 1) * w.unit), int64_t{1} << 22);
-  return l;
-}
 
 std::vector<Mutation> mutations(const std::string& code, const std::string& file) {
   std::vector<std::string> errors;
@@ -501,6 +334,55 @@ std::string shrink_kernel_source(const std::string& code,
   return cur;
 }
 
+namespace {
+
+/// A failure of mutant `on` in `kernel`; a soundness failure is shrunk (the kernel still
+/// static race-free, the detector still sees a race) and written to the regress folder.
+Failure make_failure(const std::string& code, const std::string& file,
+                     const std::vector<Mutation>& ms, const std::vector<size_t>& on,
+                     const std::string& kernel, const std::string& kind, const std::string& detail,
+                     const CampaignOptions& opt, const fs::path& dir, const Launch& base,
+                     size_t index) {
+  Failure f;
+  f.file = file;
+  f.kind = kind;
+  f.detail = detail;
+  for (size_t i : on)
+    f.what += (f.what.empty() ? "" : "; ") + ms[i].what;
+  f.source = apply_mutants(code, ms, on);
+  if (kind == "soundness") {
+    // Shrink: the kernel still static race-free, the detector still sees a race.
+    int attempt = 0;
+    f.source = shrink_kernel_source(f.source, [&](const std::string& src) {
+      auto sv = static_verdicts(src, file, opt);
+      if (!sv) return false;
+      bool free = false;
+      for (const StaticVerdict& v : *sv)
+        free = free || (v.kernel == kernel && v.verdict == Verdict::RaceFree);
+      if (!free) return false;
+      RaceDetector d(src, file, (dir / ("shrink-" + std::to_string(attempt++))).string());
+      if (!d.errors().empty()) return false;
+      RaceJob j;
+      j.launch = base;
+      const auto rr = d.run({j}, opt.seconds);
+      const JobResult* r = result_for(rr, 0, kernel);
+      return r && !r->races.empty();
+    });
+  }
+  if (!opt.regress_dir.empty()) {
+    fs::create_directories(opt.regress_dir);
+    fs::path out =
+        fs::path(opt.regress_dir) / (fs::path(file).stem().string() + "-" + kind.substr(0, 9) +
+                                     "-" + std::to_string(index) + ".cu");
+    std::ofstream(out) << "// funmem-race-fuzz: " << kind << " (" << detail << ")\n// " << f.what
+                       << "\n"
+                       << f.source;
+  }
+  return f;
+}
+
+} // namespace
+
 CampaignResult campaign_file(const std::string& code, const std::string& file,
                              const CampaignOptions& opt) {
   CampaignResult res;
@@ -563,42 +445,8 @@ CampaignResult campaign_file(const std::string& code, const std::string& file,
   res.dynamic_seconds = since(td);
   auto record = [&](size_t m, const std::string& kernel, const std::string& kind,
                     const std::string& detail) {
-    Failure f;
-    f.file = file;
-    f.kind = kind;
-    f.detail = detail;
-    for (size_t i : mutants[m])
-      f.what += (f.what.empty() ? "" : "; ") + ms[i].what;
-    f.source = apply_mutants(code, ms, mutants[m]);
-    if (kind == "soundness") {
-      // Shrink: the kernel still static race-free, the detector still sees a race.
-      int attempt = 0;
-      f.source = shrink_kernel_source(f.source, [&](const std::string& src) {
-        auto sv = static_verdicts(src, file, opt);
-        if (!sv) return false;
-        bool free = false;
-        for (const StaticVerdict& v : *sv)
-          free = free || (v.kernel == kernel && v.verdict == Verdict::RaceFree);
-        if (!free) return false;
-        RaceDetector d(src, file, (dir / ("shrink-" + std::to_string(attempt++))).string());
-        if (!d.errors().empty()) return false;
-        RaceJob j;
-        j.launch = base;
-        const auto rr = d.run({j}, opt.seconds);
-        const JobResult* r = result_for(rr, 0, kernel);
-        return r && !r->races.empty();
-      });
-    }
-    if (!opt.regress_dir.empty()) {
-      fs::create_directories(opt.regress_dir);
-      fs::path out =
-          fs::path(opt.regress_dir) / (fs::path(file).stem().string() + "-" + kind.substr(0, 9) +
-                                       "-" + std::to_string(res.failures.size()) + ".cu");
-      std::ofstream(out) << "// funmem-race-fuzz: " << kind << " (" << detail << ")\n// " << f.what
-                         << "\n"
-                         << f.source;
-    }
-    res.failures.push_back(std::move(f));
+    res.failures.push_back(make_failure(code, file, ms, mutants[m], kernel, kind, detail, opt, dir,
+                                        base, res.failures.size()));
   };
   for (size_t m = 0; m < mutants.size(); ++m) {
     ++res.mutants;

@@ -1,0 +1,118 @@
+// Parsing CUDA device code with Clang (parse.h).
+#include "frontend/cuda/parse.h"
+#include "frontend/extract.h"
+
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <functional>
+#include <sstream>
+
+#ifndef FUNMEM_CLANG_RESOURCE_DIR
+#define FUNMEM_CLANG_RESOURCE_DIR ""
+#endif
+
+namespace funmem::frontend {
+
+using namespace clang;
+
+std::vector<std::string> gpuverify_clang_args(const std::string& code) {
+  std::vector<std::string> out;
+  std::istringstream in(code);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("//", 0) != 0) break;
+    std::istringstream w(line.substr(2));
+    for (std::string word; w >> word;)
+      if ((word.rfind("-D", 0) == 0 || word.rfind("-I", 0) == 0) && word.size() > 2)
+        out.push_back(word);
+  }
+  return out;
+}
+
+std::vector<const FunctionDecl*> main_file_kernels(ASTContext& ctx) {
+  const SourceManager& sm = ctx.getSourceManager();
+  std::vector<const FunctionDecl*> out;
+  auto kernel = [&](const FunctionDecl* f) {
+    if (f && f->hasAttr<CUDAGlobalAttr>() && f->doesThisDeclarationHaveABody() &&
+        sm.isInMainFile(sm.getExpansionLoc(f->getLocation())))
+      out.push_back(f);
+  };
+  std::function<void(const DeclContext*)> scan = [&](const DeclContext* dc) {
+    for (const Decl* d : dc->decls()) {
+      if (const auto* ls = dyn_cast<LinkageSpecDecl>(d)) {
+        scan(ls);
+      } else if (const auto* ns = dyn_cast<NamespaceDecl>(d)) {
+        scan(ns);
+      } else if (const auto* t = dyn_cast<FunctionTemplateDecl>(d)) {
+        for (const FunctionDecl* inst : t->specializations())
+          kernel(inst);
+      } else if (const auto* f = dyn_cast<FunctionDecl>(d); f && !f->isTemplated()) {
+        kernel(f);
+      }
+    }
+  };
+  scan(ctx.getTranslationUnitDecl());
+  return out;
+}
+
+std::string kernel_name(const FunctionDecl* f, bool qualified) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  f->getNameForDiagnostic(os, f->getASTContext().getPrintingPolicy(), qualified);
+  return os.str();
+}
+
+std::unique_ptr<ASTUnit> parse_device_code(const std::string& code, const std::string& file,
+                                           const std::vector<std::string>& clang_args,
+                                           std::vector<std::string>& errors) {
+  std::vector<std::string> args = {"-x",
+                                   "cuda",
+                                   "--cuda-device-only",
+                                   "-nocudainc",
+                                   "-nocudalib",
+                                   "--cuda-gpu-arch=sm_70",
+                                   "-std=c++17",
+                                   "-include",
+                                   kHeaderPath,
+                                   "-Wno-unknown-cuda-version",
+                                   "-I/funmem-extract/include"};
+  if (std::string rd = FUNMEM_CLANG_RESOURCE_DIR; !rd.empty()) {
+    args.push_back("-resource-dir");
+    args.push_back(rd);
+  }
+  std::vector<std::string> header = gpuverify_clang_args(code);
+  args.insert(args.end(), header.begin(), header.end());
+  args.insert(args.end(), clang_args.begin(), clang_args.end());
+  std::string diag_text;
+  llvm::raw_string_ostream diag_os(diag_text);
+  IntrusiveRefCntPtr<DiagnosticOptions> diag_opts = new DiagnosticOptions();
+  diag_opts->ShowColors = false;
+  TextDiagnosticPrinter printer(diag_os, diag_opts.get());
+  // `#include "cuda.h"` and its kin: the bundled header, included first, has it all.
+  const char* empty = "#pragma once\n";
+  tooling::FileContentMappings files = {{kHeaderPath, cuda_min_header()},
+                                        {kRtModelPath, rt_model_header()},
+                                        {"/funmem-extract/include/cuda.h", empty},
+                                        {"/funmem-extract/include/cuda_runtime.h", empty}};
+  std::unique_ptr<ASTUnit> ast = tooling::buildASTFromCodeWithArgs(
+      code, args, file, "funmem-extract", std::make_shared<PCHContainerOperations>(),
+      tooling::getClangStripDependencyFileAdjuster(), files, &printer);
+  diag_os.flush();
+  // Errors (not warnings) are the tool's.
+  size_t start = 0;
+  while (start < diag_text.size()) {
+    size_t end = diag_text.find('\n', start);
+    std::string line = diag_text.substr(start, end == std::string::npos ? end : end - start);
+    if (line.find(": error: ") != std::string::npos ||
+        line.find(": fatal error: ") != std::string::npos)
+      errors.push_back(line);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  if ((!ast || ast->getDiagnostics().hasErrorOccurred()) && errors.empty())
+    errors.push_back(file + ": error: clang could not parse the file");
+  return ast;
+}
+
+} // namespace funmem::frontend

@@ -1,0 +1,265 @@
+// The extractor's calls (extractor.h): direct calls inlined with their arguments bound,
+// calls through function pointers, returned pointers and constructions.
+#include "frontend/extract/extractor.h"
+
+namespace funmem::frontend::detail {
+
+std::vector<const FunctionDecl*>
+indirect_callees(ASTContext& ctx, QualType fn,
+                 std::optional<std::vector<const FunctionDecl*>>& cache) {
+  if (!cache) cache = address_taken_functions(ctx);
+  std::vector<const FunctionDecl*> out;
+  for (const FunctionDecl* f : *cache)
+    if (ctx.hasSameType(f->getType(), fn)) out.push_back(f);
+  return out;
+}
+
+QualType called_type(const CallExpr* c) {
+  QualType t = c->getCallee()->getType();
+  return t->isPointerType() ? t->getPointeeType() : t;
+}
+
+void Extractor::call_expr(const CallExpr* call, const Ctx& c) {
+  mark(call, "call");
+  const FunctionDecl* f = call->getDirectCallee();
+  if (!f) return indirect_call(call, c);
+  if (const auto* m = dyn_cast<MemberExpr>(call->getCallee()->IgnoreParenImpCasts()))
+    mark(m, "the called method");
+  std::string n = f->getNameAsString();
+  const auto* method = dyn_cast<CXXMethodDecl>(f);
+  // A trivial copy or move of a structure: a read of the source, a write of the target.
+  if (method && method->isTrivial() &&
+      (method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator())) {
+    const Expr *to = call->getArg(0), *from = call->getArg(1);
+    if (isa<CXXMemberCallExpr>(call)) {
+      to = cast<CXXMemberCallExpr>(call)->getImplicitObjectArgument();
+      from = call->getArg(0);
+    }
+    // A local memory block made to name another block (generated code): followed as
+    // a pointer is.
+    if (const auto* d = dyn_cast<DeclRefExpr>(to->IgnoreParens());
+        d && is_fm_mem(d->getType()) && local(d->getDecl())) {
+      mark(call, "memory block assignment");
+      return assign(to, from, false, c, call);
+    }
+    load(from, c);
+    Target p = lvalue(to, c);
+    record(p, Poly(bytes(to->getType(), to)), Kind::Write, c, to);
+    mark(call, "structure assignment");
+    return;
+  }
+  if ((in_header(f) && !f->doesThisDeclarationHaveABody()) || n == "__builtin_memcpy" ||
+      n == "__builtin_memset") {
+    builtin_call(call, n, c);
+    return;
+  }
+  inline_call(call, f, c);
+}
+
+std::optional<Extractor::Target> Extractor::returned_pointer(const CallExpr* call, const Ctx& c) {
+  const FunctionDecl* f = call->getDirectCallee();
+  const FunctionDecl* d = f ? f->getDefinition() : nullptr;
+  if (!d || !d->hasBody() || in_header(d) || isa<CXXMethodDecl>(d) || d->isVariadic() ||
+      std::find(inlined_.begin(), inlined_.end(), d) != inlined_.end())
+    return std::nullopt;
+  const auto* body = dyn_cast<CompoundStmt>(d->getBody());
+  if (!body || body->body_empty()) return std::nullopt;
+  const auto* ret = dyn_cast<ReturnStmt>(body->body_back());
+  if (!ret || !ret->getRetValue()) return std::nullopt;
+  for (const Stmt* s : body->body())
+    if (s != ret && !(isa<Expr>(s) && only_annotations(cast<Expr>(s)))) return std::nullopt;
+  bind(d, std::vector<const Expr*>(call->arg_begin(), call->arg_end()), c);
+  for (const Stmt* s : body->body())
+    if (s != ret) cover(s, "GPUVerify annotation (a specification: not executed, not trusted)");
+  mark(call, "inlined call of " + f->getNameAsString() + " (the pointer it returns)");
+  inlined_.push_back(d);
+  Target t = ptr(ret->getRetValue(), c);
+  inlined_.pop_back();
+  return t;
+}
+
+void Extractor::indirect_call(const CallExpr* call, const Ctx& c) {
+  const Expr* callee = call->getCallee()->IgnoreParenImpCasts();
+  if (const auto* u = dyn_cast<UnaryOperator>(callee); u && u->getOpcode() == UO_Deref) {
+    mark(u, "the called function (a function pointer dereferenced: no memory)");
+    callee = u->getSubExpr()->IgnoreParenImpCasts();
+  }
+  // The pointer's value: a local or a parameter is no memory; anything else is read.
+  if (const auto* d = dyn_cast<DeclRefExpr>(callee); !(d && local(d->getDecl())))
+    rvalue(callee, c);
+  else
+    mark(d, "the called function pointer (a local)");
+  std::vector<const FunctionDecl*> fs = indirect_callees(ctx_, called_type(call), address_taken_);
+  if (fs.empty())
+    throw NotAffine{"an indirect call ('" + text(call) +
+                        "') where no function of its type has its address taken in the file",
+                    call};
+  Ctx inner = c;
+  inner.divergent = true;
+  inner.exact = false;
+  inner.conditional = true;
+  ++inner.depth;
+  for (const FunctionDecl* f : fs)
+    inline_call(call, f, inner);
+  mark(call, "indirect call of any of " + std::to_string(fs.size()) + " function(s)");
+  k_.indirect_calls = true;
+}
+
+void Extractor::bind(const FunctionDecl* d, const std::vector<const Expr*>& args, const Ctx& c) {
+  for (unsigned i = 0; i < d->getNumParams(); ++i) {
+    const ParmVarDecl* p = d->getParamDecl(i);
+    const Expr* a = i < args.size() ? args[i] : p->getDefaultArg();
+    if (!a)
+      throw NotAffine{"a call of '" + d->getNameAsString() + "' without argument " +
+                      std::to_string(i + 1)};
+    QualType t = p->getType();
+    env_.erase(p);
+    ptrs_.erase(p);
+    bad_ptrs_.erase(p);
+    refs_.erase(p);
+    depth_of_[p] = c.depth;
+    if (t->isReferenceType()) {
+      escape(a);
+      refs_[p] = lvalue(a, c);
+    } else if (t->isPointerType() || is_fm_mem(t)) {
+      try {
+        ptrs_[p] = is_fm_mem(t) ? block(a, c) : ptr(a, c);
+      } catch (const NotAffine& e) {
+        // Followed only if it is used; what the argument reads is read here.
+        bad_ptrs_[p] = "the pointer '" + p->getNameAsString() + "': " + e.why;
+        rvalue(a, c);
+      }
+    } else {
+      rvalue(a, c);
+      if (t->isIntegerType()) env_[p] = poly(a);
+    }
+  }
+}
+
+bool Extractor::changed(const Stmt* body, const ParmVarDecl* p) const {
+  auto hits = [p](const Expr* lv) {
+    const Expr* r = storage_root(lv);
+    if (isa<CXXThisExpr>(r)) return true;
+    const auto* d = dyn_cast<DeclRefExpr>(r);
+    return d && d->getDecl() == p;
+  };
+  std::set<const FunctionDecl*> seen;
+  return reaches(body, seen, [&](const Stmt* x) {
+    if (const auto* b = dyn_cast<BinaryOperator>(x); b && b->isAssignmentOp())
+      return hits(b->getLHS());
+    if (const auto* u = dyn_cast<UnaryOperator>(x);
+        u && (u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf))
+      return hits(u->getSubExpr());
+    if (const auto* ds = dyn_cast<DeclStmt>(x))
+      for (const Decl* d : ds->decls())
+        if (const auto* v = dyn_cast<VarDecl>(d);
+            v && v->getType()->isReferenceType() && v->getInit() && hits(v->getInit()))
+          return true;
+    // A method whose body is not followed (a trivial assignment, say) on the object.
+    if (const auto* call = dyn_cast<CallExpr>(x))
+      if (const auto* m = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+          m && !m->isStatic() && !m->isConst() && (m->isTrivial() || !m->getDefinition())) {
+        const Expr* obj = nullptr;
+        if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call))
+          obj = mc->getImplicitObjectArgument();
+        else if (isa<CXXOperatorCallExpr>(call) && call->getNumArgs() > 0)
+          obj = call->getArg(0);
+        if (obj && hits(obj)) return true;
+      }
+    if (const auto* call = dyn_cast<CallExpr>(x))
+      if (const FunctionDecl* f = call->getDirectCallee())
+        for (unsigned i = 0; i < call->getNumArgs() && i < f->getNumParams(); ++i)
+          if (f->getParamDecl(i)->getType()->isReferenceType() &&
+              !f->getParamDecl(i)->getType().getNonReferenceType().isConstQualified() &&
+              hits(call->getArg(i)))
+            return true;
+    return false;
+  });
+}
+
+void Extractor::inline_call(const CallExpr* call, const FunctionDecl* f, const Ctx& c) {
+  const FunctionDecl* d = f->getDefinition();
+  if (!d || !d->hasBody()) {
+    // Defined elsewhere (or nowhere): given values only, it reaches none of the
+    // kernel's memory unless the file has `__device__` variables other files see.
+    bool values = !isa<CXXMemberCallExpr>(call) && !external_globals_;
+    for (const Expr* a : call->arguments())
+      values = values && !holds_pointer(a->getType());
+    if (!values)
+      throw NotAffine{"a call of '" + f->getNameAsString() +
+                          "', whose body is not available, with a pointer argument or "
+                          "visible __device__ variables",
+                      call};
+    for (const Expr* a : call->arguments())
+      rvalue(a, c);
+    mark(call, "a call of " + f->getNameAsString() +
+                   " without a body: values only, none of the kernel's memory");
+    return;
+  }
+  if (std::find(inlined_.begin(), inlined_.end(), d) != inlined_.end() || inlined_.size() > 16)
+    throw NotAffine{"a recursive call of '" + f->getNameAsString() + "'", call};
+  if (d->isVariadic()) throw NotAffine{"a call of the variadic '" + f->getNameAsString() + "'"};
+  std::vector<const Expr*> args(call->arg_begin(), call->arg_end());
+  Target self;
+  std::optional<std::string> self_path;
+  bool method = false;
+  if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call)) {
+    const Expr* obj = mc->getImplicitObjectArgument();
+    const auto* me = dyn_cast<MemberExpr>(mc->getCallee()->IgnoreParens());
+    self = me && me->isArrow() ? ptr(obj, c) : lvalue(obj, c);
+    if (!(me && me->isArrow())) self_path = param_path(obj);
+    method = true;
+  } else if (isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(d) &&
+             !cast<CXXMethodDecl>(d)->isStatic()) {
+    self = lvalue(call->getArg(0), c);
+    self_path = param_path(call->getArg(0));
+    args.erase(args.begin());
+    method = true;
+  }
+  bind(d, args, c);
+  if (method) {
+    this_.push_back(self);
+    this_path_.push_back(self_path);
+  }
+  inlined_.push_back(d);
+  mark(call, "inlined call of " + f->getNameAsString());
+  Ctx inner = c;
+  block_items(d->getBody(), inner);
+  inlined_.pop_back();
+  if (method) {
+    this_.pop_back();
+    this_path_.pop_back();
+  }
+}
+
+void Extractor::construct(const CXXConstructExpr* cc, const Target& target, const Ctx& c) {
+  mark(cc, "construction");
+  const CXXConstructorDecl* ctor = cc->getConstructor();
+  if (ctor->isTrivial() || (ctor->isDefaulted() && ctor->getParent()->isPOD() &&
+                            (ctor->isCopyConstructor() || ctor->isMoveConstructor()))) {
+    if ((ctor->isCopyConstructor() || ctor->isMoveConstructor()) && cc->getNumArgs() >= 1)
+      load(cc->getArg(0), c);
+    record(target, Poly(bytes(cc->getType(), cc)), Kind::Write, c, cc);
+    return;
+  }
+  if (target) throw NotAffine{"a non-trivial construction of an object in memory", cc};
+  const CXXRecordDecl* r = ctor->getParent();
+  if (r->getNumBases() > 0) throw NotAffine{"a construction of a derived class", cc};
+  const auto* d = dyn_cast_or_null<CXXConstructorDecl>(ctor->getDefinition());
+  if (!d) throw NotAffine{"a constructor whose body is not available", cc};
+  if (std::find(inlined_.begin(), inlined_.end(), d) != inlined_.end())
+    throw NotAffine{"a recursive construction", cc};
+  bind(d, std::vector<const Expr*>(cc->arg_begin(), cc->arg_end()), c);
+  this_.push_back(std::nullopt);
+  this_path_.push_back(std::nullopt);
+  inlined_.push_back(d);
+  for (const CXXCtorInitializer* i : d->inits())
+    if (i->isWritten()) rvalue(i->getInit(), c);
+  Ctx inner = c;
+  block_items(d->getBody(), inner);
+  inlined_.pop_back();
+  this_.pop_back();
+  this_path_.pop_back();
+}
+
+} // namespace funmem::frontend::detail

@@ -1,0 +1,154 @@
+// The census (docs/extract.md): every node of a kernel, and of every function it
+// reaches, that can touch memory, found by syntax alone, and the check that the
+// extractor accounted for each; the address-taken functions of a file.
+#include "frontend/extract/extractor.h"
+
+namespace funmem::frontend::detail {
+
+namespace {
+
+/// See address_taken_functions (cuda/parse.h).
+class AddressTaken : public RecursiveASTVisitor<AddressTaken> {
+public:
+  std::vector<const FunctionDecl*> functions;
+
+  // Visited before its children: the callee's reference is known when it is reached.
+  bool VisitCallExpr(CallExpr* c) {
+    callees_.insert(c->getCallee()->IgnoreParenImpCasts());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr* d) {
+    const auto* f = dyn_cast<FunctionDecl>(d->getDecl());
+    if (!f || callees_.count(d)) return true;
+    // Without a body too (a math function, one defined elsewhere): a call of it is then
+    // modelled as such calls are.
+    const FunctionDecl* def = f->getDefinition() ? f->getDefinition() : f->getCanonicalDecl();
+    if (std::find(functions.begin(), functions.end(), def) == functions.end())
+      functions.push_back(def);
+    return true;
+  }
+
+private:
+  std::set<const Expr*> callees_;
+};
+
+/// The address-taken functions of `ctx`'s file whose type is `fn` (a function type);
+/// `cache` holds them all once found.
+std::vector<const FunctionDecl*>
+indirect_callees(ASTContext& ctx, QualType fn,
+                 std::optional<std::vector<const FunctionDecl*>>& cache) {
+  if (!cache) cache = address_taken_functions(ctx);
+  std::vector<const FunctionDecl*> out;
+  for (const FunctionDecl* f : *cache)
+    if (ctx.hasSameType(f->getType(), fn)) out.push_back(f);
+  return out;
+}
+
+/// The function type an indirect call calls (its callee is a pointer to it).
+QualType called_type(const CallExpr* c) {
+  QualType t = c->getCallee()->getType();
+  return t->isPointerType() ? t->getPointeeType() : t;
+}
+
+/// The census (docs/extract.md): every node of a kernel, and of every function it
+/// reaches, that can touch memory, found by syntax alone: subscripts, dereferences,
+/// member accesses, references to variables with static storage or of reference type,
+/// `this`, calls and constructions, inline assembly, new and delete.
+class Census : public RecursiveASTVisitor<Census> {
+public:
+  explicit Census(ASTContext& ctx) : ctx_(ctx) {}
+  std::vector<const Stmt*> nodes;
+
+  void run(const FunctionDecl* kernel) {
+    todo_.push_back(kernel);
+    functions_.insert(kernel);
+    while (!todo_.empty()) {
+      const FunctionDecl* f = todo_.back();
+      todo_.pop_back();
+      if (const auto* c = dyn_cast<CXXConstructorDecl>(f))
+        for (const CXXCtorInitializer* i : c->inits())
+          if (i->isWritten()) TraverseStmt(i->getInit());
+      TraverseStmt(f->getBody());
+    }
+  }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr* e) { return add(e); }
+  bool VisitUnaryOperator(UnaryOperator* u) { return u->getOpcode() == UO_Deref ? add(u) : true; }
+  bool VisitMemberExpr(MemberExpr* m) { return add(m); }
+  bool VisitDeclRefExpr(DeclRefExpr* d) {
+    const auto* v = dyn_cast<VarDecl>(d->getDecl());
+    if (v &&
+        (v->hasGlobalStorage() || v->getType()->isReferenceType() || v->hasAttr<CUDASharedAttr>()))
+      add(d);
+    return true;
+  }
+  bool VisitCXXThisExpr(CXXThisExpr* t) { return add(t); }
+  bool VisitCallExpr(CallExpr* c) {
+    if (const FunctionDecl* f = c->getDirectCallee())
+      reach(f);
+    else
+      for (const FunctionDecl* g : indirect_callees(ctx_, called_type(c), address_taken_))
+        reach(g);
+    return add(c);
+  }
+  // An annotation's arguments never run: the call is the node, nothing under it.
+  bool TraverseCallExpr(CallExpr* c) {
+    if (is_annotation(c->getDirectCallee())) return add(c);
+    return RecursiveASTVisitor<Census>::TraverseCallExpr(c);
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr* c) {
+    reach(c->getConstructor());
+    return add(c);
+  }
+  bool VisitAsmStmt(AsmStmt* s) { return add(s); }
+  bool VisitCXXNewExpr(CXXNewExpr* e) { return add(e); }
+  bool VisitCXXDeleteExpr(CXXDeleteExpr* e) { return add(e); }
+
+private:
+  ASTContext& ctx_; // for the functions an indirect call may reach
+  std::optional<std::vector<const FunctionDecl*>> address_taken_;
+  std::set<const FunctionDecl*> functions_;
+  std::vector<const FunctionDecl*> todo_;
+  bool add(const Stmt* s) {
+    nodes.push_back(s);
+    return true;
+  }
+  void reach(const FunctionDecl* f) {
+    // Trivial special members are modelled as whole-object copies, not followed.
+    if (f && f->isTrivial()) return;
+    const FunctionDecl* d = f ? f->getDefinition() : nullptr;
+    if (d && d->hasBody() && functions_.insert(d).second) todo_.push_back(d);
+  }
+};
+
+} // namespace
+
+void Extractor::census(const FunctionDecl* f) {
+  Census cs(ctx_);
+  cs.run(f);
+  std::set<const Stmt*> done;
+  for (const Stmt* s : cs.nodes) {
+    if (!done.insert(s).second) continue;
+    auto it = seen_.find(s);
+    std::string how = it == seen_.end() ? "" : it->second;
+    k_.census.push_back({pos(s->getBeginLoc()), text(s), how});
+    if (how.empty())
+      k_.unsupported.push_back(
+          {pos(s->getBeginLoc()),
+           "internal: unaccounted memory access at " + std::to_string(pos(s->getBeginLoc()).line) +
+               ":" + std::to_string(pos(s->getBeginLoc()).col) + " ('" + text(s) + "')"});
+  }
+}
+
+} // namespace funmem::frontend::detail
+
+namespace funmem::frontend {
+
+using namespace detail;
+
+std::vector<const FunctionDecl*> address_taken_functions(ASTContext& ctx) {
+  AddressTaken a;
+  a.TraverseDecl(ctx.getTranslationUnitDecl());
+  return a.functions;
+}
+
+} // namespace funmem::frontend

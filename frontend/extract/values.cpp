@@ -1,0 +1,336 @@
+// The extractor's values (extractor.h): integer expressions as polynomials, conditions as
+// formulas, the built-in indices, uniform values.
+#include "frontend/extract/extractor.h"
+
+namespace funmem::frontend::detail {
+
+Formula negation(const Formula& f) {
+  switch (f.kind) {
+  case Formula::Kind::True: {
+    Formula no;
+    no.kind = Formula::Kind::False;
+    return no;
+  }
+  case Formula::Kind::False:
+    return Formula{};
+  case Formula::Kind::Cmp: {
+    Rel r = f.rel == Rel::Lt   ? Rel::Ge
+            : f.rel == Rel::Le ? Rel::Gt
+            : f.rel == Rel::Gt ? Rel::Le
+            : f.rel == Rel::Ge ? Rel::Lt
+            : f.rel == Rel::Eq ? Rel::Ne
+                               : Rel::Eq;
+    return Formula::cmp(f.lhs, r, f.rhs);
+  }
+  case Formula::Kind::And:
+  case Formula::Kind::Or: {
+    std::vector<Formula> ks;
+    for (const Formula& k : f.kids)
+      ks.push_back(negation(k));
+    return f.kind == Formula::Kind::And ? Formula::disj(ks) : Formula::conj(ks);
+  }
+  case Formula::Kind::Not:
+    return f.kids.front();
+  }
+  return Formula::negate(f);
+}
+
+void add_guard(std::vector<Formula>& gs, const Formula& f) {
+  if (f.kind == Formula::Kind::And) {
+    for (const Formula& k : f.kids)
+      add_guard(gs, k);
+    return;
+  }
+  gs.push_back(f);
+}
+
+int64_t gcd64(int64_t a, int64_t b) {
+  a = a < 0 ? -a : a;
+  b = b < 0 ? -b : b;
+  while (b != 0) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+int64_t coefficient_gcd(const Poly& p, int64_t g) {
+  for (const auto& [m, c] : p.terms())
+    g = gcd64(g, c);
+  return g;
+}
+
+std::optional<std::string> Extractor::builtin(const Expr* e) {
+  const auto* m = dyn_cast<MemberExpr>(e->IgnoreParenImpCasts());
+  if (!m) return std::nullopt;
+  const auto* d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
+  if (!d || !in_header(d->getDecl())) return std::nullopt;
+  std::string base = d->getDecl()->getNameAsString();
+  for (const char* b : kBuiltins)
+    if (base == b) {
+      mark(m, "built-in index (no memory)");
+      mark(d, "built-in index (no memory)");
+      return base + "_" + m->getMemberDecl()->getNameAsString();
+    }
+  return std::nullopt;
+}
+
+Poly Extractor::poly(const Expr* e0) {
+  const Expr* e = e0->IgnoreParenImpCasts();
+  // An unknown of an unsigned type (read and used as one) is not negative.
+  bool nonneg = e0->getType()->isUnsignedIntegerType() && e->getType()->isUnsignedIntegerType();
+  auto any_value = [&] { return any_of_sign(nonneg); };
+  if (const auto* c = dyn_cast<ExplicitCastExpr>(e)) return poly(c->getSubExpr());
+  // A template's argument in an instantiation: its value.
+  if (const auto* t = dyn_cast<SubstNonTypeTemplateParmExpr>(e)) return poly(t->getReplacement());
+  if (auto b = builtin(e)) {
+    use_name(*b);
+    return Poly::var(*b);
+  }
+  // Floats (and anything else that is not an integer) converted to an integer.
+  if (!e->getType()->isIntegralOrUnscopedEnumerationType()) return any();
+  if (const auto* l = dyn_cast<IntegerLiteral>(e)) return Poly(l->getValue().getSExtValue());
+  if (const auto* l = dyn_cast<CharacterLiteral>(e)) return Poly(int64_t{l->getValue()});
+  if (const auto* l = dyn_cast<CXXBoolLiteralExpr>(e)) return Poly(l->getValue() ? 1 : 0);
+  if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
+    const ValueDecl* v = d->getDecl();
+    if (auto it = env_.find(v); it != env_.end()) return it->second;
+    if (const auto* ec = dyn_cast<EnumConstantDecl>(v))
+      return Poly(ec->getInitVal().getSExtValue());
+    if (const auto* vd = dyn_cast<VarDecl>(v); vd && vd->getType().isConstQualified())
+      if (const Expr* init = vd->getInit())
+        if (auto c = init->getIntegerConstantExpr(ctx_)) return Poly(c->getSExtValue());
+    // A local whose address is taken, a variable of memory: read afresh each time.
+    return any_value();
+  }
+  if (const auto* b = dyn_cast<BinaryOperator>(e)) return poly_binary(b, nonneg);
+  if (const auto* u = dyn_cast<UnaryOperator>(e)) {
+    if (u->getOpcode() == UO_Minus) return -poly(u->getSubExpr());
+    if (u->getOpcode() == UO_Plus) return poly(u->getSubExpr());
+  }
+  if (isa<CXXScalarValueInitExpr>(e)) return Poly(0);
+  // `c ? a : b`: an unknown that is a where c holds and b elsewhere (a fact the
+  // accesses' formula question uses).
+  if (const auto* co = dyn_cast<ConditionalOperator>(e)) {
+    Poly v = any_value();
+    if (auto f = formula(co->getCond())) {
+      Poly a = poly(co->getTrueExpr()), b = poly(co->getFalseExpr());
+      k_.unknown_facts.push_back(
+          Formula::disj({Formula::conj({*f, eq(v, a)}), Formula::conj({negation(*f), eq(v, b)})}));
+    }
+    return v;
+  }
+  if (const auto* c = dyn_cast<CallExpr>(e))
+    if (std::optional<Poly> v = poly_call(c, nonneg)) return *v;
+  return any_value();
+}
+
+Poly Extractor::any_of_sign(bool nonneg) {
+  return any(nonneg ? std::optional<int64_t>(0) : std::nullopt);
+}
+
+Poly Extractor::poly_binary(const BinaryOperator* b, bool nonneg) {
+  auto any_value = [&] { return any_of_sign(nonneg); };
+  switch (b->getOpcode()) {
+  case BO_Add:
+    return poly(b->getLHS()) + poly(b->getRHS());
+  case BO_Sub:
+    return poly(b->getLHS()) - poly(b->getRHS());
+  case BO_Mul:
+    return poly(b->getLHS()) * poly(b->getRHS());
+  case BO_Div:
+    return Poly::div(poly(b->getLHS()), poly(b->getRHS()));
+  case BO_Rem:
+    return Poly::mod(poly(b->getLHS()), poly(b->getRHS()));
+  case BO_Shl:
+  case BO_Shr: {
+    auto c = poly(b->getRHS()).constant();
+    if (!c || *c < 0 || *c > 30) return any_value();
+    Poly p = poly(b->getLHS());
+    return b->getOpcode() == BO_Shl ? p * Poly(int64_t{1} << *c)
+                                    : Poly::div(p, Poly(int64_t{1} << *c));
+  }
+  case BO_Comma:
+    return poly(b->getRHS());
+  case BO_And: {
+    // A mask by a constant c >= 0: between 0 and c.
+    for (const Expr* side : {b->getLHS(), b->getRHS()})
+      if (auto c = side->getIntegerConstantExpr(ctx_); c && !c->isNegative()) {
+        int64_t m = c->getExtValue();
+        Poly v = any(0, m);
+        // A mask 2^k - 1 of a value x >= 0 is x mod 2^k.
+        if (m >= 0 && m < (int64_t{1} << 30) && (m & (m + 1)) == 0) {
+          Poly x = poly(side == b->getLHS() ? b->getRHS() : b->getLHS());
+          k_.unknown_facts.push_back(
+              Formula::disj({lt(x, Poly(0)), eq(v, Poly::mod(x, Poly(m + 1)))}));
+        }
+        return v;
+      }
+    return any_value();
+  }
+  default:
+    return any_value();
+  }
+}
+
+std::optional<Poly> Extractor::poly_call(const CallExpr* c, bool nonneg) {
+  auto any_value = [&] { return any_of_sign(nonneg); };
+  if (const FunctionDecl* f = c->getDirectCallee()) {
+    std::string n = f->getNameAsString();
+    unsigned args = c->getNumArgs();
+    auto arg = [&](unsigned k) { return poly(c->getArg(k)); };
+    if (in_header(f)) {
+      if ((n == "min" || n == "fm_min") && args == 2) return Poly::min(arg(0), arg(1));
+      if ((n == "max" || n == "fm_max") && args == 2) return Poly::max(arg(0), arg(1));
+      // funmem-cuda's checked arithmetic (the last arguments are check sites): the
+      // value is the mathematical one whenever the run does not stop with an error.
+      if (n == "fm_add" && args == 3) return arg(0) + arg(1);
+      if (n == "fm_sub" && args == 3) return arg(0) - arg(1);
+      if (n == "fm_mul" && args == 3) return arg(0) * arg(1);
+      if (n == "fm_neg" && args == 2) return -arg(0);
+      if ((n == "fm_bound" || n == "fm_i32") && args == 2) return arg(0);
+      // __mul24(a, b): a * b when both fit in 24 bits (signed), else some value.
+      if ((n == "__mul24" || n == "__umul24") && args == 2) {
+        Poly a = arg(0), b = arg(1), v = any_value();
+        const Poly lo(-(int64_t{1} << 23)), hi(int64_t{1} << 23);
+        k_.unknown_facts.push_back(
+            Formula::disj({lt(a, lo), ge(a, hi), lt(b, lo), ge(b, hi), eq(v, a * b)}));
+        return v;
+      }
+      if (n == "fm_div" && args == 4) return Poly::div(arg(0), arg(1));
+      if (n == "fm_mod" && args == 4) return Poly::mod(arg(0), arg(1));
+    }
+    // A device function `return e;` with integer parameters: e with the arguments.
+    if (const FunctionDecl* d = f->getDefinition(); d && !in_header(d) && d->hasBody())
+      if (const auto* body = dyn_cast<CompoundStmt>(d->getBody()); body && body->size() == 1)
+        if (const auto* r = dyn_cast<ReturnStmt>(body->body_front()); r && r->getRetValue()) {
+          bool integers = true;
+          for (unsigned i = 0; i < d->getNumParams() && i < args; ++i)
+            integers = integers && d->getParamDecl(i)->getType()->isIntegerType();
+          if (integers) {
+            std::map<const ValueDecl*, Poly> saved = env_;
+            for (unsigned i = 0; i < d->getNumParams() && i < args; ++i)
+              env_[d->getParamDecl(i)] = arg(i);
+            Poly v = poly(r->getRetValue());
+            env_ = std::move(saved);
+            return v;
+          }
+        }
+  }
+  return std::nullopt;
+}
+
+std::optional<Formula> Extractor::formula(const Expr* e0) {
+  const Expr* e = e0->IgnoreParenImpCasts();
+  try {
+    if (const auto* b = dyn_cast<BinaryOperator>(e)) {
+      switch (b->getOpcode()) {
+      case BO_Comma:
+        return formula(b->getRHS());
+      case BO_LAnd:
+      case BO_LOr: {
+        auto l = formula(b->getLHS()), r = formula(b->getRHS());
+        if (!l || !r) return std::nullopt;
+        return b->getOpcode() == BO_LAnd ? Formula::conj({*l, *r}) : Formula::disj({*l, *r});
+      }
+      case BO_LT:
+        return Formula::cmp(poly(b->getLHS()), Rel::Lt, poly(b->getRHS()));
+      case BO_LE:
+        return Formula::cmp(poly(b->getLHS()), Rel::Le, poly(b->getRHS()));
+      case BO_GT:
+        return Formula::cmp(poly(b->getLHS()), Rel::Gt, poly(b->getRHS()));
+      case BO_GE:
+        return Formula::cmp(poly(b->getLHS()), Rel::Ge, poly(b->getRHS()));
+      case BO_EQ:
+        return Formula::cmp(poly(b->getLHS()), Rel::Eq, poly(b->getRHS()));
+      case BO_NE:
+        return Formula::cmp(poly(b->getLHS()), Rel::Ne, poly(b->getRHS()));
+      default:
+        return std::nullopt;
+      }
+    }
+    if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_LNot) {
+      auto f = formula(u->getSubExpr());
+      if (!f) return std::nullopt;
+      return negation(*f);
+    }
+    // `if (x)`: x != 0.
+    if (e->getType()->isIntegralOrUnscopedEnumerationType())
+      return Formula::cmp(poly(e), Rel::Ne, Poly(0));
+  } catch (const NotAffine&) {
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+Poly Extractor::updated(const Poly& now, const Expr* at, const Expr* rhs) {
+  if (const auto* u = dyn_cast<UnaryOperator>(at)) return now + Poly(u->isIncrementOp() ? 1 : -1);
+  const auto* ca = dyn_cast<CompoundAssignOperator>(at);
+  if (!ca || !rhs) return any();
+  Poly r = poly(rhs);
+  switch (ca->getOpcode()) {
+  case BO_AddAssign:
+    return now + r;
+  case BO_SubAssign:
+    return now - r;
+  case BO_MulAssign:
+    return now * r;
+  case BO_DivAssign:
+    return Poly::div(now, r);
+  case BO_RemAssign:
+    return Poly::mod(now, r);
+  case BO_ShlAssign:
+  case BO_ShrAssign: {
+    auto k = r.constant();
+    if (!k || *k < 0 || *k > 30) return any();
+    return ca->getOpcode() == BO_ShlAssign ? now * Poly(int64_t{1} << *k)
+                                           : Poly::div(now, Poly(int64_t{1} << *k));
+  }
+  default:
+    return any();
+  }
+}
+
+std::optional<std::string> Extractor::uniform_value(const Expr* e) {
+  Expr::EvalResult r;
+  if (!e->isValueDependent() && e->EvaluateAsRValue(r, ctx_)) {
+    if (r.Val.isInt()) return "int " + llvm::toString(r.Val.getInt(), 10);
+    if (r.Val.isFloat()) {
+      llvm::SmallString<32> t;
+      r.Val.getFloat().toString(t);
+      return "float " + std::string(t.str());
+    }
+  }
+  // A load of a fixed element of a variable of memory (`A[0]`, `s`): the same in every
+  // thread unless the kernel writes the variable (checked in normalise).
+  {
+    const Expr* x = e->IgnoreParenImpCasts();
+    std::optional<int64_t> k = 0;
+    if (const auto* a = dyn_cast<ArraySubscriptExpr>(x)) {
+      auto c = a->getIdx()->getIntegerConstantExpr(ctx_);
+      k = c ? std::optional<int64_t>(c->getExtValue()) : std::nullopt;
+      x = a->getBase()->IgnoreParenImpCasts();
+    }
+    if (const auto* d = dyn_cast<DeclRefExpr>(x); d && k)
+      if (const auto* v = dyn_cast<VarDecl>(d->getDecl()); v && objects_.count(v))
+        return std::string(objects_.at(v).space == Space::Shared ? "load shared " : "load ") +
+               objects_.at(v).name + "[" + std::to_string(*k) + "]";
+  }
+  // The address of a variable of memory (`p = A` of a `__shared__` array).
+  if (e->getType()->isPointerType())
+    if (const auto* d = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
+      if (const auto* v = dyn_cast<VarDecl>(d->getDecl());
+          v && (v->hasAttr<CUDASharedAttr>() || v->hasGlobalStorage()))
+        return std::string(v->hasAttr<CUDASharedAttr>() ? "address shared " : "address ") +
+               v->getNameAsString();
+  if (!e->getType()->isIntegralOrUnscopedEnumerationType()) return std::nullopt;
+  Poly v = poly(e);
+  for (const std::string& n : v.free_vars())
+    if (n.rfind("blockDim_", 0) != 0 && n.rfind("gridDim_", 0) != 0 &&
+        std::find(k_.scalar_params.begin(), k_.scalar_params.end(), n) == k_.scalar_params.end())
+      return std::nullopt;
+  return "int " + v.to_string();
+}
+
+} // namespace funmem::frontend::detail

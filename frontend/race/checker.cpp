@@ -1,0 +1,162 @@
+// The race checker (checker.h): a kernel's verdict from its access pairs, assertions
+// and the witness search; the launch facts it starts from.
+#include "frontend/race/checker.h"
+
+namespace funmem::frontend::detail {
+
+KernelVerdict Checker::run() {
+  auto t0 = start_ = std::chrono::steady_clock::now();
+  KernelVerdict v;
+  v.kernel = k_.name;
+  v.pos = k_.pos;
+  if (!k_.unsupported.empty()) {
+    v.verdict = Verdict::Unsupported;
+    const Problem& p = k_.unsupported.front();
+    v.reason = std::to_string(p.pos.line) + ":" + std::to_string(p.pos.col) + ": " + p.what;
+    if (k_.unsupported.size() > 1)
+      v.reason += " (and " + std::to_string(k_.unsupported.size() - 1) + " more)";
+    finish(v, t0);
+    return v;
+  }
+  check_assertions(v);
+  std::string first_open;
+  bool spent = false;
+  for (size_t w = 0; w < k_.accesses.size() && !spent; ++w) {
+    const Access& aw = k_.accesses[w];
+    if (!aw.write) continue;
+    for (size_t a = 0; a < k_.accesses.size(); ++a) {
+      const Access& aa = k_.accesses[a];
+      if (aa.array != aw.array) continue;
+      if (aw.atomic && aa.atomic) continue; // atomics on one cell do not race
+      if (equal_values(aw, aa)) {
+        benign_ = true;
+        continue;
+      }
+      // Two writes: (w, a) and (a, w) ask the same (every pair of distinct threads).
+      if (aa.write && a < w) continue;
+      if (over_budget()) {
+        spent = true;
+        if (first_open.empty())
+          first_open = "the budget of " + std::to_string(opt_.budget_ms) +
+                       " ms was spent before every question was asked";
+        break;
+      }
+      pair(aw, aa, v, first_open);
+      // A race the prover's model points at, confirmed on a small launch: done.
+      if (!first_open.empty() && !models_.empty()) {
+        if (auto wit = search()) {
+          v.verdict = Verdict::Race;
+          v.witness = wit;
+          v.reason = "two threads access " + wit->array + "[" + std::to_string(wit->address) + "]";
+          finish(v, t0);
+          return v;
+        }
+        models_.clear();
+      }
+    }
+  }
+  for (const Problem& p : k_.unknown)
+    if (first_open.empty())
+      first_open = std::to_string(p.pos.line) + ":" + std::to_string(p.pos.col) + ": " + p.what;
+  if (first_open.empty()) {
+    v.verdict = Verdict::RaceFree;
+    v.reason = std::to_string(v.questions.size()) + " question(s), every one disjoint";
+    // The assumption the verdict rests on (GPUVerify's too), said where it matters.
+    size_t objects = k_.pointer_params.size() + k_.global_vars.size();
+    if (objects >= 2) v.reason += "; assumes distinct pointer parameters do not alias";
+    if (k_.indirect_calls)
+      v.reason += "; assumes a call through a function pointer reaches a function of this "
+                  "file whose address it takes";
+    if (benign_) v.reason += "; assumes two writes of one value do not race";
+    if (opt_.warp_sync > 0)
+      v.reason += "; assumes warps of " + std::to_string(opt_.warp_sync) + " run in lock-step";
+    if (opt_.only_intra_group) v.reason += "; threads of different blocks not checked";
+    if (!k_.preconditions.empty()) {
+      v.reason += "; assumes the kernel's preconditions: ";
+      for (size_t i = 0; i < k_.preconditions.size(); ++i)
+        v.reason += (i ? ", " : "") + k_.preconditions[i].to_string();
+    }
+  } else if (auto w = search()) {
+    v.verdict = Verdict::Race;
+    v.witness = w;
+    v.reason = "two threads access " + w->array + "[" + std::to_string(w->address) + "]";
+  } else {
+    v.verdict = Verdict::Unknown;
+    v.reason = first_open;
+  }
+  finish(v, t0);
+  return v;
+}
+
+bool Checker::over_budget() const {
+  return opt_.budget_ms > 0 &&
+         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
+                 .count() > opt_.budget_ms;
+}
+
+void Checker::check_assertions(KernelVerdict& v) const {
+  for (const Assertion& a : k_.assertions) {
+    std::string status = "not checked";
+    if (a.cond) {
+      std::vector<Formula> fs = launch_;
+      for (const Formula& f : k_.unknown_facts)
+        fs.push_back(f);
+      fs.insert(fs.end(), a.guards.begin(), a.guards.end());
+      for (const LoopCtx& l : a.loops)
+        fs.insert(fs.end(), l.facts.begin(), l.facts.end());
+      // Holds when no state the facts allow makes it false (also where the facts
+      // exclude the assertion's path).
+      Solver s(fs, opt_.prover.timeout_ms);
+      status = s.check({Formula::negate(*a.cond)}, {}, nullptr, opt_.prover.timeout_ms) ==
+                       SatResult::Unsat
+                   ? "holds"
+                   : "may fail";
+    }
+    v.assertions.emplace_back(a, status);
+  }
+}
+
+std::vector<std::string> Checker::knobs() const {
+  std::vector<std::string> out;
+  for (int d : dims_) {
+    out.push_back(bdim(d));
+    out.push_back(gdim(d));
+  }
+  out.insert(out.end(), k_.scalar_params.begin(), k_.scalar_params.end());
+  return out;
+}
+
+bool Checker::one_block() const {
+  for (int d : dims_) {
+    bool one = false;
+    for (const Formula& f : given_)
+      one = one || (f.kind == Formula::Kind::Cmp && f.rel == Rel::Eq &&
+                    f.lhs == Poly::var(gdim(d)) && f.rhs == Poly(1));
+    if (!one) return false;
+  }
+  return true;
+}
+
+} // namespace funmem::frontend::detail
+
+namespace funmem::frontend {
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+  case Verdict::RaceFree:
+    return "race-free";
+  case Verdict::Race:
+    return "race";
+  case Verdict::Unknown:
+    return "unknown";
+  case Verdict::Unsupported:
+    return "unsupported";
+  }
+  return "unknown";
+}
+
+KernelVerdict check_kernel(const KernelSummary& k, const RaceOptions& opt) {
+  return detail::Checker(k, opt).run();
+}
+
+} // namespace funmem::frontend
