@@ -69,6 +69,31 @@ Rel complement(Rel r) {
   return r;
 }
 
+Formula negation(const Formula& f) {
+  switch (f.kind) {
+  case Formula::Kind::True: {
+    Formula no;
+    no.kind = Formula::Kind::False;
+    return no;
+  }
+  case Formula::Kind::False:
+    return Formula{};
+  case Formula::Kind::Cmp: {
+    return Formula::cmp(f.lhs, complement(f.rel), f.rhs);
+  }
+  case Formula::Kind::And:
+  case Formula::Kind::Or: {
+    std::vector<Formula> ks;
+    for (const Formula& k : f.kids)
+      ks.push_back(negation(k));
+    return f.kind == Formula::Kind::And ? Formula::disj(ks) : Formula::conj(ks);
+  }
+  case Formula::Kind::Not:
+    return f.kids.front();
+  }
+  return Formula::negate(f);
+}
+
 Formula Formula::negate(Formula g) {
   Formula f;
   f.kind = Kind::Not;

@@ -51,6 +51,12 @@ struct Formula {
   std::string to_string() const;
 };
 
+/// !f with the negation pushed to the comparisons (De Morgan, complemented relations),
+/// so that facts stay conjunctions of comparisons where they can; `true` and `false`
+/// swap. (`Formula::negate` builds a `Not` node instead; quick_decide.h's `complement`
+/// is the partial form that has no `true` or `false`.)
+Formula negation(const Formula& f);
+
 inline Formula lt(const Poly& a, const Poly& b) {
   return Formula::cmp(a, Rel::Lt, b);
 }

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "analysis/formula.h"
+#include "frontend/model/thread_space.h"
 #include "ir/ast.h"
 #include "ir/symbolic.h"
 
@@ -142,8 +143,5 @@ const char* cuda_min_header();
 /// extractor maps it at `kRtModelPath`.
 const char* rt_model_header();
 inline constexpr const char* kRtModelPath = "/funmem-extract/funmem_rt_model.h";
-
-/// `threadIdx_x` -> `threadIdx.x` (and the other built-ins) for messages.
-std::string display_names(std::string text);
 
 } // namespace funmem::frontend

@@ -12,6 +12,7 @@
 
 #include "analysis/prover.h"
 #include "frontend/extract.h"
+#include "frontend/model/gpuverify_header.h"
 
 #include <optional>
 #include <string>
@@ -77,21 +78,5 @@ struct RaceOptions {
 };
 
 KernelVerdict check_kernel(const KernelSummary& k, const RaceOptions& opt);
-
-/// `blockDim.x == 256` -> a Formula over `blockDim_x` (the dots of the built-ins become
-/// underscores); errors carry a column.
-std::optional<Formula> parse_launch_fact(const std::string& text, Diagnostic* error);
-
-/// GPUVerify's header lines (`//pass`, `//xfail:...`, `//--blockDim=256 --gridDim=64`):
-/// the expected verdict (`race-free` for pass) and the launch facts they give.
-struct GpuVerifyHeader {
-  std::optional<std::string> expect; // race-free | race | unknown | unsupported
-  std::vector<Formula> facts;
-  std::vector<std::string> fact_texts;
-  bool equal_writes = false;     // `--equality-abstraction` (RaceOptions::equal_writes)
-  int warp_sync = 0;             // `--warp-sync=N` (RaceOptions::warp_sync)
-  bool only_intra_group = false; // `--only-intra-group` (RaceOptions::only_intra_group)
-};
-GpuVerifyHeader read_gpuverify_header(const std::string& code);
 
 } // namespace funmem::frontend

@@ -1,6 +1,7 @@
 // Parsing CUDA device code with Clang (parse.h).
 #include "frontend/cuda/parse.h"
 #include "frontend/extract.h"
+#include "frontend/model/gpuverify_header.h"
 
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Tooling/Tooling.h>
@@ -16,19 +17,6 @@
 namespace funmem::frontend {
 
 using namespace clang;
-
-std::vector<std::string> gpuverify_clang_args(const std::string& code) {
-  std::vector<std::string> out;
-  std::istringstream in(code);
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("//", 0) != 0) break;
-    std::istringstream w(line.substr(2));
-    for (std::string word; w >> word;)
-      if ((word.rfind("-D", 0) == 0 || word.rfind("-I", 0) == 0) && word.size() > 2)
-        out.push_back(word);
-  }
-  return out;
-}
 
 std::vector<const FunctionDecl*> main_file_kernels(ASTContext& ctx) {
   const SourceManager& sm = ctx.getSourceManager();
@@ -81,7 +69,7 @@ std::unique_ptr<ASTUnit> parse_device_code(const std::string& code, const std::s
     args.push_back("-resource-dir");
     args.push_back(rd);
   }
-  std::vector<std::string> header = gpuverify_clang_args(code);
+  std::vector<std::string> header = read_gpuverify_header(code).clang_args;
   args.insert(args.end(), header.begin(), header.end());
   args.insert(args.end(), clang_args.begin(), clang_args.end());
   std::string diag_text;

@@ -25,16 +25,13 @@
 namespace funmem::frontend {
 
 /// Parses `code` (named `file`) device-side with the bundled minimal CUDA header and the
-/// `-D` / `-I` flags of its GPUVerify header, then `clang_args`; clang's errors go to
+/// `-D` / `-I` flags of its GPUVerify header (`GpuVerifyHeader::clang_args`), then
+/// `clang_args`; clang's errors go to
 /// `errors` as `file:line:col: error: ...`. Null, or an AST whose diagnostics have an
 /// error, when it does not parse.
 std::unique_ptr<clang::ASTUnit> parse_device_code(const std::string& code, const std::string& file,
                                                   const std::vector<std::string>& clang_args,
                                                   std::vector<std::string>& errors);
-
-/// The `-D` and `-I` flags of a GPUVerify header (the file's leading `//` lines), which
-/// every compilation of the file needs.
-std::vector<std::string> gpuverify_clang_args(const std::string& code);
 
 /// The kernels of the main file, in order: at file scope, in `extern "C"` blocks and in
 /// namespaces, and every instantiation of a kernel template (explicit, or by a launch).

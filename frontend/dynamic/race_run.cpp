@@ -3,6 +3,7 @@
 #include "frontend/dynamic/race_run.h"
 
 #include "frontend/cuda/parse.h"
+#include "frontend/model/gpuverify_header.h"
 #include "support/files.h"
 #include "support/process.h"
 
@@ -310,7 +311,7 @@ RaceDetector::RaceDetector(const std::string& code, const std::string& file,
   binary_ = (fs::path(work_dir) / "detector").string();
   // The macros of the file's GPUVerify header are still in the instrumented source.
   std::string defines;
-  for (const std::string& a : gpuverify_clang_args(code))
+  for (const std::string& a : read_gpuverify_header(code).clang_args)
     defines += " '" + a + "'";
   std::string cmd = "g++ -std=c++20 -O1 -w -pthread" + defines + " -I'" +
                     (fs::path(work_dir) / "include").string() + "' -include '" +

@@ -32,24 +32,6 @@ private:
   std::set<const Expr*> callees_;
 };
 
-/// The address-taken functions of `ctx`'s file whose type is `fn` (a function type);
-/// `cache` holds them all once found.
-std::vector<const FunctionDecl*>
-indirect_callees(ASTContext& ctx, QualType fn,
-                 std::optional<std::vector<const FunctionDecl*>>& cache) {
-  if (!cache) cache = address_taken_functions(ctx);
-  std::vector<const FunctionDecl*> out;
-  for (const FunctionDecl* f : *cache)
-    if (ctx.hasSameType(f->getType(), fn)) out.push_back(f);
-  return out;
-}
-
-/// The function type an indirect call calls (its callee is a pointer to it).
-QualType called_type(const CallExpr* c) {
-  QualType t = c->getCallee()->getType();
-  return t->isPointerType() ? t->getPointeeType() : t;
-}
-
 /// The census (docs/extract.md): every node of a kernel, and of every function it
 /// reaches, that can touch memory, found by syntax alone: subscripts, dereferences,
 /// member accesses, references to variables with static storage or of reference type,

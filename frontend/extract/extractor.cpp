@@ -116,16 +116,6 @@ namespace funmem::frontend {
 
 using namespace detail;
 
-std::string display_names(std::string text) {
-  for (const char* b : kBuiltins)
-    for (const char* d : {"_x", "_y", "_z"}) {
-      std::string from = std::string(b) + d, to = std::string(b) + "." + (d + 1);
-      for (size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
-        text.replace(at, from.size(), to);
-    }
-  return text;
-}
-
 ExtractResult extract(const std::string& code, const std::string& file,
                       const std::vector<std::string>& clang_args, const ExtractOptions& options) {
   ExtractResult r;

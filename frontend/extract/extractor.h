@@ -28,9 +28,6 @@ using clang::Decl;
 using clang::Expr;
 using clang::Stmt;
 
-/// !f with the negation pushed to the comparisons (De Morgan, flipped relations), so
-/// that the prover's facts stay conjunctions of comparisons where they can.
-Formula negation(const Formula& f);
 /// Adds a condition as guards, one per conjunct.
 void add_guard(std::vector<Formula>& gs, const Formula& f);
 /// gcd of |a| and |b| (0 when both are 0).

@@ -4,37 +4,6 @@
 
 namespace funmem::frontend::detail {
 
-Formula negation(const Formula& f) {
-  switch (f.kind) {
-  case Formula::Kind::True: {
-    Formula no;
-    no.kind = Formula::Kind::False;
-    return no;
-  }
-  case Formula::Kind::False:
-    return Formula{};
-  case Formula::Kind::Cmp: {
-    Rel r = f.rel == Rel::Lt   ? Rel::Ge
-            : f.rel == Rel::Le ? Rel::Gt
-            : f.rel == Rel::Gt ? Rel::Le
-            : f.rel == Rel::Ge ? Rel::Lt
-            : f.rel == Rel::Eq ? Rel::Ne
-                               : Rel::Eq;
-    return Formula::cmp(f.lhs, r, f.rhs);
-  }
-  case Formula::Kind::And:
-  case Formula::Kind::Or: {
-    std::vector<Formula> ks;
-    for (const Formula& k : f.kids)
-      ks.push_back(negation(k));
-    return f.kind == Formula::Kind::And ? Formula::disj(ks) : Formula::conj(ks);
-  }
-  case Formula::Kind::Not:
-    return f.kids.front();
-  }
-  return Formula::negate(f);
-}
-
 void add_guard(std::vector<Formula>& gs, const Formula& f) {
   if (f.kind == Formula::Kind::And) {
     for (const Formula& k : f.kids)

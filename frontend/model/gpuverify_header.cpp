@@ -1,7 +1,11 @@
 // Launch facts and GPUVerify's test headers (race.h): `--assume` text as a formula, and
 // the header lines that give a test's launch and expected verdict.
+#include "frontend/model/gpuverify_header.h"
 #include "frontend/model/thread_space.h"
-#include "frontend/race.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
 
 #include <sstream>
 
@@ -35,6 +39,8 @@ GpuVerifyHeader read_gpuverify_header(const std::string& code) {
     }
     std::istringstream w(body);
     for (std::string word; w >> word;) {
+      if ((word.rfind("-D", 0) == 0 || word.rfind("-I", 0) == 0) && word.size() > 2)
+        h.clang_args.push_back(word);
       for (const char* what : {"--blockDim=", "--gridDim="}) {
         if (word.rfind(what, 0) != 0) continue;
         std::string v = word.substr(std::string(what).size());
@@ -47,11 +53,14 @@ GpuVerifyHeader read_gpuverify_header(const std::string& code) {
           bool digits = !item.empty() && std::all_of(item.begin(), item.end(), [](char c) {
             return std::isdigit(static_cast<unsigned char>(c));
           });
-          if (digits) {
+          // A size beyond 64 bits is no launch fact (a fact fewer only loses precision).
+          int64_t size = 0;
+          auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), size);
+          if (digits && ec == std::errc() && end == item.data() + item.size()) {
             std::string name =
                 std::string(std::string(what) == "--blockDim=" ? "blockDim_" : "gridDim_") +
                 kDims[d];
-            h.facts.push_back(eq(Poly::var(name), std::stoll(item)));
+            h.facts.push_back(eq(Poly::var(name), size));
             h.fact_texts.push_back(display_names(name) + " == " + item);
           }
           ++d;

@@ -54,4 +54,7 @@ inline bool mentions_any(const std::vector<std::string>& vars, const std::set<st
   return false;
 }
 
+/// `threadIdx_x` -> `threadIdx.x` (and the other built-ins) for messages.
+std::string display_names(std::string text);
+
 } // namespace funmem::frontend

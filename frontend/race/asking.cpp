@@ -5,11 +5,11 @@
 namespace funmem::frontend::detail {
 
 ProveResult Checker::prove_cases(const SymLmad& l1, const SymLmad& l2,
-                                 const std::vector<Formula>& facts) {
+                                 const std::vector<Formula>& facts, bool quick) {
   ProverOptions po = opt_.prover;
   po.max_nodes = std::min(po.max_nodes, 60);
   po.search_timeout_ms = std::min(po.search_timeout_ms, 500u);
-  if (quick_) {
+  if (quick) {
     po.membership = false;
     po.witness_search = false;
     po.max_nodes = 30;
@@ -31,7 +31,7 @@ ProveResult Checker::prove_cases(const SymLmad& l1, const SymLmad& l2,
   // split first, the plain question (for its witness or reason) when it fails.
   ProveResult plain;
   bool have_plain = false;
-  if (quick_) {
+  if (quick) {
     plain = prove_disjoint(l1, l2, facts, po);
     have_plain = true;
     if (plain.answer != Answer::Unknown) return plain;
@@ -89,9 +89,10 @@ void Checker::pair(const Access& w, const Access& a, KernelVerdict& v, std::stri
   // membership question, witness search) only for what neither proved.
   KernelVerdict wide, narrow_v, full, narrow_same;
   std::string open_wide, open_narrow, open_full, open_same;
-  quick_ = true;
-  narrow_threads_ = false;
-  questions(w, a, wide, open_wide);
+  // The passes: quick over the whole ranges; quick with the other thread's guards; quick
+  // with them through the shared block indices; then the full prover with the guards,
+  // and without them. Each keeps what an earlier one proved.
+  questions(w, a, Pass{.quick = true}, wide, open_wide);
   if (!open_wide.empty() && accesses_question(w, a, wide)) open_wide.clear();
   // The time of every attempt at a question (a kept answer costs nothing again).
   std::vector<double> spent(wide.questions.size(), 0.0);
@@ -101,21 +102,20 @@ void Checker::pair(const Access& w, const Access& a, KernelVerdict& v, std::stri
   };
   add_time(wide);
   if (!open_wide.empty()) {
-    narrow_threads_ = true;
-    proved_ = &wide;
-    questions(w, a, narrow_v, open_narrow);
+    questions(w, a, Pass{.quick = true, .narrow_threads = true, .proved = &wide}, narrow_v,
+              open_narrow);
     add_time(narrow_v);
-    proved_ = nullptr;
     if (!open_narrow.empty()) {
       // In the same block, the other thread's guards may also bound its range through
       // the shared block indices (`16*blockIdx.y + tx' < height`): tighter for some
       // kernels, looser than the block for others, so a separate attempt.
-      same_block_guards_ = true;
-      proved_ = &narrow_v;
-      questions(w, a, narrow_same, open_same);
+      questions(w, a,
+                Pass{.quick = true,
+                     .narrow_threads = true,
+                     .same_block_guards = true,
+                     .proved = &narrow_v},
+                narrow_same, open_same);
       add_time(narrow_same);
-      proved_ = nullptr;
-      same_block_guards_ = false;
       for (size_t i = 0; i < narrow_v.questions.size() && i < narrow_same.questions.size(); ++i)
         if (narrow_v.questions[i].result.answer != Answer::Disjoint &&
             narrow_same.questions[i].result.answer == Answer::Disjoint)
@@ -125,23 +125,16 @@ void Checker::pair(const Access& w, const Access& a, KernelVerdict& v, std::stri
         if (q.result.answer != Answer::Disjoint && open_narrow.empty()) open_narrow = q.what;
     }
   }
-  quick_ = false;
   KernelVerdict full_wide;
   std::string open_full_wide;
   if (!open_wide.empty() && !open_narrow.empty()) {
-    narrow_threads_ = true;
-    proved_ = &narrow_v;
-    questions(w, a, full, open_full);
+    questions(w, a, Pass{.narrow_threads = true, .proved = &narrow_v}, full, open_full);
     add_time(full);
     if (!open_full.empty()) {
-      narrow_threads_ = false;
-      proved_ = &full;
-      questions(w, a, full_wide, open_full_wide);
+      questions(w, a, Pass{.proved = &full}, full_wide, open_full_wide);
       add_time(full_wide);
     }
-    proved_ = nullptr;
   }
-  narrow_threads_ = false;
   for (size_t i = 0; i < wide.questions.size(); ++i) {
     if (wide.questions[i].result.answer == Answer::Disjoint) continue;
     if (i < narrow_v.questions.size() && narrow_v.questions[i].result.answer == Answer::Disjoint)

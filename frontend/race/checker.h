@@ -64,10 +64,6 @@ private:
   std::vector<Formula> given_; // the launch facts and the kernel's preconditions
   std::vector<int> dims_;
   std::vector<Formula> launch_;
-  bool narrow_threads_ = false;
-  bool same_block_guards_ = false;        // same block: t' guards' block indices are t's
-  const KernelVerdict* proved_ = nullptr; // an earlier pass over the pair's questions
-  bool quick_ = false;
   std::vector<Env> models_;                  // assignments of the overlaps the prover found
   std::map<std::string, ProveResult> cache_; // equal questions (a += reads and writes)
 
@@ -132,7 +128,8 @@ private:
   /// are at least 1: every name >= 2, and each subset of them equal to 1 (substituted).
   /// Blocked layouts are separated by one interval pair when the sizes are >= 2; the
   /// size-1 cases are simpler sets.
-  ProveResult prove_cases(const SymLmad& l1, const SymLmad& l2, const std::vector<Formula>& facts);
+  ProveResult prove_cases(const SymLmad& l1, const SymLmad& l2, const std::vector<Formula>& facts,
+                          bool quick);
 
   /// Expands the other thread's set over `var` in `r`.
   static std::optional<SymLmad> over(const SymLmad& l, const std::string& var, const Range& r) {
@@ -179,7 +176,15 @@ private:
   /// Z3 decides it; unsat proves every question of the pair (`v`'s are marked so).
   bool accesses_question(const Access& w, const Access& a, KernelVerdict& v);
 
-  void questions(const Access& w, const Access& a, KernelVerdict& v, std::string& first_open);
+  /// One pass over a pair's questions (pair() plans them): how the prover is asked.
+  struct Pass {
+    bool quick = false;             // SOSI only: no Z3 on the whole question, no witness search
+    bool narrow_threads = false;    // the other thread's guards narrow its ranges
+    bool same_block_guards = false; // same block: t' guards' block indices are t's
+    const KernelVerdict* proved = nullptr; // an earlier pass: its disjoint answers are kept
+  };
+  void questions(const Access& w, const Access& a, const Pass& pass, KernelVerdict& v,
+                 std::string& first_open);
   /// This thread's side of a pair's questions in one concurrency (the same block or
   /// another): its set, the names expanded in it, the facts, why a set is missing.
   struct PairSets {
@@ -200,14 +205,14 @@ private:
                                   const std::set<std::string>& exp1) const;
   /// The other thread's guards on its own thread variables (they narrow its ranges).
   std::vector<Formula> other_guards(const Access& a, const std::map<std::string, Poly>& ren,
-                                    bool same_block) const;
+                                    bool same_block, const Pass& pass) const;
   /// One question per built-in dimension and side (below, above) where t' differs from t.
   std::vector<SplitQuestion> split_questions(const std::optional<SymLmad>& l2,
                                              const std::vector<Formula>& guards2, bool same_block);
   /// Asks one question (or takes it from an earlier pass or the cache) and records it.
-  void ask(const Access& w, const Access& a, const PairSets& p, const std::string& what,
-           const std::optional<SymLmad>& l, const std::set<int>& keep, KernelVerdict& v,
-           std::string& first_open);
+  void ask(const Access& w, const Access& a, const Pass& pass, const PairSets& p,
+           const std::string& what, const std::optional<SymLmad>& l, const std::set<int>& keep,
+           KernelVerdict& v, std::string& first_open);
 
   // ------------------------------------------------------------ witness search
 

@@ -30,7 +30,7 @@ std::optional<int64_t> Checker::fixed_size(const std::string& name) const {
   return std::nullopt;
 }
 
-void Checker::questions(const Access& w, const Access& a, KernelVerdict& v,
+void Checker::questions(const Access& w, const Access& a, const Pass& pass, KernelVerdict& v,
                         std::string& first_open) {
   for (bool same_block : concurrency(w, a)) {
     std::set<std::string> shared = shared_counters(w, a, same_block);
@@ -43,9 +43,9 @@ void Checker::questions(const Access& w, const Access& a, KernelVerdict& v,
     std::optional<SymLmad> l2;
     if (p.l1) l2 = set_of(a, ren, shared, exp2, &p.why);
     p.facts = pair_facts(w, a, ren, shared, p.exp1);
-    std::vector<Formula> guards2 = other_guards(a, ren, same_block);
+    std::vector<Formula> guards2 = other_guards(a, ren, same_block, pass);
     for (auto& [what, l, keep] : split_questions(l2, guards2, same_block))
-      ask(w, a, p, what, l, keep, v, first_open);
+      ask(w, a, pass, p, what, l, keep, v, first_open);
   }
 }
 
@@ -74,13 +74,13 @@ std::vector<Formula> Checker::pair_facts(const Access& w, const Access& a,
 }
 
 std::vector<Formula> Checker::other_guards(const Access& a, const std::map<std::string, Poly>& ren,
-                                           bool same_block) const {
+                                           bool same_block, const Pass& pass) const {
   // The other thread's guards on its own thread variables narrow its ranges.
   std::vector<Formula> guards2;
-  if (narrow_threads_) {
+  if (pass.narrow_threads) {
     // In the same block t' has t's block indices: its guards may use them.
     std::map<std::string, Poly> same;
-    if (same_block && same_block_guards_)
+    if (same_block && pass.same_block_guards)
       for (int d : dims_)
         same[primed(bid(d))] = Poly::var(bid(d));
     for (const Formula& g : a.guards)
@@ -173,14 +173,14 @@ std::vector<Checker::SplitQuestion> Checker::split_questions(const std::optional
   return qs;
 }
 
-void Checker::ask(const Access& w, const Access& a, const PairSets& p, const std::string& what,
-                  const std::optional<SymLmad>& l, const std::set<int>& keep, KernelVerdict& v,
-                  std::string& first_open) {
+void Checker::ask(const Access& w, const Access& a, const Pass& pass, const PairSets& p,
+                  const std::string& what, const std::optional<SymLmad>& l,
+                  const std::set<int>& keep, KernelVerdict& v, std::string& first_open) {
   // Proved in an earlier pass over the same pair: the same question, kept.
   if (const size_t idx = v.questions.size();
-      proved_ && idx < proved_->questions.size() &&
-      proved_->questions[idx].result.answer == Answer::Disjoint) {
-    v.questions.push_back(proved_->questions[idx]);
+      pass.proved && idx < pass.proved->questions.size() &&
+      pass.proved->questions[idx].result.answer == Answer::Disjoint) {
+    v.questions.push_back(pass.proved->questions[idx]);
     v.questions.back().ms = 0;
     return;
   }
@@ -197,7 +197,7 @@ void Checker::ask(const Access& w, const Access& a, const PairSets& p, const std
   std::vector<Formula> fs = p.facts;
   if (!p.same_block && mine) {
     std::vector<Formula> own;
-    if (narrow_threads_)
+    if (pass.narrow_threads)
       for (const Formula& g : w.guards)
         own.push_back(g);
     for (size_t e = dims_.size(); e-- > 0 && mine;) {
@@ -219,20 +219,20 @@ void Checker::ask(const Access& w, const Access& a, const PairSets& p, const std
   } else {
     q.l1 = mine->to_string();
     q.l2 = l->to_string();
-    std::string key = std::string(quick_ ? "quick ; " : "full ; ") + q.l1 + " ; " + q.l2;
+    std::string key = std::string(pass.quick ? "quick ; " : "full ; ") + q.l1 + " ; " + q.l2;
     for (const Formula& f : fs)
       key += " ; " + f.to_string();
     if (auto it = cache_.find(key); it != cache_.end()) {
       q.result = it->second;
     } else {
-      q.result = prove_cases(*mine, *l, fs);
+      q.result = prove_cases(*mine, *l, fs, pass.quick);
       if (q.result.answer == Answer::Unknown)
         if (auto boxed = box_diagonals(*l, *mine)) {
           // A superset of the other threads' set that SOSI can align, and the
           // guards scaled by the block sizes for the non-linear bounds it needs.
           std::vector<Formula> more = fs;
           add_products(more);
-          ProveResult r = prove_cases(*mine, *boxed, more);
+          ProveResult r = prove_cases(*mine, *boxed, more, pass.quick);
           if (r.answer == Answer::Disjoint) {
             q.l2 = boxed->to_string();
             r.reason = "the other threads' diagonal boxed: " + r.reason;

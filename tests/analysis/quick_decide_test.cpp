@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <random>
 #include <set>
 
@@ -99,6 +100,39 @@ TEST_CASE("complement is the negation", "[prover][quick]") {
         if (x && y) CHECK(*x != *y);
       }
   }
+}
+
+TEST_CASE("negation pushed to the comparisons is the negation", "[prover][quick]") {
+  // Random formulas of comparisons, true, false, conjunctions, disjunctions and
+  // negations, two levels deep: negation(f) is false exactly where f is true.
+  std::mt19937_64 rng(13);
+  std::uniform_int_distribution<int> shape(0, 6);
+  std::function<Formula(int)> random_formula = [&](int depth) -> Formula {
+    int s = depth == 0 ? 0 : shape(rng);
+    if (s <= 2) return random_cmp(rng);
+    if (s == 3) return shape(rng) % 2 ? Formula{} : Formula::negate(Formula{}); // true / not true
+    if (s == 4) return Formula::negate(random_formula(depth - 1));
+    std::vector<Formula> kids = {random_formula(depth - 1), random_formula(depth - 1)};
+    return s == 5 ? Formula::conj(kids) : Formula::disj(kids);
+  };
+  int compared = 0;
+  for (int k = 0; k < 400; ++k) {
+    Formula f = random_formula(2), n = negation(f);
+    INFO(f.to_string() << " vs " << n.to_string());
+    for_each_assignment({"c", "b", "a"}, value_range(-3, 3), [&](const Env& env) {
+      auto x = f.eval(env), y = n.eval(env);
+      if (x && y) {
+        CHECK(*x != *y);
+        ++compared;
+      }
+      return true;
+    });
+  }
+  CHECK(compared > 400 * 300);
+  Formula no;
+  no.kind = Formula::Kind::False;
+  CHECK(negation(Formula{}).kind == Formula::Kind::False);
+  CHECK(negation(no).kind == Formula::Kind::True);
 }
 
 TEST_CASE("the enumerator visits every assignment once, first name fastest", "[prover][quick]") {
