@@ -12,7 +12,6 @@
 #include <random>
 #include <set>
 
-
 namespace funmem::frontend {
 
 namespace {
@@ -28,7 +27,6 @@ using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
-
 
 /// Collects the mutations of the functions of the main file.
 class Mutator : public RecursiveASTVisitor<Mutator> {
