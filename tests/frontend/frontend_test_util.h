@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -61,6 +62,11 @@ inline std::string problems_of(const std::string& code) {
   for (const Problem& p : one(code).unsupported)
     all += std::to_string(p.pos.line) + ":" + std::to_string(p.pos.col) + " " + p.what + "\n";
   return all;
+}
+
+/// A scratch folder of the detector's tests under the system's temporary folder.
+inline std::filesystem::path scratch(const std::string& name) {
+  return std::filesystem::temp_directory_path() / ("funmem-race-run-test-" + name);
 }
 
 } // namespace funmem::frontend_test

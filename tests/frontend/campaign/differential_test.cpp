@@ -2,6 +2,7 @@
 // verdicts: every mutation applies alone and behind its switch, the extractor passes,
 // a broken one is caught and shrunk.
 #include "frontend/campaign/differential.h"
+#include "tests/frontend/frontend_test_util.h"
 #include "tests/test_util.h"
 
 #include <catch2/catch.hpp>
@@ -10,15 +11,8 @@
 
 using namespace funmem;
 using namespace funmem::frontend;
+using funmem::frontend_test::scratch;
 namespace fs = std::filesystem;
-
-namespace {
-
-fs::path scratch(const std::string& name) {
-  return fs::temp_directory_path() / ("funmem-race-run-test-" + name);
-}
-
-} // namespace
 
 TEST_CASE("mutations: each applies alone, all together behind their switches",
           "[frontend][race-run]") {

@@ -6,6 +6,7 @@
 #include "frontend/dynamic/race_run.h"
 #include "frontend/extract.h"
 #include "frontend/race.h"
+#include "tests/frontend/frontend_test_util.h"
 #include "tests/test_util.h"
 
 #include <catch2/catch.hpp>
@@ -17,13 +18,10 @@
 
 using namespace funmem;
 using namespace funmem::frontend;
+using funmem::frontend_test::scratch;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path scratch(const std::string& name) {
-  return fs::temp_directory_path() / ("funmem-race-run-test-" + name);
-}
 
 /// Runs one job of `code` and returns its result for `kernel`.
 JobResult run_once(const std::string& code, const std::string& name, const Launch& l,
