@@ -47,8 +47,12 @@ struct LoopCtx {
 struct Access {
   std::string array; // the object
   Space space = Space::Global;
-  bool write = false;          // a write (atomics too)
-  bool atomic = false;         // an atomic read-modify-write: no race with another atomic
+  bool write = false;  // a write (atomics too)
+  bool atomic = false; // an atomic read-modify-write
+  /// Atomics: the bytes they touch (naturally aligned, as CUDA requires). Two atomics
+  /// do not race when they have the same width (then they touch the same bytes or
+  /// none); of different widths they do, where their bytes overlap. 0: not constant.
+  int64_t width = 0;
   int64_t unit = 1;            // bytes per index step of this object
   Poly index;                  // unit index into the object
   std::vector<Formula> guards; // enclosing conditions and earlier early returns
@@ -96,7 +100,11 @@ struct KernelSummary {
   std::string name;
   Pos pos;
   std::vector<std::string> scalar_params, pointer_params, shared_arrays;
-  std::vector<std::string> global_vars;  // `__device__` / `__constant__` variables used
+  std::vector<std::string> global_vars; // `__device__` / `__constant__` variables used
+  /// The size in bytes of each variable object (`__shared__`, `__device__`,
+  /// `__constant__`); -1 for the block's dynamic shared memory (every `extern __shared__`
+  /// array, one object), whose size the launch sets. Pointer parameters' targets have none.
+  std::map<std::string, int64_t> object_bytes;
   std::vector<std::string> thread_names; // built-in names the kernel uses
   std::vector<Access> accesses;
   std::vector<Problem> unsupported; // constructs it cannot follow

@@ -48,6 +48,29 @@ inline bool expand_keeps_allocation(const Program& p) {
   return rep.find(", 0 refused") == std::string::npos && rep.find(" refused") != std::string::npos;
 }
 
+/// The corpus programs the CUDA tests lower (emulation, nvcc, translation validation), in
+/// one order: well typed, not expected invalid, racy or to fail with a heap-only error
+/// (elemtype), whose FUNMEM is wrong on purpose, and with no allocation that expand keeps
+/// inside a kernel (`kept`, when given, lists those: the code generator has no
+/// per-thread blocks).
+inline std::vector<CorpusProgram> lowerable_corpus(std::vector<std::string>* kept = nullptr) {
+  std::vector<CorpusProgram> out;
+  for (Lang lang : {Lang::Fun, Lang::FunMem})
+    for (CorpusProgram& c : well_typed_corpus(lang)) {
+      bool skip = false;
+      for (const Expect& e : c.program.expects)
+        skip = skip || e.word == "invalid" || e.word == "race" ||
+               (e.word == "error" && e.arg == "elemtype");
+      if (skip) continue;
+      if (expand_keeps_allocation(c.program)) {
+        if (kept) kept->push_back(c.path.string());
+        continue;
+      }
+      out.push_back(std::move(c));
+    }
+  return out;
+}
+
 /// The inputs of a data set, or nullopt when it does not fit the parameters.
 inline std::optional<Inputs> try_inputs(const Def& def, const InputSet* set, uint64_t seed) {
   try {

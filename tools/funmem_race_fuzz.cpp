@@ -32,7 +32,7 @@ static int tool_main(int argc, char** argv) {
   CLI::App app{
       "funmem-race-fuzz: mutate CUDA kernels, compare static verdicts with observed races"};
   std::vector<std::string> inputs;
-  CampaignOptions opt;
+  RaceCampaignOptions opt;
   int jobs = 1;
   std::string broken, work;
   app.add_option("inputs", inputs, "CUDA files or directories (searched for .cu files)")
@@ -74,7 +74,7 @@ static int tool_main(int argc, char** argv) {
       temp ? fs::temp_directory_path() / ("funmem-race-fuzz-" + std::to_string(::getpid()))
            : fs::path(work);
   std::mutex mu;
-  CampaignResult total;
+  RaceCampaignResult total;
   std::atomic<size_t> next{0};
   int files_done = 0;
   auto worker = [&](int id) {
@@ -82,9 +82,9 @@ static int tool_main(int argc, char** argv) {
       bool ok = false;
       std::string code = read_file(files[i].string(), &ok);
       if (!ok) continue;
-      CampaignOptions o = opt;
+      RaceCampaignOptions o = opt;
       o.work_dir = (root / ("w" + std::to_string(id)) / std::to_string(i)).string();
-      CampaignResult r = campaign_file(code, files[i].string(), o);
+      RaceCampaignResult r = campaign_file(code, files[i].string(), o);
       fs::remove_all(o.work_dir);
       std::lock_guard<std::mutex> l(mu);
       ++files_done;

@@ -199,7 +199,7 @@ struct StaticVerdict {
 };
 
 std::optional<std::vector<StaticVerdict>>
-static_verdicts(const std::string& src, const std::string& file, const CampaignOptions& opt) {
+static_verdicts(const std::string& src, const std::string& file, const RaceCampaignOptions& opt) {
   CheckOptions o;
   o.race.prover.timeout_ms = opt.timeout_ms;
   o.race.search_limit = opt.search_limit;
@@ -339,7 +339,7 @@ namespace {
 Failure make_failure(const std::string& code, const std::string& file,
                      const std::vector<Mutation>& ms, const std::vector<size_t>& on,
                      const std::string& kernel, const std::string& kind, const std::string& detail,
-                     const CampaignOptions& opt, const fs::path& dir, const Launch& base,
+                     const RaceCampaignOptions& opt, const fs::path& dir, const Launch& base,
                      size_t index) {
   Failure f;
   f.file = file;
@@ -381,9 +381,9 @@ Failure make_failure(const std::string& code, const std::string& file,
 
 } // namespace
 
-CampaignResult campaign_file(const std::string& code, const std::string& file,
-                             const CampaignOptions& opt) {
-  CampaignResult res;
+RaceCampaignResult campaign_file(const std::string& code, const std::string& file,
+                                 const RaceCampaignOptions& opt) {
+  RaceCampaignResult res;
   auto t0 = Clock::now();
   std::vector<Mutation> ms = mutations(code, file);
   ExtractResult original = extract(code, file);

@@ -41,7 +41,10 @@ std::string apply_mutants(const std::string& code, const std::vector<Mutation>& 
 /// The source with every mutation behind its switch (mutant schemata).
 std::string schema_source(const std::string& code, const std::vector<Mutation>& ms);
 
-struct CampaignOptions {
+/// The options of the race-mutation campaign (funmem-race-fuzz). The pass-fuzzing
+/// campaign of funmem-fuzz has its own, `funmem::CampaignOptions` (verifier/campaign.h):
+/// the two share no option.
+struct RaceCampaignOptions {
   int pairs_per_kernel = 0; // second-order mutants per kernel (0: none)
   uint64_t seed = 1;
   ExtractOptions extract;    // a broken variant, for the tests
@@ -60,7 +63,7 @@ struct Failure {
   std::string detail;
 };
 
-struct CampaignResult {
+struct RaceCampaignResult {
   int kernels = 0, mutants = 0, static_race_free = 0, static_race = 0, dynamic_races = 0;
   int skipped = 0; // mutants the detector could not run (did not finish)
   std::vector<Failure> failures;
@@ -68,8 +71,8 @@ struct CampaignResult {
 };
 
 /// Runs every first-order mutant (and `pairs_per_kernel` random pairs) of one file.
-CampaignResult campaign_file(const std::string& code, const std::string& file,
-                             const CampaignOptions& opt);
+RaceCampaignResult campaign_file(const std::string& code, const std::string& file,
+                                 const RaceCampaignOptions& opt);
 
 /// Shrinks a failing mutant's source: statements of its kernels are deleted while
 /// `fails` still holds. Returns the smallest source found.

@@ -6,9 +6,9 @@
 // barrier epoch, source position); an address outside every registered object and
 // outside the thread's own stack is reported out of bounds and redirected to scratch
 // memory, so a wrong kernel cannot corrupt the run. After a launch, two accesses of
-// different threads to overlapping bytes, one a write, not both atomic, are a race when
-// they are in different blocks (global memory) or in the same block and the same
-// barrier epoch.
+// different threads to overlapping bytes, one a write, not both atomics of the same bytes
+// and width, are a race when they are in different blocks (global memory) or in the same
+// block and the same barrier epoch.
 #pragma once
 #include <algorithm>
 #include <barrier>
@@ -272,7 +272,8 @@ inline int report(int limit = 5) {
          j < all.size() && all[j].region == a.region && all[j].off < a.off + a.size; ++j) {
       const Event& b = all[j];
       if (a.kind == Read && b.kind == Read) continue;
-      if (a.kind == Atomic && b.kind == Atomic) continue;
+      // Atomics of one width at one address are ordered; of different widths they race.
+      if (a.kind == Atomic && b.kind == Atomic && a.size == b.size && a.off == b.off) continue;
       if (a.block == b.block && a.thread == b.thread) continue;
       bool same_block = a.block == b.block;
       if (same_block && a.epoch != b.epoch) continue;
@@ -300,6 +301,14 @@ inline int report(int limit = 5) {
 /// for most counts) or i mod 17 / 2 (floats); zero everywhere when `zero_fill` is set
 /// (a job's `@@fill=0`: equal values, as data-dependent indices that collide need).
 inline bool zero_fill = false;
+/// The block's dynamic shared memory, which every `extern __shared__` array of a kernel
+/// and its device functions starts at (CUDA's semantics): 48 KiB, CUDA's default limit,
+/// one shared object named after the first array met.
+alignas(16) inline unsigned char dynamic_shared_memory[48 * 1024];
+template <class T> T* dynamic_shared(const char* name) {
+  reg(dynamic_shared_memory, sizeof(dynamic_shared_memory), name, true);
+  return reinterpret_cast<T*>(dynamic_shared_memory);
+}
 /// A buffer for a pointer parameter: `count` elements, registered as global memory.
 template <class T> T* buffer(const char* name, size_t count) {
   size_t bytes = sizeof(T) * count;
@@ -579,36 +588,38 @@ template <class T> T __shfl_xor_sync(unsigned int, T v, int m, int width = 32) {
 }
 inline void __threadfence() {}
 inline void __threadfence_block() {}
-inline int atomicAdd(int* p, int v) {
-  return fmr::atomic(p, [&](int o) { return o + v; });
-}
-inline unsigned int atomicAdd(unsigned int* p, unsigned int v) {
-  return fmr::atomic(p, [&](unsigned int o) { return o + v; });
-}
-inline float atomicAdd(float* p, float v) {
-  return fmr::atomic(p, [&](float o) { return o + v; });
-}
-inline double atomicAdd(double* p, double v) {
-  return fmr::atomic(p, [&](double o) { return o + v; });
-}
-inline int atomicSub(int* p, int v) {
-  return fmr::atomic(p, [&](int o) { return o - v; });
-}
-inline int atomicExch(int* p, int v) {
-  return fmr::atomic(p, [&](int) { return v; });
-}
-inline float atomicExch(float* p, float v) {
-  return fmr::atomic(p, [&](float) { return v; });
-}
-inline int atomicMin(int* p, int v) {
-  return fmr::atomic(p, [&](int o) { return o < v ? o : v; });
-}
-inline int atomicMax(int* p, int v) {
-  return fmr::atomic(p, [&](int o) { return o > v ? o : v; });
-}
-inline int atomicCAS(int* p, int c, int v) {
-  return fmr::atomic(p, [&](int o) { return o == c ? v : o; });
-}
+// Every atomic that funmem_cuda_min.h declares (the extractor's header), each recorded
+// with its own width: CUDA's semantics, one lock for all.
+#define FMR_ATOMIC(name, T, expr)                                                            \
+  inline T name(T* p, T v) {                                                                 \
+    return fmr::atomic(p, [&](T o) { return static_cast<T>(expr); });                        \
+  }
+#define FMR_ATOMIC_ARITH(T)                                                                  \
+  FMR_ATOMIC(atomicAdd, T, o + v)                                                            \
+  FMR_ATOMIC(atomicExch, T, v)
+#define FMR_ATOMIC_INT(T)                                                                    \
+  FMR_ATOMIC(atomicAdd, T, o + v)                                                            \
+  FMR_ATOMIC(atomicExch, T, v)                                                               \
+  FMR_ATOMIC(atomicMin, T, o < v ? o : v)                                                    \
+  FMR_ATOMIC(atomicMax, T, o > v ? o : v)                                                    \
+  FMR_ATOMIC(atomicAnd, T, o & v)                                                            \
+  FMR_ATOMIC(atomicOr, T, o | v)                                                             \
+  FMR_ATOMIC(atomicXor, T, o ^ v)                                                            \
+  inline T atomicCAS(T* p, T c, T v) {                                                       \
+    return fmr::atomic(p, [&](T o) { return o == c ? v : o; });                              \
+  }
+FMR_ATOMIC_INT(int)
+FMR_ATOMIC_INT(unsigned int)
+FMR_ATOMIC_INT(unsigned long long)
+FMR_ATOMIC_ARITH(float)
+FMR_ATOMIC(atomicAdd, double, o + v)
+FMR_ATOMIC(atomicSub, int, o - v)
+FMR_ATOMIC(atomicSub, unsigned int, o - v)
+FMR_ATOMIC(atomicInc, unsigned int, o >= v ? 0u : o + 1)
+FMR_ATOMIC(atomicDec, unsigned int, o == 0 || o > v ? v : o - 1)
+#undef FMR_ATOMIC_INT
+#undef FMR_ATOMIC_ARITH
+#undef FMR_ATOMIC
 inline int min(int a, int b) {
   return a < b ? a : b;
 }

@@ -84,8 +84,18 @@ public:
       const auto* v = dyn_cast<VarDecl>(d);
       if (!v || !v->hasGlobalStorage()) continue;
       if (v->hasExternalStorage()) {
-        error(v->getLocation(), "an extern variable inside a function ('" + v->getNameAsString() +
-                                    "', e.g. dynamic shared memory)");
+        // `extern __shared__ T a[];`: the block's dynamic shared memory, one object for
+        // every such array (funmem_race_rt.h).
+        const ArrayType* at = v->getType()->getAsArrayTypeUnsafe();
+        if (!v->hasAttr<CUDASharedAttr>() || !v->getType()->isIncompleteArrayType() || !at ||
+            !s->isSingleDecl() || s->getBeginLoc().isMacroID() || s->getEndLoc().isMacroID()) {
+          error(v->getLocation(),
+                "an extern variable inside a function ('" + v->getNameAsString() + "')");
+          continue;
+        }
+        std::string n = v->getNameAsString(), t = at->getElementType().getAsString();
+        rw_.ReplaceText(SourceRange(s->getBeginLoc(), s->getEndLoc()),
+                        t + "* " + n + " = ::fmr::dynamic_shared<" + t + ">(\"" + n + "\");");
         continue;
       }
       // `__shared__` is a macro: only the end (the semicolon) must be in the file.

@@ -97,6 +97,7 @@ void Extractor::normalise() {
     for (const LoopCtx& l : a.loops)
       any = any || unknown(l.lower) || unknown(l.count) || unknown(l.step);
     if (any) a.exact_guards = false;
+    if (a.atomic) a.width = bytes_[i].constant().value_or(0);
     int64_t g = std::max<int64_t>(1, unit[a.array]);
     a.unit = g;
     a.index = *offsets_[i].exact_div(Poly(g));

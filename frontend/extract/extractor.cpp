@@ -71,17 +71,29 @@ void Extractor::cover(const Stmt* s, const std::string& how) {
 
 Extractor::Obj Extractor::object(const ValueDecl* d, const std::string& n, Space space) {
   if (auto it = objects_.find(d); d && it != objects_.end()) return it->second;
+  // CUDA places every `extern __shared__` array of a kernel (and of the device functions
+  // it calls) at the start of the block's dynamic shared memory: they are one object,
+  // named after the first one met.
+  const bool dynamic = d && space == Space::Shared && d->getType()->isIncompleteArrayType();
+  if (dynamic && dynamic_shared_) return objects_[d] = *dynamic_shared_;
   std::string name = n;
   for (int k = 2; object_names_.count(name); ++k)
     name = n + "#" + std::to_string(k);
   object_names_[name] = d;
   Obj o{name, space};
   if (d) objects_[d] = o;
+  if (dynamic) dynamic_shared_ = o;
   if (d) {
     if (space == Space::Shared)
       k_.shared_arrays.push_back(name);
     else
       k_.global_vars.push_back(name);
+    // Its size, for the question whether an access stays inside it.
+    QualType t = d->getType();
+    if (dynamic)
+      k_.object_bytes[name] = -1;
+    else if (!t->isIncompleteType() && !t->isDependentType() && !t->isReferenceType())
+      k_.object_bytes[name] = ctx_.getTypeSizeInChars(t).getQuantity();
   }
   return o;
 }

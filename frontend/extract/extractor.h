@@ -98,9 +98,10 @@ private:
   std::map<const ValueDecl*, Poly> env_;    // affine integer values
   std::map<const ValueDecl*, Obj> objects_; // variables of memory, by declaration
   std::map<std::string, const ValueDecl*> object_names_;
-  std::map<const ValueDecl*, Target> ptrs_;                       // pointer variables' targets
-  std::map<const ValueDecl*, std::string> bad_ptrs_;              // pointers it cannot follow, why
-  std::map<const ValueDecl*, Target> refs_;                       // references' targets
+  std::optional<Obj> dynamic_shared_;                // every `extern __shared__` array: one object
+  std::map<const ValueDecl*, Target> ptrs_;          // pointer variables' targets
+  std::map<const ValueDecl*, std::string> bad_ptrs_; // pointers it cannot follow, why
+  std::map<const ValueDecl*, Target> refs_;          // references' targets
   std::optional<std::vector<const FunctionDecl*>> address_taken_; // see indirect_callees
   std::vector<Target> this_;                                      // `this` of the inlined methods
   std::vector<std::optional<std::string>> this_path_;             // and their param_path

@@ -3,6 +3,8 @@
 // declarations the kernels use, without bodies: the extractor knows fm_ld / fm_st as
 // loads and stores of a memory block (`fm_mem`) and fm_add / fm_sub / fm_mul / fm_neg
 // / fm_div / fm_mod / fm_min / fm_max / fm_bound / fm_i32 as the arithmetic they check.
+// tests/frontend/model/rt_model_test.cpp keeps it equal to the runtime: every FM_HD
+// function with its signature, the phase macros of the nvcc branch, fm_cell and fm_mem.
 #pragma once
 typedef long int64_t;
 typedef int int32_t;

@@ -19,7 +19,8 @@ KernelVerdict Checker::run() {
     return v;
   }
   check_assertions(v);
-  std::string first_open;
+  std::string first_open, outside;
+  object_bounds(first_open, outside);
   bool spent = false;
   for (size_t w = 0; w < k_.accesses.size() && !spent; ++w) {
     const Access& aw = k_.accesses[w];
@@ -27,7 +28,8 @@ KernelVerdict Checker::run() {
     for (size_t a = 0; a < k_.accesses.size(); ++a) {
       const Access& aa = k_.accesses[a];
       if (aa.array != aw.array) continue;
-      if (aw.atomic && aa.atomic) continue; // atomics on one cell do not race
+      // Atomics of one width touch the same bytes or none: they do not race.
+      if (aw.atomic && aa.atomic && aw.width > 0 && aw.width == aa.width) continue;
       if (equal_values(aw, aa)) {
         benign_ = true;
         continue;
@@ -71,6 +73,7 @@ KernelVerdict Checker::run() {
     if (opt_.warp_sync > 0)
       v.reason += "; assumes warps of " + std::to_string(opt_.warp_sync) + " run in lock-step";
     if (opt_.only_intra_group) v.reason += "; threads of different blocks not checked";
+    if (!outside.empty()) v.reason += "; " + outside;
     if (!k_.preconditions.empty()) {
       v.reason += "; assumes the kernel's preconditions: ";
       for (size_t i = 0; i < k_.preconditions.size(); ++i)

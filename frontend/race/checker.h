@@ -36,6 +36,11 @@ std::set<std::string> other_names(const std::vector<Formula>& guards);
 /// superset of the threads that run the access.
 Range narrow(const std::string& var, Range r, const std::vector<Formula>& guards);
 
+/// Whether CUDA can launch these sizes: at most 1024 threads per block (1024 in x and y,
+/// 64 in z), at most 2^31 - 1 blocks in x and 65535 in y and z (bounds.cpp). Sizes in
+/// `fixed` are the launch facts' (a GPUVerify header may ask for 2048 threads): kept.
+bool launchable(const Env& env, const std::set<std::string>& fixed);
+
 class Checker {
 public:
   Checker(const KernelSummary& k, const RaceOptions& o) : k_(k), opt_(o) {
@@ -71,6 +76,14 @@ private:
   bool over_budget() const;
 
   void check_assertions(KernelVerdict& v) const;
+
+  /// Why `a` may leave its object (an object of known size: a variable), or "" when
+  /// the facts keep it inside (bounds.cpp).
+  std::string leaves_object(const Access& a) const;
+  /// Every access that may leave its object: when an access of another object of its
+  /// memory may run beside it (one of the two a write), `first_open` says so (unless set
+  /// already); otherwise `note` names the first one.
+  void object_bounds(std::string& first_open, std::string& note) const;
 
   /// The names a launch chooses: the used dimensions' sizes and the scalar parameters.
   std::vector<std::string> knobs() const;

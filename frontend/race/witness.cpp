@@ -49,6 +49,10 @@ std::optional<RaceWitness> Checker::search() {
       }
   uniform({8, 16});
   int budget = opt_.search_limit;
+  std::set<std::string> fixed; // launch sizes the facts fix, beyond CUDA's limits or not
+  for (int d = 0; d < 3; ++d)
+    for (const std::string& n : {bdim(d), gdim(d)})
+      if (fixed_size(n)) fixed.insert(n);
   for (Env env : candidates) {
     // Unused dimensions have size 1 (the facts may say so).
     for (int d = 0; d < 3; ++d)
@@ -57,7 +61,7 @@ std::optional<RaceWitness> Checker::search() {
         env[gdim(d)] = 1;
       }
     settle_equalities(env, knobs);
-    bool ok = true;
+    bool ok = launchable(env, fixed); // a witness CUDA cannot launch is none
     for (const Formula& f : given_) {
       auto t = f.eval(env);
       if (!t || !*t) ok = false;
@@ -147,7 +151,7 @@ std::optional<RaceWitness> Checker::search_launch(const Env& launch, int& budget
         const Access &ax = k_.accesses[static_cast<size_t>(ex.access)],
                      &ay = k_.accesses[static_cast<size_t>(ey.access)];
         if (!ax.write) continue;
-        if (ax.atomic && ay.atomic) continue;
+        if (ax.atomic && ay.atomic && ax.width > 0 && ax.width == ay.width) continue;
         if (equal_values(ax, ay)) continue;
         if (ex.block == ey.block && ex.thread == ey.thread) continue;
         bool same_block = ex.block == ey.block;

@@ -30,23 +30,14 @@ struct Case {
   std::string text;
 };
 
-/// Corpus programs to lower: well typed, not expected invalid / racy / elemtype, and
-/// with no allocation that expand keeps inside a kernel.
+/// The corpus programs to lower (test::lowerable_corpus), at most `limit`.
 std::vector<Case> accepted_corpus(size_t limit) {
+  std::vector<std::string> kept;
   std::vector<Case> out;
-  for (Lang lang : {Lang::Fun, Lang::FunMem})
-    for (const test::CorpusProgram& c : test::well_typed_corpus(lang)) {
-      bool skip = false;
-      for (const Expect& e : c.program.expects)
-        skip = skip || e.word == "invalid" || e.word == "race" ||
-               (e.word == "error" && e.arg == "elemtype");
-      if (skip) continue;
-      if (test::expand_keeps_allocation(c.program)) {
-        WARN("not lowered: expand keeps an allocation inside a kernel: " << c.path.string());
-        continue;
-      }
-      out.push_back({c.path, test::slurp(c.path)});
-    }
+  for (const test::CorpusProgram& c : test::lowerable_corpus(&kept))
+    out.push_back({c.path, test::slurp(c.path)});
+  for (const std::string& k : kept)
+    WARN("not lowered: expand keeps an allocation inside a kernel: " << k);
   if (out.size() > limit) out.resize(limit);
   return out;
 }

@@ -52,10 +52,10 @@ TEST_CASE("differential campaign: the extractor passes, a broken one is caught a
           "[frontend][race-run]") {
   const fs::path file = fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "cuda" / "arrow-offset.cu";
   const std::string code = test::slurp(file);
-  CampaignOptions opt;
+  RaceCampaignOptions opt;
   opt.work_dir = scratch("campaign").string();
   opt.pairs_per_kernel = 4;
-  CampaignResult ok = campaign_file(code, "arrow-offset.cu", opt);
+  RaceCampaignResult ok = campaign_file(code, "arrow-offset.cu", opt);
   CHECK(ok.mutants >= 4);
   CHECK(ok.failures.empty());
   CHECK(ok.dynamic_races > 0);
@@ -63,7 +63,7 @@ TEST_CASE("differential campaign: the extractor passes, a broken one is caught a
   // see it; the campaign does, and shrinks the mutant.
   opt.extract.broken = "dropped-member-stores";
   opt.regress_dir = scratch("regress").string();
-  CampaignResult bad = campaign_file(code, "arrow-offset.cu", opt);
+  RaceCampaignResult bad = campaign_file(code, "arrow-offset.cu", opt);
   REQUIRE_FALSE(bad.failures.empty());
   const Failure& f = bad.failures[0];
   CHECK(f.kind == "soundness");

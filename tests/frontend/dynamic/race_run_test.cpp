@@ -153,8 +153,9 @@ TEST_CASE("the detector finds every racy corpus/cuda kernel's race, and none in 
     if (expect == "race") {
       FileCheck fc = check_cuda_file(code, file.filename().string(), CheckOptions{});
       REQUIRE(fc.verdicts.size() == 1);
-      REQUIRE(fc.verdicts[0].witness);
-      l = witness_launch(*fc.verdicts[0].witness);
+      // A race the static checker cannot place (an index leaving its object) is run
+      // at the default launch.
+      if (fc.verdicts[0].witness) l = witness_launch(*fc.verdicts[0].witness);
     }
     cases.push_back({file, expect, l});
   }
