@@ -664,6 +664,7 @@ ProveResult prove_disjoint(const SymLmad& l1, const SymLmad& l2, Solver& solver,
   r.stats.z3_unknown = after.z3_unknown - before.z3_unknown;
   r.stats.wall_guard = after.wall_guard - before.wall_guard;
   r.stats.z3_ms = after.z3_ms - before.z3_ms;
+  r.stats.z3_work = after.z3_work - before.z3_work;
   r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

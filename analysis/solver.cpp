@@ -15,7 +15,10 @@
 #include <z3++.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 namespace funmem {
 
@@ -60,6 +63,44 @@ std::vector<std::pair<Formula, Poly>> choices(const Atom& a) {
 }
 
 } // namespace
+
+/// Interrupts the thread's Z3 context when a check runs `ms` of wall-clock time (0:
+/// never): the last resort against a check whose work Z3 does not count.
+class Watchdog {
+public:
+  Watchdog(unsigned ms, z3::context& ctx) {
+    if (ms == 0) return;
+    thread_ = std::thread([this, ms, &ctx] {
+      std::unique_lock<std::mutex> lock(mu_);
+      if (!cv_.wait_for(lock, std::chrono::milliseconds(ms), [this] { return done_; })) {
+        fired_ = true;
+        ctx.interrupt();
+      }
+    });
+  }
+  ~Watchdog() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_ = true;
+    }
+    cv_.notify_one();
+    thread_.join();
+  }
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+  bool fired() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return fired_;
+  }
+
+private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  bool fired_ = false;
+  std::thread thread_;
+};
 
 struct Solver::Impl {
   std::vector<Formula> facts;
@@ -303,15 +344,38 @@ struct Solver::Impl {
   /// Divisions by symbolic divisors are only meaningful where the divisor is non-zero;
   /// Z3 leaves x/0 unconstrained, which can only make a proof harder, never unsound,
   /// because every proof obligation must hold for all interpretations of x/0.
-  static constexpr uint64_t kRlimitPerMs = 2000;
-  /// The wall-clock guard in budgets: 4, and 20 in the sanitizer build, whose allocator
-  /// (Z3's too, there) makes Z3 about five times slower (docs/prover.md).
-#ifdef FUNMEM_SANITIZE
-  static constexpr uint64_t kWallGuard = 20;
-#else
-  static constexpr uint64_t kWallGuard = 4;
-#endif
-  static constexpr int kTacticDegree = 3;
+  /// The wall-clock guard of the (linear) core, in budgets: far beyond what a counted
+  /// check takes, also in the sanitizer build, whose allocator makes Z3 about five times
+  /// slower (docs/prover.md).
+  static constexpr uint64_t kWallGuard = 100;
+
+  /// Adds the work Z3 counted since the last check on this thread (its context's
+  /// resource count, which every solver of the context advances) to the solver's and
+  /// the thread's totals.
+  void count_work(const z3::solver& s) {
+    const z3::stats st = s.statistics();
+    for (unsigned k = 0; k < st.size(); ++k)
+      if (st.key(k) == "rlimit count" && st.is_uint(k)) {
+        const unsigned now = st.uint_value(k);
+        const unsigned delta = now - last_count(); // modulo 2^32, as Z3 reports it
+        last_count() = now;
+        stats.z3_work += delta;
+        thread_work() += delta;
+        return;
+      }
+  }
+  static unsigned& last_count() {
+    thread_local unsigned c = 0;
+    return c;
+  }
+  static int& thread_wall_guards() {
+    thread_local int n = 0;
+    return n;
+  }
+  static uint64_t& thread_work() {
+    thread_local uint64_t w = 0;
+    return w;
+  }
 
   static int degree(const Formula& f) {
     int d = f.kind == Formula::Kind::Cmp ? std::max(f.lhs.degree(), f.rhs.degree()) : 0;
@@ -320,25 +384,25 @@ struct Solver::Impl {
     return d;
   }
 
-  /// facts && extra by Z3 within `timeout` ms. The incremental core (the facts asserted
-  /// once, the extra in a push/pop scope) first, Z3's tactic for nonlinear integer
-  /// arithmetic (nlsat) on a fresh solver when it says unknown; with `tactic_first`, for
-  /// a nonlinear problem, the other way round (the core can spend many times its budget
-  /// on a nonlinear membership problem without looking at its limits).
-  SatResult run(const std::vector<Formula>& extra, unsigned timeout, z3::model* out,
-                bool tactic_first = false) {
+  /// facts && extra by Z3 within a budget of `timeout` ms of work. A linear problem
+  /// goes to the incremental core (the facts asserted once, the extra in a push/pop
+  /// scope), then to Z3's tactic for its logic on a fresh solver when the core says
+  /// unknown; a nonlinear one (the facts' or the extra's degree at least 2) to the
+  /// tactic alone: Z3 4.8.12's core does not count the work of its nonlinear arithmetic
+  /// (nlsat calls inside the core, incremental linearisation) against the resource
+  /// limit, so there it runs until a clock stops it, and an answer would depend on the
+  /// machine's load (docs/prover.md, "Budgets").
+  SatResult run(const std::vector<Formula>& extra, unsigned timeout, z3::model* out) {
     auto t0 = std::chrono::steady_clock::now();
     z3::check_result r = z3::unknown;
     try {
-      // The budget is Z3's resource count (about 2,000 units per ms on the machine of
-      // docs/prover.md), so that an answer does not depend on the machine's load. Z3
-      // 4.8.12 does not count all the work of its core's nonlinear arithmetic (a question
-      // with a budget of 300 ms ran for ten minutes), so the core also has a wall-clock
-      // guard against checks that run away: kWallGuard times the budget (a check it
-      // stops is counted in `stats.wall_guard`).
+      // The budget is Z3's resource count (kWorkPerMs units per ms of budget), so that an
+      // answer does not depend on the machine's load. The core keeps a wall-clock guard
+      // against a check that runs away all the same (kWallGuard times the budget); a
+      // check it stops is counted in `stats.wall_guard`, which the tests keep at 0.
       auto limits = [](unsigned ms, bool wall_clock) {
         z3::params p(ctx_ref());
-        const uint64_t units = static_cast<uint64_t>(ms) * kRlimitPerMs;
+        const uint64_t units = static_cast<uint64_t>(ms) * Solver::kWorkPerMs;
         p.set("rlimit", ms && units < 4294967295u ? static_cast<unsigned>(units) : 0u);
         if (!wall_clock) return p;
         const uint64_t wall = std::max<uint64_t>(ms, 50) * kWallGuard;
@@ -355,19 +419,26 @@ struct Solver::Impl {
         base->push();
         for (const Formula& f : extra)
           base->add(formula(f));
+        const auto c0 = std::chrono::steady_clock::now();
         z3::check_result c = base->check();
+        const double took =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - c0)
+                .count();
+        count_work(*base);
         if (c == z3::sat && out) *out = base->get_model();
-        if (c == z3::unknown) {
-          const std::string why = base->reason_unknown();
-          if (why.find("cancel") != std::string::npos || why.find("timeout") != std::string::npos)
-            ++stats.wall_guard;
+        if (c == z3::unknown && timeout &&
+            took >= 0.9 * static_cast<double>(std::max(timeout, 50u) * kWallGuard)) {
+          ++stats.wall_guard;
+          ++thread_wall_guards();
         }
         base->pop();
         return c;
       };
       // A combined solver used once, without push: it runs the tactic for the problem's
-      // logic. Its budget is the resource limit alone: Z3 4.8.12's timers deadlock when
-      // nested (`try_for`, and this solver's own `timeout` with its tactic's), seen in CI.
+      // logic (nlsat for nonlinear integer arithmetic). Its budget is the resource limit;
+      // its guard a watchdog thread that interrupts the context, as Z3 4.8.12's own
+      // timers deadlock when nested (`try_for`, and this solver's own `timeout` with its
+      // tactic's), seen in CI.
       auto tactic = [&](unsigned ms) {
         z3::solver t(ctx_ref());
         t.set(limits(ms, false));
@@ -375,16 +446,24 @@ struct Solver::Impl {
           t.add(formula(f));
         for (const Formula& f : extra)
           t.add(formula(f));
-        z3::check_result c = t.check();
+        z3::check_result c;
+        {
+          Watchdog guard(ms ? std::max(ms, 50u) * static_cast<unsigned>(kWallGuard) : 0, ctx_ref());
+          c = t.check();
+          if (guard.fired()) {
+            ++stats.wall_guard;
+            ++thread_wall_guards();
+          }
+        }
+        count_work(t);
         if (c == z3::sat && out) *out = t.get_model();
         return c;
       };
       int deg = facts_degree();
       for (const Formula& f : extra)
         deg = std::max(deg, degree(f));
-      if (tactic_first && deg >= kTacticDegree) {
-        r = tactic(timeout ? std::max(1u, timeout / 5) : 0u);
-        if (r == z3::unknown) r = incremental();
+      if (deg >= 2) {
+        r = tactic(timeout);
       } else {
         r = incremental();
         if (r == z3::unknown) r = tactic(timeout);
@@ -414,6 +493,13 @@ std::unordered_map<std::string, std::pair<SatResult, Env>>& shared_checks() {
 }
 
 } // namespace
+
+uint64_t Solver::thread_work() {
+  return Impl::thread_work();
+}
+int Solver::thread_wall_guards() {
+  return Impl::thread_wall_guards();
+}
 
 void Solver::clear_shared_cache() {
   shared_proofs().clear();
@@ -578,7 +664,7 @@ SatResult Solver::check(const std::vector<Formula>& extra, const std::vector<std
       return answer(SatResult::Unsat, {});
     }
   z3::model m(impl_->ctx_ref());
-  SatResult r = impl_->run(rest, timeout_ms, &m, true);
+  SatResult r = impl_->run(rest, timeout_ms, &m);
   if (r != SatResult::Sat || !model) return answer(r, {});
   Env env;
   for (const std::string& v : vars) {

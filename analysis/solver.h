@@ -6,6 +6,7 @@
 
 #include "analysis/formula.h"
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -32,12 +33,21 @@ struct SolverStats {
   int unsat_by_bounds = 0; // check(): an extra formula refuted by the lower bounds
   int z3_calls = 0;        // checks sent to Z3
   int z3_unknown = 0;      // unknown or timed out
-  int wall_guard = 0;      // core checks stopped by the wall-clock guard
-  double z3_ms = 0;        // time inside Z3
+  int wall_guard = 0;      // core checks stopped by the wall-clock guard (tests keep it 0)
+  uint64_t z3_work = 0;    // Z3's resource count spent (Solver::kWorkPerMs per ms of budget)
+  double z3_ms = 0;        // time inside Z3 (for reports: no answer depends on it)
 };
 
 class Solver {
 public:
+  /// A budget of N ms is N * kWorkPerMs units of Z3's resource count (`rlimit`), about
+  /// N ms of work on the machine of docs/prover.md, the same on a loaded one.
+  static constexpr uint64_t kWorkPerMs = 2000;
+  /// The Z3 work done on this thread so far, in resource units (every Solver's checks):
+  /// budgets that span many questions (a kernel's) count it.
+  static uint64_t thread_work();
+  /// The core checks stopped by the wall-clock guard on this thread so far.
+  static int thread_wall_guards();
   /// timeout_ms == 0 means no timeout.
   explicit Solver(std::vector<Formula> facts, unsigned timeout_ms = 1000);
   ~Solver();

@@ -45,7 +45,9 @@ struct KernelVerdict {
   std::string reason;
   std::vector<QuestionResult> questions;
   std::optional<RaceWitness> witness;
-  double ms = 0;
+  double ms = 0;      // wall-clock time (for reports: no verdict depends on it)
+  double work_ms = 0; // the Z3 work spent, in ms of budget (Solver::kWorkPerMs units each)
+  int wall_guard = 0; // solver checks stopped by the wall-clock guard (0 in every test)
   /// The kernel's assertions: `holds` (proved under the launch facts, preconditions,
   /// guards and loop bounds), `may fail` (not proved) or `not checked` (GPUVerify
   /// predicates in it, or not a formula). Never trusted as facts.
@@ -56,10 +58,11 @@ struct RaceOptions {
   std::vector<Formula> facts; // launch facts (--assume, GPUVerify header), as parsed
   ProverOptions prover;
   int search_limit = 200000; // thread pairs and iterations tried by the witness search
-  /// A budget for the kernel's questions (0: none): when it is spent, the questions not
-  /// asked yet leave the verdict `unknown` (never `race-free`); the witness search still
-  /// runs.
-  unsigned budget_ms = 0;
+  /// A budget for the kernel's questions, in ms of solver work (Z3's resource count,
+  /// Solver::kWorkPerMs units per ms: the same on an idle and a loaded machine; 0: none):
+  /// when it is spent, the questions not asked yet leave the verdict `unknown` (never
+  /// `race-free`); the witness search (counted in steps, `search_limit`) still runs.
+  unsigned budget_ms = 10000;
   /// Two writes of the same value (a constant, or one expression of names every thread
   /// has alike) to one address are no race, as under GPUVerify's
   /// `--equality-abstraction`. Off by default: plain CUDA says they race.

@@ -32,6 +32,8 @@ json kernel_json(const KernelSummary& k, const KernelVerdict& v) {
   jk["verdict"] = verdict_name(v.verdict);
   jk["reason"] = display_names(v.reason);
   jk["ms"] = v.ms;
+  jk["work_ms"] = v.work_ms;
+  jk["wall_guard"] = v.wall_guard;
   jk["accesses"] = json::array();
   for (const Access& a : k.accesses) {
     json ja = {{"array", a.array},
@@ -159,10 +161,13 @@ static int tool_main(int argc, char** argv) {
   app.add_flag("--json", as_json, "one JSON object: every kernel's accesses, questions, verdict");
   app.add_flag("--accesses", show_accesses, "print each kernel's access summary");
   app.add_flag("--explain", explain_proofs, "print every question and its proof or witness");
-  app.add_option("--timeout-ms", timeout_ms, "prover budget per side condition");
-  unsigned budget_ms = 0;
+  app.add_option("--timeout-ms", timeout_ms,
+                 "prover budget per side condition, in ms of solver work (Z3 resource units, "
+                 "the same on a loaded machine)");
+  unsigned budget_ms = 10000;
   app.add_option("--budget-ms", budget_ms,
-                 "budget per kernel: questions not asked by then leave it unknown (0: none)");
+                 "budget per kernel in ms of solver work (default 10000, about 10 s here; 0: "
+                 "none): questions not asked by then leave it unknown");
   app.add_option("--clang-arg", clang_args, "an extra argument for clang (repeatable)");
   bool equal_writes = false;
   app.add_flag("--equality-abstraction", equal_writes,

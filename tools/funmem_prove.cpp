@@ -42,6 +42,7 @@ json result_json(const ProveResult& r, const std::string& l1, const std::string&
               {"z3_unknown", r.stats.z3_unknown},
               {"wall_guard", r.stats.wall_guard},
               {"cache_hits", r.stats.cache_hits},
+              {"z3_work", r.stats.z3_work},
               {"z3_ms", r.stats.z3_ms}}}};
   j["proof"] = r.proof ? node_json(*r.proof) : json(nullptr);
   if (r.witness)

@@ -43,7 +43,8 @@ static int tool_main(int argc, char** argv) {
   app.add_option("--jobs", jobs, "files checked at once");
   app.add_option("--seconds", opt.seconds, "time limit of one dynamic run");
   app.add_option("--budget-ms", opt.budget_ms,
-                 "the static checker's budget per kernel (default 2000; unknown when spent)");
+                 "the static checker's budget per kernel, in ms of solver work (default 2000; "
+                 "unknown when spent)");
   app.add_option("--regress-dir", opt.regress_dir, "where shrunk failures are written");
   app.add_option(
       "--broken", broken,

@@ -5,7 +5,9 @@
 namespace funmem::frontend::detail {
 
 KernelVerdict Checker::run() {
-  auto t0 = start_ = std::chrono::steady_clock::now();
+  const auto t0 = std::chrono::steady_clock::now();
+  work0_ = Solver::thread_work();
+  guards0_ = Solver::thread_wall_guards();
   KernelVerdict v;
   v.kernel = k_.name;
   v.pos = k_.pos;
@@ -40,7 +42,7 @@ KernelVerdict Checker::run() {
         spent = true;
         if (first_open.empty())
           first_open = "the budget of " + std::to_string(opt_.budget_ms) +
-                       " ms was spent before every question was asked";
+                       " ms of solver work was spent before every question was asked";
         break;
       }
       pair(aw, aa, v, first_open);
@@ -93,8 +95,18 @@ KernelVerdict Checker::run() {
 
 bool Checker::over_budget() const {
   return opt_.budget_ms > 0 &&
-         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
-                 .count() > opt_.budget_ms;
+         Solver::thread_work() - work0_ > uint64_t{opt_.budget_ms} * Solver::kWorkPerMs;
+}
+
+void Checker::finish(KernelVerdict& v, std::chrono::steady_clock::time_point t0) const {
+  v.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  v.work_ms = static_cast<double>(Solver::thread_work() - work0_) / Solver::kWorkPerMs;
+  v.wall_guard = Solver::thread_wall_guards() - guards0_;
+  // The one way an answer can depend on the machine's load: say it.
+  if (v.wall_guard > 0)
+    v.reason += "; " + std::to_string(v.wall_guard) +
+                " solver check(s) stopped by the wall-clock guard, so this verdict may "
+                "depend on the machine's load";
 }
 
 void Checker::check_assertions(KernelVerdict& v) const {

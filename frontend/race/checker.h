@@ -72,7 +72,9 @@ private:
   std::vector<Env> models_;                  // assignments of the overlaps the prover found
   std::map<std::string, ProveResult> cache_; // equal questions (a += reads and writes)
 
-  std::chrono::steady_clock::time_point start_;
+  uint64_t work0_ = 0; // the thread's Z3 work when the kernel's check began
+  int guards0_ = 0;    // the thread's wall-clock guard stops then
+  /// The kernel's budget (RaceOptions::budget_ms) of Z3 work is spent.
   bool over_budget() const;
 
   void check_assertions(KernelVerdict& v) const;
@@ -106,9 +108,7 @@ private:
   }
   bool one_block() const;
 
-  static void finish(KernelVerdict& v, std::chrono::steady_clock::time_point t0) {
-    v.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  }
+  void finish(KernelVerdict& v, std::chrono::steady_clock::time_point t0) const;
 
   /// The loops of `a` whose counters both threads share in a same-block question: those
   /// with a barrier in their body (both threads are in the same iteration).

@@ -215,7 +215,7 @@ void Checker::ask(const Access& w, const Access& a, const Pass& pass, const Pair
   } else if (over_budget()) {
     q.result.answer = Answer::Unknown;
     q.result.reason = "the kernel's budget of " + std::to_string(opt_.budget_ms) +
-                      " ms was spent before this question";
+                      " ms of solver work was spent before this question";
   } else {
     q.l1 = mine->to_string();
     q.l2 = l->to_string();
