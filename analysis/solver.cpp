@@ -348,6 +348,8 @@ struct Solver::Impl {
   /// check takes, also in the sanitizer build, whose allocator makes Z3 about five times
   /// slower (docs/prover.md).
   static constexpr uint64_t kWallGuard = 100;
+  /// The core's budget for a nonlinear problem before the tactic gets it.
+  static constexpr unsigned kCoreNonlinearMs = 5;
 
   /// Adds the work Z3 counted since the last check on this thread (its context's
   /// resource count, which every solver of the context advances) to the solver's and
@@ -384,14 +386,14 @@ struct Solver::Impl {
     return d;
   }
 
-  /// facts && extra by Z3 within a budget of `timeout` ms of work. A linear problem
-  /// goes to the incremental core (the facts asserted once, the extra in a push/pop
-  /// scope), then to Z3's tactic for its logic on a fresh solver when the core says
-  /// unknown; a nonlinear one (the facts' or the extra's degree at least 2) to the
-  /// tactic alone: Z3 4.8.12's core does not count the work of its nonlinear arithmetic
-  /// (nlsat calls inside the core, incremental linearisation) against the resource
-  /// limit, so there it runs until a clock stops it, and an answer would depend on the
-  /// machine's load (docs/prover.md, "Budgets").
+  /// facts && extra by Z3 within a budget of `timeout` ms of work: the incremental core
+  /// (the facts asserted once, the extra in a push/pop scope), then, when it says
+  /// unknown, the tactic Z3 picks for the problem's logic on a fresh solver (nlsat for
+  /// nonlinear integer arithmetic). The core runs without its nlsat calls
+  /// (`arith.nl.nra`), whose work Z3 4.8.12 does not count against the resource limit
+  /// (there a check ran until a clock stopped it, so an answer depended on the machine's
+  /// load; docs/prover.md, "Budgets"); for a nonlinear problem (degree 2 or more) it has
+  /// kCoreNonlinearMs only, as its counted nonlinear work is slow.
   SatResult run(const std::vector<Formula>& extra, unsigned timeout, z3::model* out) {
     auto t0 = std::chrono::steady_clock::now();
     z3::check_result r = z3::unknown;
@@ -409,13 +411,16 @@ struct Solver::Impl {
         p.set("timeout", ms && wall < 4294967295u ? static_cast<unsigned>(wall) : 4294967295u);
         return p;
       };
-      auto incremental = [&] {
+      auto incremental = [&](unsigned ms) {
         if (!base) {
           base.emplace(ctx_ref(), z3::solver::simple());
           for (const Formula& f : facts)
             base->add(formula(f));
         }
-        base->set(limits(timeout, true));
+        // The core's nlsat calls (`arith.nl.nra`) are the work it does not count.
+        z3::params p = limits(ms, true);
+        p.set("arith.nl.nra", false);
+        base->set(p);
         base->push();
         for (const Formula& f : extra)
           base->add(formula(f));
@@ -426,8 +431,8 @@ struct Solver::Impl {
                 .count();
         count_work(*base);
         if (c == z3::sat && out) *out = base->get_model();
-        if (c == z3::unknown && timeout &&
-            took >= 0.9 * static_cast<double>(std::max(timeout, 50u) * kWallGuard)) {
+        if (c == z3::unknown && ms &&
+            took >= 0.9 * static_cast<double>(std::max(ms, 50u) * kWallGuard)) {
           ++stats.wall_guard;
           ++thread_wall_guards();
         }
@@ -462,12 +467,11 @@ struct Solver::Impl {
       int deg = facts_degree();
       for (const Formula& f : extra)
         deg = std::max(deg, degree(f));
-      if (deg >= 2) {
-        r = tactic(timeout);
-      } else {
-        r = incremental();
-        if (r == z3::unknown) r = tactic(timeout);
-      }
+      // A nonlinear problem: first a short attempt of the core without nlsat (the easy
+      // ones, most of a fuzz campaign's, need no more and no fresh solver), then nlsat.
+      r = incremental(deg >= 2 ? std::min(timeout ? timeout : kCoreNonlinearMs, kCoreNonlinearMs)
+                               : timeout);
+      if (r == z3::unknown) r = tactic(timeout);
     } catch (const z3::exception&) {
       r = z3::unknown;
     }
