@@ -379,6 +379,35 @@ struct Solver::Impl {
     return w;
   }
 
+  /// Whether `f` divides by (or takes a remainder of) a non-constant: Z3's tactic does
+  /// not reason about such terms, the core does (with its full budget).
+  static bool divides(const Poly& p) {
+    for (const auto& [m, c] : p.terms())
+      for (const auto& [a, e] : m) {
+        if ((a->kind == AtomKind::Div || a->kind == AtomKind::Mod) && a->args.size() == 2 &&
+            !a->args[1].constant())
+          return true;
+        for (const Poly& q : a->args)
+          if (divides(q)) return true;
+      }
+    return false;
+  }
+  static bool divides(const Formula& f) {
+    if (f.kind == Formula::Kind::Cmp && (divides(f.lhs) || divides(f.rhs))) return true;
+    for (const Formula& k : f.kids)
+      if (divides(k)) return true;
+    return false;
+  }
+  std::optional<bool> facts_divide_;
+  bool facts_divide() {
+    if (!facts_divide_) {
+      facts_divide_ = false;
+      for (const Formula& f : facts)
+        facts_divide_ = *facts_divide_ || divides(f);
+    }
+    return *facts_divide_;
+  }
+
   static int degree(const Formula& f) {
     int d = f.kind == Formula::Kind::Cmp ? std::max(f.lhs.degree(), f.rhs.degree()) : 0;
     for (const Formula& k : f.kids)
@@ -469,8 +498,12 @@ struct Solver::Impl {
         deg = std::max(deg, degree(f));
       // A nonlinear problem: first a short attempt of the core without nlsat (the easy
       // ones, most of a fuzz campaign's, need no more and no fresh solver), then nlsat.
-      r = incremental(deg >= 2 ? std::min(timeout ? timeout : kCoreNonlinearMs, kCoreNonlinearMs)
-                               : timeout);
+      bool division = facts_divide();
+      for (const Formula& f : extra)
+        division = division || divides(f);
+      r = incremental(deg >= 2 && !division
+                          ? std::min(timeout ? timeout : kCoreNonlinearMs, kCoreNonlinearMs)
+                          : timeout);
       if (r == z3::unknown) r = tactic(timeout);
     } catch (const z3::exception&) {
       r = z3::unknown;
