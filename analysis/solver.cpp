@@ -440,15 +440,21 @@ struct Solver::Impl {
         p.set("timeout", ms && wall < 4294967295u ? static_cast<unsigned>(wall) : 4294967295u);
         return p;
       };
+      bool division = facts_divide();
+      for (const Formula& f : extra)
+        division = division || divides(f);
       auto incremental = [&](unsigned ms) {
         if (!base) {
           base.emplace(ctx_ref(), z3::solver::simple());
           for (const Formula& f : facts)
             base->add(formula(f));
         }
-        // The core's nlsat calls (`arith.nl.nra`) are the work it does not count.
+        // The core's nlsat calls (`arith.nl.nra`) are the work it does not count: off,
+        // but for a problem that divides by a non-constant, which only the core with them
+        // decides (the tactic does not reason about such terms). Uncounted work makes a
+        // check slower, not different, unless it reaches the wall-clock guard (counted).
         z3::params p = limits(ms, true);
-        p.set("arith.nl.nra", false);
+        if (!division) p.set("arith.nl.nra", false);
         base->set(p);
         base->push();
         for (const Formula& f : extra)
@@ -498,9 +504,6 @@ struct Solver::Impl {
         deg = std::max(deg, degree(f));
       // A nonlinear problem: first a short attempt of the core without nlsat (the easy
       // ones, most of a fuzz campaign's, need no more and no fresh solver), then nlsat.
-      bool division = facts_divide();
-      for (const Formula& f : extra)
-        division = division || divides(f);
       r = incremental(deg >= 2 && !division
                           ? std::min(timeout ? timeout : kCoreNonlinearMs, kCoreNonlinearMs)
                           : timeout);

@@ -190,7 +190,7 @@ static int tool_main(int argc, char** argv) {
     bool readable = false;
     const std::string text = read_file(f, &readable);
     if (!readable) {
-      std::cerr << f << ": error: cannot read the file\n";
+      std::cerr << f << ": error: " << unreadable(f) << "\n";
       return 2;
     }
     CheckReport r = check_source(f, text, opt);

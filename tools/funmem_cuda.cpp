@@ -343,7 +343,7 @@ static int tool_main(int argc, char** argv) {
   bool ok = false;
   std::string text = read_file(file, &ok);
   if (!ok) {
-    std::cerr << file << ": error: cannot read the file\n";
+    std::cerr << file << ": error: " << unreadable(file) << "\n";
     return 2;
   }
   int status = 0;

@@ -3,6 +3,7 @@
 #include "frontend/check.h"
 #include "support/files.h"
 #include "tools/guarded_main.h"
+#include "tools/pass_through.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -184,15 +185,15 @@ static int tool_main(int argc, char** argv) {
   app.add_flag("--no-run", no_run,
                "never run a kernel: an unknown or unsupported verdict stays (by default the "
                "dynamic detector runs it at small launches to confirm a race)");
-  app.allow_extras();
-  CLI11_PARSE(app, argc, argv);
-  for (const std::string& extra : app.remaining())
-    clang_args.push_back(extra); // after `--`
+  std::vector<std::string> after_dashes;
+  const int own = split_at_dashes(argc, argv, after_dashes);
+  CLI11_PARSE(app, own, argv);
+  clang_args.insert(clang_args.end(), after_dashes.begin(), after_dashes.end());
 
   bool ok = false;
   std::string code = read_file(file, &ok);
   if (!ok) {
-    std::cerr << file << ": error: cannot read the file\n";
+    std::cerr << file << ": error: " << unreadable(file) << "\n";
     return 2;
   }
   CheckOptions opt;

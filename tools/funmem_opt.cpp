@@ -78,7 +78,7 @@ static int tool_main(int argc, char** argv) {
   bool readable = false;
   const std::string text = funmem::read_file(file, &readable);
   if (!readable) {
-    std::cerr << file << ": error: cannot read the file\n";
+    std::cerr << file << ": error: " << funmem::unreadable(file) << "\n";
     return 2;
   }
   funmem::ParseResult r = funmem::parse_program(text, funmem::lang_of_path(file));

@@ -4,11 +4,13 @@
 // Exit: single query 0 disjoint / 1 not proved / 2 usage error; batch 0 unless a line
 // is malformed (2).
 #include "analysis/prover.h"
+#include "support/files.h"
 #include "tools/guarded_main.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -135,8 +137,8 @@ static int tool_main(int argc, char** argv) {
   std::ifstream file;
   if (batch != "-") {
     file.open(batch);
-    if (!file) {
-      std::cerr << batch << ": error: cannot read the file\n";
+    if (!file || std::filesystem::is_directory(batch)) {
+      std::cerr << batch << ": error: " << unreadable(batch) << "\n";
       return 2;
     }
   }

@@ -5,6 +5,7 @@
 #include "frontend/dynamic/race_run.h"
 #include "support/files.h"
 #include "tools/guarded_main.h"
+#include "tools/pass_through.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -72,10 +73,10 @@ static int tool_main(int argc, char** argv) {
   app.add_option("--keep", keep, "build in this directory and keep it (default: a temporary one)");
   app.add_flag("--json", as_json, "one JSON object");
   app.add_option("--clang-arg", clang_args, "an extra argument for clang (repeatable)");
-  app.allow_extras();
-  CLI11_PARSE(app, argc, argv);
-  for (const std::string& extra : app.remaining())
-    clang_args.push_back(extra);
+  std::vector<std::string> after_dashes;
+  const int own = split_at_dashes(argc, argv, after_dashes);
+  CLI11_PARSE(app, own, argv);
+  clang_args.insert(clang_args.end(), after_dashes.begin(), after_dashes.end());
 
   RaceJob job;
   if (!sizes(block, job.launch.block) || !sizes(grid, job.launch.grid)) {
@@ -102,7 +103,7 @@ static int tool_main(int argc, char** argv) {
   bool ok = false;
   std::string code = read_file(file, &ok);
   if (!ok) {
-    std::cerr << file << ": error: cannot read the file\n";
+    std::cerr << file << ": error: " << unreadable(file) << "\n";
     return 2;
   }
   fs::path dir = keep.empty()

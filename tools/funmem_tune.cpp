@@ -180,7 +180,7 @@ std::optional<Lowered> read_and_lower(const std::string& file, bool no_sc, int& 
   bool ok = false;
   std::string text = read_file(file, &ok);
   if (!ok) {
-    std::cerr << file << ": error: cannot read the file\n";
+    std::cerr << file << ": error: " << unreadable(file) << "\n";
     status = 2;
     return std::nullopt;
   }

@@ -152,9 +152,7 @@ void Checker::pair(const Access& w, const Access& a, KernelVerdict& v, std::stri
         narrow_v.questions[i].result.answer == Answer::Disjoint)
       q = narrow_v.questions[i];
     q.ms = spent[i];
-    if (q.result.answer != Answer::Disjoint && first_open.empty())
-      first_open = q.what + ": " + answer_name(q.result.answer) +
-                   (q.result.reason.empty() ? "" : " (" + q.result.reason + ")");
+    if (q.result.answer != Answer::Disjoint && first_open.empty()) first_open = open_question(q);
     v.questions.push_back(std::move(q));
   }
 }

@@ -109,6 +109,16 @@ private:
   bool one_block() const;
 
   void finish(KernelVerdict& v, std::chrono::steady_clock::time_point t0) const;
+  /// Why a question leaves the verdict open. An `overlap` there is one of the sets the
+  /// question compares (supersets of what two threads access), not a witness: said so.
+  static std::string open_question(const QuestionResult& q) {
+    std::string s = q.what + ": " + answer_name(q.result.answer);
+    if (q.result.answer == Answer::Overlap)
+      s += " of the access sets this question compares, which may be larger than what "
+           "two threads access: not a witness";
+    if (!q.result.reason.empty()) s += " (" + q.result.reason + ")";
+    return s;
+  }
 
   /// The loops of `a` whose counters both threads share in a same-block question: those
   /// with a barrier in their body (both threads are in the same iteration).

@@ -244,9 +244,7 @@ void Checker::ask(const Access& w, const Access& a, const Pass& pass, const Pair
     if (q.result.answer == Answer::Overlap && q.result.witness)
       models_.push_back(q.result.witness->assignment);
   }
-  if (q.result.answer != Answer::Disjoint && first_open.empty())
-    first_open = q.what + ": " + answer_name(q.result.answer) +
-                 (q.result.reason.empty() ? "" : " (" + q.result.reason + ")");
+  if (q.result.answer != Answer::Disjoint && first_open.empty()) first_open = open_question(q);
   q.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - q0).count();
   v.questions.push_back(std::move(q));
 }

@@ -191,4 +191,21 @@ TEST_CASE("funmem-extract: verdicts, JSON and exit codes", "[frontend][tools]") 
                           " --assume 'blockDim.x == 1' --assume 'gridDim.x == 1'")
             .code == 0);
   fs::remove(tmp);
+  // What follows `--` goes to clang: -DRACY selects the racy branch.
+  fs::path def = fs::temp_directory_path() / "funmem-extract-define.cu";
+  {
+    std::ofstream(def) << "__global__ void k(float* a) {\n#ifdef RACY\n  a[0] = 1;\n#else\n"
+                          "  a[threadIdx.x] = 1;\n#endif\n}\n";
+  }
+  auto plain = test::run_command(bin + " --no-run " + def.string() + " --assume 'gridDim.x == 1'");
+  CHECK(plain.code == 0);
+  auto racy =
+      test::run_command(bin + " --no-run " + def.string() + " --assume 'gridDim.x == 1' -- -DRACY");
+  CHECK(racy.code == 1);
+  CHECK(racy.out.find("a[0] at 3:") != std::string::npos);
+  fs::remove(def);
+  // A directory is refused with a clear error.
+  auto directory = test::run_command(bin + " " + fs::temp_directory_path().string());
+  CHECK(directory.code == 2);
+  CHECK(directory.out.find("error: is a directory, not a file") != std::string::npos);
 }

@@ -38,6 +38,10 @@ TEST_CASE("funmem-check --input, --seed and limits", "[tools]") {
   auto inputs = [](const Out& o) { return nlohmann::json::parse(o.out)["runs"][0]["inputs"]; };
   CHECK(inputs(s1) == inputs(s1b));
   CHECK(inputs(s1) != inputs(s2));
+  // A directory is refused with a clear error, not read as an empty program.
+  Out dir = run(bin + " " + corpus + "regress");
+  CHECK(dir.code == 2);
+  CHECK(dir.out.find("regress: error: is a directory, not a file") != std::string::npos);
   // --max-steps turns a long run into a resource error (the file expects validity: exit 1).
   Out steps = run(bin + " --max-steps 50 " + corpus + "passes/pipeline-example.fun");
   CHECK(steps.code == 1);
