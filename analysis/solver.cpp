@@ -348,6 +348,14 @@ struct Solver::Impl {
   /// check takes, also in the sanitizer build, whose allocator makes Z3 about five times
   /// slower (docs/prover.md).
   static constexpr uint64_t kWallGuard = 100;
+  /// The guard of the core with its nlsat calls (problems that divide by a non-constant):
+  /// 4 budgets, 20 in the sanitizer build, whose allocator makes Z3 about five times
+  /// slower (docs/prover.md).
+#ifdef FUNMEM_SANITIZE
+  static constexpr uint64_t kDivisionGuard = 20;
+#else
+  static constexpr uint64_t kDivisionGuard = 4;
+#endif
   /// The core's budget for a nonlinear problem before the tactic gets it.
   static constexpr unsigned kCoreNonlinearMs = 5;
 
@@ -431,18 +439,19 @@ struct Solver::Impl {
       // answer does not depend on the machine's load. The core keeps a wall-clock guard
       // against a check that runs away all the same (kWallGuard times the budget); a
       // check it stops is counted in `stats.wall_guard`, which the tests keep at 0.
-      auto limits = [](unsigned ms, bool wall_clock) {
+      bool division = facts_divide();
+      for (const Formula& f : extra)
+        division = division || divides(f);
+      const uint64_t guard_factor = division ? kDivisionGuard : kWallGuard;
+      auto limits = [guard_factor](unsigned ms, bool wall_clock) {
         z3::params p(ctx_ref());
         const uint64_t units = static_cast<uint64_t>(ms) * Solver::kWorkPerMs;
         p.set("rlimit", ms && units < 4294967295u ? static_cast<unsigned>(units) : 0u);
         if (!wall_clock) return p;
-        const uint64_t wall = std::max<uint64_t>(ms, 50) * kWallGuard;
+        const uint64_t wall = std::max<uint64_t>(ms, 50) * guard_factor;
         p.set("timeout", ms && wall < 4294967295u ? static_cast<unsigned>(wall) : 4294967295u);
         return p;
       };
-      bool division = facts_divide();
-      for (const Formula& f : extra)
-        division = division || divides(f);
       auto incremental = [&](unsigned ms) {
         if (!base) {
           base.emplace(ctx_ref(), z3::solver::simple());
@@ -451,8 +460,9 @@ struct Solver::Impl {
         }
         // The core's nlsat calls (`arith.nl.nra`) are the work it does not count: off,
         // but for a problem that divides by a non-constant, which only the core with them
-        // decides (the tactic does not reason about such terms). Uncounted work makes a
-        // check slower, not different, unless it reaches the wall-clock guard (counted).
+        // decides (the tactic does not reason about such terms). There the core may run
+        // away: a guard of kDivisionGuard budgets stops it (counted: such an answer may
+        // depend on the machine's load, the one place left where one can).
         z3::params p = limits(ms, true);
         if (!division) p.set("arith.nl.nra", false);
         base->set(p);
@@ -467,7 +477,7 @@ struct Solver::Impl {
         count_work(*base);
         if (c == z3::sat && out) *out = base->get_model();
         if (c == z3::unknown && ms &&
-            took >= 0.9 * static_cast<double>(std::max(ms, 50u) * kWallGuard)) {
+            took >= 0.9 * static_cast<double>(std::max<uint64_t>(ms, 50) * guard_factor)) {
           ++stats.wall_guard;
           ++thread_wall_guards();
         }
