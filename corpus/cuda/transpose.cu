@@ -3,6 +3,7 @@
 // conflicts): the block loads a 16 x 16 tile by rows, waits, and writes it transposed.
 // The launch (16 x 16 threads) comes from the GPUVerify-style header line above.
 // expect: race-free
+// currently: unknown (in the sanitizer build's test process only, after other files ran in the same Z3 context; race-free alone and in the normal build)
 __global__ void transpose(const float* in, float* out, int width, int height) {
   __shared__ float tile[16][17];
   int x = blockIdx.x * 16 + threadIdx.x;
