@@ -65,7 +65,10 @@ std::vector<std::pair<Formula, Poly>> choices(const Atom& a) {
 } // namespace
 
 /// Interrupts the thread's Z3 context when a check runs `ms` of wall-clock time (0:
-/// never): the last resort against a check whose work Z3 does not count.
+/// never): the last resort against a check whose work Z3 does not count. A thread of
+/// its own, as Z3 4.8.12's timers deadlock when nested (`try_for`, and a solver's
+/// `timeout` with its tactic's, seen in CI). Only whether it fired is read: no answer
+/// is taken from the clock.
 class Watchdog {
 public:
   Watchdog(unsigned ms, z3::context& ctx) {
@@ -443,14 +446,23 @@ struct Solver::Impl {
       for (const Formula& f : extra)
         division = division || divides(f);
       const uint64_t guard_factor = division ? kDivisionGuard : kWallGuard;
-      auto limits = [guard_factor](unsigned ms, bool wall_clock) {
+      auto limits = [](unsigned ms) {
         z3::params p(ctx_ref());
         const uint64_t units = static_cast<uint64_t>(ms) * Solver::kWorkPerMs;
         p.set("rlimit", ms && units < 4294967295u ? static_cast<unsigned>(units) : 0u);
-        if (!wall_clock) return p;
-        const uint64_t wall = std::max<uint64_t>(ms, 50) * guard_factor;
-        p.set("timeout", ms && wall < 4294967295u ? static_cast<unsigned>(wall) : 4294967295u);
         return p;
+      };
+      // The guard of a check: a watchdog that interrupts the context after `factor`
+      // budgets (at least 50 ms each); a check it stops is counted.
+      auto guarded = [&](unsigned ms, uint64_t factor, auto&& check) {
+        Watchdog guard(ms ? static_cast<unsigned>(std::max<uint64_t>(ms, 50) * factor) : 0,
+                       ctx_ref());
+        z3::check_result c = check();
+        if (c == z3::unknown && guard.fired()) {
+          ++stats.wall_guard;
+          ++thread_wall_guards();
+        }
+        return c;
       };
       auto incremental = [&](unsigned ms) {
         if (!base) {
@@ -463,48 +475,28 @@ struct Solver::Impl {
         // decides (the tactic does not reason about such terms). There the core may run
         // away: a guard of kDivisionGuard budgets stops it (counted: such an answer may
         // depend on the machine's load, the one place left where one can).
-        z3::params p = limits(ms, true);
+        z3::params p = limits(ms);
         if (!division) p.set("arith.nl.nra", false);
         base->set(p);
         base->push();
         for (const Formula& f : extra)
           base->add(formula(f));
-        const auto c0 = std::chrono::steady_clock::now();
-        z3::check_result c = base->check();
-        const double took =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - c0)
-                .count();
+        z3::check_result c = guarded(ms, guard_factor, [&] { return base->check(); });
         count_work(*base);
         if (c == z3::sat && out) *out = base->get_model();
-        if (c == z3::unknown && ms &&
-            took >= 0.9 * static_cast<double>(std::max<uint64_t>(ms, 50) * guard_factor)) {
-          ++stats.wall_guard;
-          ++thread_wall_guards();
-        }
         base->pop();
         return c;
       };
       // A combined solver used once, without push: it runs the tactic for the problem's
-      // logic (nlsat for nonlinear integer arithmetic). Its budget is the resource limit;
-      // its guard a watchdog thread that interrupts the context, as Z3 4.8.12's own
-      // timers deadlock when nested (`try_for`, and this solver's own `timeout` with its
-      // tactic's), seen in CI.
+      // logic (nlsat for nonlinear integer arithmetic).
       auto tactic = [&](unsigned ms) {
         z3::solver t(ctx_ref());
-        t.set(limits(ms, false));
+        t.set(limits(ms));
         for (const Formula& f : facts)
           t.add(formula(f));
         for (const Formula& f : extra)
           t.add(formula(f));
-        z3::check_result c;
-        {
-          Watchdog guard(ms ? std::max(ms, 50u) * static_cast<unsigned>(kWallGuard) : 0, ctx_ref());
-          c = t.check();
-          if (guard.fired()) {
-            ++stats.wall_guard;
-            ++thread_wall_guards();
-          }
-        }
+        z3::check_result c = guarded(ms, kWallGuard, [&] { return t.check(); });
         count_work(t);
         if (c == z3::sat && out) *out = t.get_model();
         return c;
