@@ -73,6 +73,22 @@ struct Access {
   std::map<std::string, Poly> scope;
 };
 
+/// A C integer operation or conversion whose value the model takes as the mathematical
+/// one (a polynomial): exact only where that value lies in the C type's range, `cond`.
+/// The race checker proves it under the guards and loops where the value is used; where
+/// it cannot, a wrap that C defines (unsigned arithmetic, a conversion, `>>` of a
+/// negative value) leaves the verdict `unknown`, and a signed overflow, which C leaves
+/// undefined, is assumed absent and said so in the verdict.
+struct RangeCheck {
+  Formula cond;
+  bool undefined = false;            // signed overflow (undefined behaviour)
+  bool before_preconditions = false; // from a precondition: proved without them
+  Pos pos;
+  std::string text, type; // the expression and its C type
+  std::vector<Formula> guards;
+  std::vector<LoopCtx> loops;
+};
+
 struct Problem {
   Pos pos;
   std::string what;
@@ -107,8 +123,9 @@ struct KernelSummary {
   std::map<std::string, int64_t> object_bytes;
   std::vector<std::string> thread_names; // built-in names the kernel uses
   std::vector<Access> accesses;
-  std::vector<Problem> unsupported; // constructs it cannot follow
-  std::vector<Problem> unknown;     // followed, but barrier intervals it cannot order
+  std::vector<Problem> unsupported;     // constructs it cannot follow
+  std::vector<RangeCheck> range_checks; // where the polynomials are C's values
+  std::vector<Problem> unknown;         // followed, but barrier intervals it cannot order
   int barriers = 0;
   std::vector<CensusEntry> census;
   /// GPUVerify preconditions (`__requires(e)` first in the kernel's own body, over its

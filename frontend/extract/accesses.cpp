@@ -5,6 +5,7 @@
 namespace funmem::frontend::detail {
 
 void Extractor::record(const Target& p, const Poly& size, Kind kind, const Ctx& c, const Stmt* at) {
+  flush(c); // the checks of the address (and of values computed before it)
   if (!p) return;
   Access a;
   a.array = p->obj.name;
@@ -51,8 +52,8 @@ void Extractor::load(const Expr* lv, const Ctx& c) {
     mark(lv, "evaluated");
     mark(co, "evaluated");
     rvalue(co->getCond(), c);
-    load(co->getTrueExpr(), inexact(c));
-    load(co->getFalseExpr(), inexact(c));
+    load(co->getTrueExpr(), branch(c, co, true));
+    load(co->getFalseExpr(), branch(c, co, false));
     return;
   }
   Target p = lvalue(lv, c);
@@ -114,6 +115,18 @@ void Extractor::normalise() {
   }
 }
 
+Extractor::Ctx Extractor::branch(const Ctx& c, const AbstractConditionalOperator* co, bool taken) {
+  Ctx d = inexact(c);
+  // `c ? x : y`: x is evaluated exactly where c holds, y where it does not.
+  if (!isa<ConditionalOperator>(co)) return d;
+  std::optional<Formula> f = formula(co->getCond());
+  flush(c); // the condition's checks, where it is evaluated
+  if (!f) return d;
+  d.exact = c.exact;
+  add_guard(d.guards, taken ? *f : negation(*f));
+  return d;
+}
+
 Extractor::Ctx Extractor::inexact(const Ctx& c) const {
   Ctx d = c;
   d.exact = false;
@@ -171,8 +184,8 @@ void Extractor::rvalue(const Expr* e, const Ctx& c) {
   }
   if (const auto* co = dyn_cast<AbstractConditionalOperator>(e)) {
     rvalue(co->getCond(), c);
-    rvalue(co->getTrueExpr(), inexact(c));
-    rvalue(co->getFalseExpr(), inexact(c));
+    rvalue(co->getTrueExpr(), branch(c, co, true));
+    rvalue(co->getFalseExpr(), branch(c, co, false));
     return;
   }
   if (const auto* call = dyn_cast<CallExpr>(e)) return call_expr(call, c);
@@ -221,16 +234,21 @@ void Extractor::assign(const Expr* lhs0, const Expr* rhs, bool compound, const C
       // afresh each time; an assignment that may not run (an operand of ?:, && or
       // ||) leaves an unknown.
       if (escaped_.count(v)) return;
-      Poly value = c.conditional ? any()
-                   : !compound   ? poly(rhs)
-                                 : updated(env_.count(v) ? env_.at(v) : any(), at, rhs);
+      Poly value;
+      attach(v, checks_of([&] {
+               value = c.conditional ? any()
+                       : !compound   ? poly(rhs)
+                                     : updated(env_.count(v) ? env_.at(v) : any(), at, rhs);
+               if (compound && !c.conditional) value = stored(value, v->getType(), at);
+             }));
       env_[v] = value;
     } else if (v->getType()->isPointerType() || is_fm_mem(v->getType())) {
       ptrs_.erase(v);
       bad_ptrs_[v] = "the pointer '" + v->getNameAsString() + "' is reassigned";
       if (!compound && rhs && straight) {
         try {
-          ptrs_[v] = is_fm_mem(v->getType()) ? block(rhs, c) : ptr(rhs, c);
+          attach(v, checks_of(
+                        [&] { ptrs_[v] = is_fm_mem(v->getType()) ? block(rhs, c) : ptr(rhs, c); }));
           bad_ptrs_.erase(v);
         } catch (const NotAffine&) {
         }

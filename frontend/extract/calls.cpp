@@ -123,7 +123,7 @@ void Extractor::bind(const FunctionDecl* d, const std::vector<const Expr*>& args
       refs_[p] = lvalue(a, c);
     } else if (t->isPointerType() || is_fm_mem(t)) {
       try {
-        ptrs_[p] = is_fm_mem(t) ? block(a, c) : ptr(a, c);
+        attach(p, checks_of([&] { ptrs_[p] = is_fm_mem(t) ? block(a, c) : ptr(a, c); }));
       } catch (const NotAffine& e) {
         // Followed only if it is used; what the argument reads is read here.
         bad_ptrs_[p] = "the pointer '" + p->getNameAsString() + "': " + e.why;
@@ -131,7 +131,7 @@ void Extractor::bind(const FunctionDecl* d, const std::vector<const Expr*>& args
       }
     } else {
       rvalue(a, c);
-      if (t->isIntegerType()) env_[p] = poly(a);
+      if (t->isIntegerType()) attach(p, checks_of([&] { env_[p] = poly(a); }));
     }
   }
 }

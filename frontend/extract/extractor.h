@@ -113,7 +113,11 @@ private:
   std::set<std::string> names_;
   std::map<const Stmt*, std::string> seen_; // nodes accounted for, and how
   std::vector<Poly> bytes_;                 // each access's size in bytes
-  std::vector<Poly> offsets_;               // each access's byte offset
+  std::vector<RangeCheck> pending_;         // range checks of values computed, not yet used
+  /// The range checks of each local's and pointer's values (every value it has held:
+  /// branches join and loops restore values, so none is ever dropped).
+  std::map<const ValueDecl*, std::vector<RangeCheck>> value_checks_;
+  std::vector<Poly> offsets_; // each access's byte offset
   int phase_ = 0;
   int grid_phase_ = 0;               // grid barriers (cooperative groups) so far
   std::optional<std::string> value_; // the uniform value of the write being recorded
@@ -165,6 +169,46 @@ private:
   /// from memory, a float converted to an integer, a bit operation, a call without a
   /// body) is a fresh unknown (`any`), which over-approximates it.
   Poly poly(const Expr* e0);
+  /// C's integer semantics: `p`, the value of `at` in type `t`, is the mathematical
+  /// value only within t's range; the check waits in pending_ until the value is used.
+  /// `l REL r` as C compares: a signed operand converted to `unsigned int` is its value
+  /// where it is not negative and its value + 2^32 where it is (integers.cpp).
+  Formula compare(const Expr* l, Rel rel, const Expr* r);
+  /// A value with an unknown in it becomes an unknown of t's range instead (returned).
+  Poly in_range(const Poly& p, QualType t, const Expr* at, bool undefined);
+  /// A conversion of `p` from type `from` to `to` (none when every value of `from` fits).
+  Poly converted(const Poly& p, QualType from, QualType to, const Expr* at);
+  /// The pending checks, where they are used: under `c`'s guards and loops.
+  void flush(const Ctx& c);
+  /// Runs `f` (which computes a value) and returns the checks it added to pending_,
+  /// which it leaves as it found them.
+  template <class F> std::vector<RangeCheck> checks_of(F f) {
+    std::vector<RangeCheck> saved = std::move(pending_);
+    pending_.clear();
+    try {
+      f();
+    } catch (...) {
+      pending_.insert(pending_.begin(), saved.begin(), saved.end());
+      throw;
+    }
+    std::vector<RangeCheck> out = std::move(pending_);
+    pending_ = std::move(saved);
+    return out;
+  }
+  /// A use of a local's or pointer's value: its checks are pending again.
+  void reuse_checks(const ValueDecl* v) {
+    if (auto it = value_checks_.find(v); it != value_checks_.end())
+      pending_.insert(pending_.end(), it->second.begin(), it->second.end());
+  }
+  /// A value stored into a local of type `t` by `op=`, `++` or `--`: computed in `int`
+  /// or wider and converted back (modular), or, for a signed type of at least `int`'s
+  /// width, overflowing undefined.
+  Poly stored(const Poly& p, QualType t, const Expr* at);
+  /// Attaches checks to a local's or pointer's value (kept for every later use).
+  void attach(const ValueDecl* v, std::vector<RangeCheck> checks) {
+    auto& all = value_checks_[v];
+    all.insert(all.end(), checks.begin(), checks.end());
+  }
   /// An unknown, not negative when `nonneg` (a value of an unsigned type).
   Poly any_of_sign(bool nonneg);
   /// poly() of a binary operator, and of a call (nullopt: an unknown).
@@ -211,6 +255,8 @@ private:
 
   // ------------------------------------------------------------ expressions
 
+  /// The context of one branch of `c ? x : y`: inexact, under c (or its negation).
+  Ctx branch(const Ctx& c, const AbstractConditionalOperator* co, bool taken);
   Ctx inexact(const Ctx& c) const;
 
   /// A local whose address is taken (`&x`, a reference bound to it) may change through
@@ -334,6 +380,9 @@ private:
   LoopStep loop_step(const Expr* inc);
   /// The counter's range of a loop from `a` while `k op b`, stepping `st`; `head`: a
   /// superset of its values at the loop's head (throws when they do not bound it).
+  /// A range check on the value that ends a summarised loop (in the counter's type t).
+  void counter_range(const LoopCtx& l, QualType t, const BinaryOperator* cond, const Poly& b,
+                     const LoopStep& st);
   void loop_shape(LoopCtx& l, BinaryOperatorKind op, const Poly& a, const Poly& b,
                   const LoopStep& st, std::optional<Formula>& head);
   /// The body of a summarised loop (false: unsupported, a barrier divergence).

@@ -15,8 +15,17 @@ void Extractor::precondition(const CallExpr* call, const Ctx& c) {
   if (!inlined_.empty() || c.depth != 0 || !c.guards.empty() || !c.loops.empty() || c.divergent ||
       c.returned || !k_.accesses.empty() || k_.barriers > 0)
     return;
-  std::optional<Formula> f = formula(call->getArg(0));
+  std::vector<RangeCheck> checks;
+  std::optional<Formula> f;
+  checks = checks_of([&] { f = formula(call->getArg(0)); });
   if (!f) return;
+  // A precondition assumed as a mathematical formula must mean what C means: its own
+  // checks are proved without the preconditions (`sz - blockDim.x >= 0` of an unsigned
+  // `sz` is C's tautology, not `sz >= blockDim.x`).
+  for (RangeCheck& rc : checks) {
+    rc.before_preconditions = true;
+    k_.range_checks.push_back(std::move(rc));
+  }
   std::set<std::string> params(k_.scalar_params.begin(), k_.scalar_params.end());
   for (const std::string& v : f->free_vars())
     if (!params.count(v) && v.rfind("blockDim_", 0) != 0 && v.rfind("gridDim_", 0) != 0) return;
@@ -50,6 +59,7 @@ void Extractor::loop_invariants(const std::vector<const CallExpr*>& calls, const
     });
     std::optional<Formula> cond;
     if (head && !changes && !uses_predicates(e)) cond = formula(e);
+    flush(c);
     Assertion a{pos(call->getBeginLoc()), "invariant", text(e), cond, c.guards, c.loops};
     if (head) {
       LoopCtx at_head = l;

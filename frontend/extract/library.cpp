@@ -76,6 +76,7 @@ void Extractor::annotation_call(const CallExpr* call, const std::string& n, cons
     const Expr* e = call->getArg(0);
     k_.assertions.push_back({pos(call->getBeginLoc()), "assert", text(e),
                              uses_predicates(e) ? std::nullopt : formula(e), c.guards, c.loops});
+    flush(c);
   }
 }
 

@@ -42,6 +42,10 @@ void Extractor::for_stmt(const ForStmt* f, const Ctx& c) {
     Poly b = right - rest;
     LoopStep st = loop_step(f->getInc());
     loop_shape(l, cond->getOpcode(), a, b, st, head);
+    counter_range(l, var->getType(), cond, b, st);
+    Ctx lc = c;
+    lc.loops.push_back(l);
+    flush(lc); // the header's checks, with the counter's facts
   } catch (const NotAffine& n) {
     why = n.why;
   }
@@ -155,6 +159,20 @@ Extractor::LoopStep Extractor::loop_step(const Expr* inc0) {
   return s;
 }
 
+void Extractor::counter_range(const LoopCtx& l, QualType t, const BinaryOperator* cond,
+                              const Poly& b, const LoopStep& st) {
+  // The value that ends the loop must be one the counter's type holds: else C wraps it
+  // and the loop runs on (`for (unsigned i = n; i >= 0; i--)`).
+  const bool undefined =
+      t->isSignedIntegerOrEnumerationType() && ctx_.getIntWidth(t) >= ctx_.getIntWidth(ctx_.IntTy);
+  if (l.doubling)
+    in_range(Poly(2) * b, t, cond, undefined);
+  else if (!l.geometric && st.up)
+    in_range(l.lower + l.step * l.count, t, cond, undefined);
+  else if (!l.geometric)
+    in_range(l.lower - Poly(1), t, cond, undefined);
+}
+
 void Extractor::loop_shape(LoopCtx& l, BinaryOperatorKind op, const Poly& a, const Poly& b,
                            const LoopStep& st, std::optional<Formula>& head) {
   Poly k = Poly::var(l.var);
@@ -247,8 +265,11 @@ void Extractor::any_loop(const Stmt* loop, const Expr* cond, const Expr* inc, co
   if (cond) {
     guarded(cond, [&] { rvalue(cond, inner); });
     // A `do` body runs once before its condition is tested.
-    if (!body_first)
-      if (auto g = formula(cond)) add_guard(inner.guards, *g);
+    if (!body_first) {
+      auto g = formula(cond);
+      flush(inner); // the condition's checks, where it is evaluated
+      if (g) add_guard(inner.guards, *g);
+    }
   }
   stmt(body, inner);
   if (inc) guarded(inc, [&] { rvalue(inc, inner); });

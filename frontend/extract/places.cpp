@@ -69,7 +69,10 @@ Extractor::Target Extractor::pointer_variable(const Expr* lv, const Ctx& c) {
   mark(e, "pointer value");
   if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
     const ValueDecl* v = d->getDecl();
-    if (auto it = ptrs_.find(v); it != ptrs_.end()) return it->second;
+    if (auto it = ptrs_.find(v); it != ptrs_.end()) {
+      reuse_checks(v);
+      return it->second;
+    }
     if (auto it = bad_ptrs_.find(v); it != bad_ptrs_.end()) throw NotAffine{it->second, e};
     if (auto it = refs_.find(v); it != refs_.end())
       throw NotAffine{
@@ -221,7 +224,10 @@ Extractor::Target Extractor::block(const Expr* e, const Ctx& c) {
   }
   mark(x, "block");
   if (const auto* d = dyn_cast<DeclRefExpr>(x)) {
-    if (auto it = ptrs_.find(d->getDecl()); it != ptrs_.end()) return it->second;
+    if (auto it = ptrs_.find(d->getDecl()); it != ptrs_.end()) {
+      reuse_checks(d->getDecl());
+      return it->second;
+    }
     if (auto it = bad_ptrs_.find(d->getDecl()); it != bad_ptrs_.end())
       throw NotAffine{it->second, e};
   }

@@ -95,6 +95,7 @@ void Extractor::tail(const Stmt* s, Ctx& c) {
 
 void Extractor::early_return(const IfStmt* i, Ctx& c) {
   auto f = formula(i->getCond());
+  flush(c); // the condition's checks, where it is evaluated
   guarded(i, [&] {
     rvalue(i->getCond(), c);
     // `if (cond) return e;` in a device function: e is evaluated when cond holds.
@@ -207,6 +208,7 @@ void Extractor::if_stmt(const IfStmt* i, const Ctx& c) {
   });
   if (!ok) return;
   auto f = formula(i->getCond());
+  flush(c); // the condition's checks, where it is evaluated
   Ctx t = c, e = c;
   // A condition every thread of a block evaluates alike keeps them together: a
   // barrier under it is no divergence (but separates nothing, as the other branch
@@ -297,7 +299,7 @@ void Extractor::var_decl(const VarDecl* v, const Ctx& c) {
       return;
     }
     try {
-      ptrs_[v] = is_fm_mem(t) ? block(init, c) : ptr(init, c);
+      attach(v, checks_of([&] { ptrs_[v] = is_fm_mem(t) ? block(init, c) : ptr(init, c); }));
     } catch (const NotAffine& e) {
       // Followed only if it is used; what the initial value reads is read here.
       bad_ptrs_[v] = "the pointer '" + n + "': " + e.why;
@@ -312,7 +314,7 @@ void Extractor::var_decl(const VarDecl* v, const Ctx& c) {
   else if (init)
     rvalue(init, c);
   // An integer without an initial value holds any value.
-  if (t->isIntegerType()) env_[v] = init ? poly(init) : any();
+  if (t->isIntegerType()) attach(v, checks_of([&] { env_[v] = init ? poly(init) : any(); }));
 }
 
 } // namespace funmem::frontend::detail

@@ -46,6 +46,27 @@ std::optional<std::string> Extractor::builtin(const Expr* e) {
 }
 
 Poly Extractor::poly(const Expr* e0) {
+  // Casts, implicit and explicit: an integer conversion is C's (integers.cpp); a value
+  // of another type converted to an integer is unknown.
+  if (const auto* ce = dyn_cast<CastExpr>(e0->IgnoreParens())) {
+    const Expr* sub = ce->getSubExpr();
+    QualType to = ce->getType(), from = sub->getType();
+    if (!to->isIntegralOrUnscopedEnumerationType()) {
+      // (not an integer: below)
+    } else if (!from->isIntegralOrUnscopedEnumerationType()) {
+      if (ce->getCastKind() != CK_LValueToRValue && ce->getCastKind() != CK_NoOp)
+        return any_of_sign(to->isUnsignedIntegerType());
+    } else if (to->isBooleanType() && !from->isBooleanType()) {
+      // x != 0, exactly: 0 or 1.
+      Poly x = poly(sub), v = any(0, 1);
+      k_.unknown_facts.push_back(
+          Formula::disj({Formula::conj({eq(x, Poly(0)), eq(v, Poly(0))}),
+                         Formula::conj({Formula::cmp(x, Rel::Ne, Poly(0)), eq(v, Poly(1))})}));
+      return v;
+    } else {
+      return converted(poly(sub), from, to, ce);
+    }
+  }
   const Expr* e = e0->IgnoreParenImpCasts();
   // An unknown of an unsigned type (read and used as one) is not negative.
   bool nonneg = e0->getType()->isUnsignedIntegerType() && e->getType()->isUnsignedIntegerType();
@@ -64,7 +85,10 @@ Poly Extractor::poly(const Expr* e0) {
   if (const auto* l = dyn_cast<CXXBoolLiteralExpr>(e)) return Poly(l->getValue() ? 1 : 0);
   if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
     const ValueDecl* v = d->getDecl();
-    if (auto it = env_.find(v); it != env_.end()) return it->second;
+    if (auto it = env_.find(v); it != env_.end()) {
+      reuse_checks(v);
+      return it->second;
+    }
     if (const auto* ec = dyn_cast<EnumConstantDecl>(v))
       return Poly(ec->getInitVal().getSExtValue());
     if (const auto* vd = dyn_cast<VarDecl>(v); vd && vd->getType().isConstQualified())
@@ -75,7 +99,10 @@ Poly Extractor::poly(const Expr* e0) {
   }
   if (const auto* b = dyn_cast<BinaryOperator>(e)) return poly_binary(b, nonneg);
   if (const auto* u = dyn_cast<UnaryOperator>(e)) {
-    if (u->getOpcode() == UO_Minus) return -poly(u->getSubExpr());
+    if (u->getOpcode() == UO_Minus) {
+      return in_range(-poly(u->getSubExpr()), u->getType(), u,
+                      u->getType()->isSignedIntegerOrEnumerationType());
+    }
     if (u->getOpcode() == UO_Plus) return poly(u->getSubExpr());
   }
   if (isa<CXXScalarValueInitExpr>(e)) return Poly(0);
@@ -101,13 +128,17 @@ Poly Extractor::any_of_sign(bool nonneg) {
 
 Poly Extractor::poly_binary(const BinaryOperator* b, bool nonneg) {
   auto any_value = [&] { return any_of_sign(nonneg); };
+  // C's result: in the operation's type, or wrapped (unsigned) / undefined (signed).
+  auto typed = [&](const Poly& r) {
+    return in_range(r, b->getType(), b, b->getType()->isSignedIntegerOrEnumerationType());
+  };
   switch (b->getOpcode()) {
   case BO_Add:
-    return poly(b->getLHS()) + poly(b->getRHS());
+    return typed(poly(b->getLHS()) + poly(b->getRHS()));
   case BO_Sub:
-    return poly(b->getLHS()) - poly(b->getRHS());
+    return typed(poly(b->getLHS()) - poly(b->getRHS()));
   case BO_Mul:
-    return poly(b->getLHS()) * poly(b->getRHS());
+    return typed(poly(b->getLHS()) * poly(b->getRHS()));
   case BO_Div:
     return Poly::div(poly(b->getLHS()), poly(b->getRHS()));
   case BO_Rem:
@@ -117,8 +148,16 @@ Poly Extractor::poly_binary(const BinaryOperator* b, bool nonneg) {
     auto c = poly(b->getRHS()).constant();
     if (!c || *c < 0 || *c > 30) return any_value();
     Poly p = poly(b->getLHS());
-    return b->getOpcode() == BO_Shl ? p * Poly(int64_t{1} << *c)
-                                    : Poly::div(p, Poly(int64_t{1} << *c));
+    if (b->getOpcode() == BO_Shl) return typed(p * Poly(int64_t{1} << *c));
+    // `>>` of a negative value rounds down, the model's division toward zero: the
+    // value must not be negative.
+    RangeCheck rc;
+    rc.cond = ge(p, Poly(0));
+    rc.pos = pos(b->getBeginLoc());
+    rc.text = text(b);
+    rc.type = "a right shift of a non-negative value";
+    pending_.push_back(std::move(rc));
+    return Poly::div(p, Poly(int64_t{1} << *c));
   }
   case BO_Comma:
     return poly(b->getRHS());
@@ -204,17 +243,17 @@ std::optional<Formula> Extractor::formula(const Expr* e0) {
         return b->getOpcode() == BO_LAnd ? Formula::conj({*l, *r}) : Formula::disj({*l, *r});
       }
       case BO_LT:
-        return Formula::cmp(poly(b->getLHS()), Rel::Lt, poly(b->getRHS()));
+        return compare(b->getLHS(), Rel::Lt, b->getRHS());
       case BO_LE:
-        return Formula::cmp(poly(b->getLHS()), Rel::Le, poly(b->getRHS()));
+        return compare(b->getLHS(), Rel::Le, b->getRHS());
       case BO_GT:
-        return Formula::cmp(poly(b->getLHS()), Rel::Gt, poly(b->getRHS()));
+        return compare(b->getLHS(), Rel::Gt, b->getRHS());
       case BO_GE:
-        return Formula::cmp(poly(b->getLHS()), Rel::Ge, poly(b->getRHS()));
+        return compare(b->getLHS(), Rel::Ge, b->getRHS());
       case BO_EQ:
-        return Formula::cmp(poly(b->getLHS()), Rel::Eq, poly(b->getRHS()));
+        return compare(b->getLHS(), Rel::Eq, b->getRHS());
       case BO_NE:
-        return Formula::cmp(poly(b->getLHS()), Rel::Ne, poly(b->getRHS()));
+        return compare(b->getLHS(), Rel::Ne, b->getRHS());
       default:
         return std::nullopt;
       }
@@ -294,7 +333,8 @@ std::optional<std::string> Extractor::uniform_value(const Expr* e) {
         return std::string(v->hasAttr<CUDASharedAttr>() ? "address shared " : "address ") +
                v->getNameAsString();
   if (!e->getType()->isIntegralOrUnscopedEnumerationType()) return std::nullopt;
-  Poly v = poly(e);
+  Poly v;
+  checks_of([&] { v = poly(e); }); // a stored value: its checks are the store's business
   for (const std::string& n : v.free_vars())
     if (n.rfind("blockDim_", 0) != 0 && n.rfind("gridDim_", 0) != 0 &&
         std::find(k_.scalar_params.begin(), k_.scalar_params.end(), n) == k_.scalar_params.end())

@@ -25,6 +25,26 @@ void launch_limits(const std::vector<int>& dims, const std::set<std::string>& fi
 
 } // namespace
 
+void Checker::add_launch_limits(std::vector<Formula>& fs) const {
+  std::set<std::string> fixed;
+  for (int d = 0; d < 3; ++d)
+    for (const std::string& n : {bdim(d), gdim(d)})
+      if (fixed_size(n)) fixed.insert(n);
+  launch_limits(dims_, fixed, fs);
+}
+
+void Checker::add_loop_facts(const std::vector<LoopCtx>& loops, std::vector<Formula>& fs) {
+  int iters = 0;
+  for (const LoopCtx& lp : loops) {
+    fs.insert(fs.end(), lp.facts.begin(), lp.facts.end());
+    if (lp.geometric || lp.step == Poly(1)) continue;
+    Poly j = Poly::var("fm_iteration_" + std::to_string(iters++));
+    fs.push_back(eq(Poly::var(lp.var), lp.lower + lp.step * j));
+    fs.push_back(ge(j, 0));
+    fs.push_back(lt(j, lp.count));
+  }
+}
+
 bool launchable(const Env& env, const std::set<std::string>& fixed) {
   const int64_t block[3] = {1024, 1024, 64}, grid[3] = {2147483647, 65535, 65535};
   int64_t threads = 1;
@@ -46,22 +66,10 @@ bool launchable(const Env& env, const std::set<std::string>& fixed) {
 std::string Checker::leaves_object(const Access& a) const {
   auto size = k_.object_bytes.find(a.array);
   if (size == k_.object_bytes.end()) return "";
-  std::set<std::string> fixed;
-  for (int d = 0; d < 3; ++d)
-    for (const std::string& n : {bdim(d), gdim(d)})
-      if (fixed_size(n)) fixed.insert(n);
   std::vector<Formula> fs = launch_;
-  launch_limits(dims_, fixed, fs);
+  add_launch_limits(fs);
   fs.insert(fs.end(), k_.unknown_facts.begin(), k_.unknown_facts.end());
-  int iters = 0;
-  for (const LoopCtx& lp : a.loops) {
-    fs.insert(fs.end(), lp.facts.begin(), lp.facts.end());
-    if (lp.geometric || lp.step == Poly(1)) continue;
-    Poly j = Poly::var("fm_iteration_" + std::to_string(iters++));
-    fs.push_back(eq(Poly::var(lp.var), lp.lower + lp.step * j));
-    fs.push_back(ge(j, 0));
-    fs.push_back(lt(j, lp.count));
-  }
+  add_loop_facts(a.loops, fs);
   fs.insert(fs.end(), a.guards.begin(), a.guards.end());
   // The access covers bytes [unit * index, unit * index + unit).
   const Poly first = a.index * Poly(a.unit);

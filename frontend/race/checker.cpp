@@ -23,6 +23,8 @@ KernelVerdict Checker::run() {
   check_assertions(v);
   std::string first_open, outside;
   object_bounds(first_open, outside);
+  std::vector<std::string> assumed;
+  range_checks(first_open, assumed);
   bool spent = false;
   for (size_t w = 0; w < k_.accesses.size() && !spent; ++w) {
     const Access& aw = k_.accesses[w];
@@ -76,6 +78,8 @@ KernelVerdict Checker::run() {
       v.reason += "; assumes warps of " + std::to_string(opt_.warp_sync) + " run in lock-step";
     if (opt_.only_intra_group) v.reason += "; threads of different blocks not checked";
     if (!outside.empty()) v.reason += "; " + outside;
+    for (const std::string& a : assumed)
+      v.reason += "; assumes " + a;
     if (!k_.preconditions.empty()) {
       v.reason += "; assumes the kernel's preconditions: ";
       for (size_t i = 0; i < k_.preconditions.size(); ++i)

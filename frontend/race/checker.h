@@ -79,6 +79,13 @@ private:
 
   void check_assertions(KernelVerdict& v) const;
 
+  /// CUDA's launch limits on the sizes the launch facts do not fix (bounds.cpp).
+  void add_launch_limits(std::vector<Formula>& fs) const;
+  /// What the loops' counters satisfy: their facts, and `k = lower + step * j`.
+  static void add_loop_facts(const std::vector<LoopCtx>& loops, std::vector<Formula>& fs);
+  /// The extractor's range checks (ranges.cpp): the first that leaves a wrap open sets
+  /// `first_open` (unless set); `assumed` gets what a race-free verdict assumes.
+  void range_checks(std::string& first_open, std::vector<std::string>& assumed) const;
   /// Why `a` may leave its object (an object of known size: a variable), or "" when
   /// the facts keep it inside (bounds.cpp).
   std::string leaves_object(const Access& a) const;

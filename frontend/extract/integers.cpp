@@ -1,0 +1,117 @@
+// The extractor's C integer semantics (extractor.h): values are polynomials over the
+// mathematical integers, which is C's value only while it stays in its type's range. Every
+// operation and conversion whose result may leave the range adds a range check; the check
+// waits until the value is used (an access's address, a guard, a loop's bounds, a
+// precondition) and then takes the guards and loops of that use.
+#include "frontend/extract/extractor.h"
+
+namespace funmem::frontend::detail {
+
+namespace {
+
+/// The range of an integer type: [lo, hi], hi absent when it passes int64's.
+struct TypeRange {
+  int64_t lo = 0;
+  std::optional<int64_t> hi;
+};
+
+TypeRange range_of(const ASTContext& ctx, QualType t) {
+  t = t.getCanonicalType();
+  if (t->isBooleanType()) return {0, 1};
+  const unsigned width = ctx.getIntWidth(t);
+  const bool is_signed = t->isSignedIntegerOrEnumerationType();
+  if (width >= 64) {
+    if (is_signed)
+      return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
+    return {0, std::nullopt};
+  }
+  if (is_signed) return {-(int64_t{1} << (width - 1)), (int64_t{1} << (width - 1)) - 1};
+  return {0, (int64_t{1} << width) - 1};
+}
+
+} // namespace
+
+Poly Extractor::in_range(const Poly& p, QualType t, const Expr* at, bool undefined) {
+  if (!t->isIntegralOrUnscopedEnumerationType()) return p;
+  const TypeRange r = range_of(ctx_, t);
+  if (auto k = p.constant(); k && *k >= r.lo && (!r.hi || *k <= *r.hi)) return p;
+  std::vector<Formula> in = {ge(p, Poly(r.lo))};
+  if (r.hi) in.push_back(le(p, Poly(*r.hi)));
+  const Formula inside = in.size() == 1 ? in[0] : Formula::conj(in);
+  // A value with an unknown in it is an over-approximation already: C's value is an
+  // unknown of the type's range, equal to p where p lies in it.
+  for (const std::string& v : p.free_vars())
+    if (v.rfind("fm_any_", 0) == 0) {
+      Poly u = any(r.lo, r.hi);
+      k_.unknown_facts.push_back(Formula::disj({negation(inside), eq(u, p)}));
+      return u;
+    }
+  RangeCheck rc;
+  rc.cond = inside;
+  rc.undefined = undefined;
+  rc.pos = pos(at->getBeginLoc());
+  rc.text = text(at);
+  rc.type = t.getAsString();
+  pending_.push_back(std::move(rc));
+  return p;
+}
+
+Poly Extractor::converted(const Poly& p, QualType from, QualType to, const Expr* at) {
+  if (!from->isIntegralOrUnscopedEnumerationType() || !to->isIntegralOrUnscopedEnumerationType())
+    return p;
+  const TypeRange a = range_of(ctx_, from), b = range_of(ctx_, to);
+  const bool fits = a.lo >= b.lo && (!b.hi || (a.hi && *a.hi <= *b.hi));
+  if (fits) return p;
+  const size_t before = pending_.size();
+  Poly v = in_range(p, to, at, false); // C++20 defines every conversion: modular
+  if (pending_.size() > before) pending_.back().type += ", to which it is converted";
+  return v;
+}
+
+Poly Extractor::stored(const Poly& p, QualType t, const Expr* at) {
+  const bool undefined =
+      t->isSignedIntegerOrEnumerationType() && ctx_.getIntWidth(t) >= ctx_.getIntWidth(ctx_.IntTy);
+  return in_range(p, t, at, undefined);
+}
+
+Formula Extractor::compare(const Expr* l, Rel rel, const Expr* r) {
+  using Case = std::pair<std::optional<Formula>, Poly>;
+  auto cases = [&](const Expr* e) -> std::vector<Case> {
+    const auto* ce = dyn_cast<CastExpr>(e->IgnoreParens());
+    if (ce && ce->getCastKind() == CK_IntegralCast) {
+      QualType from = ce->getSubExpr()->getType(), to = ce->getType();
+      if (from->isSignedIntegerOrEnumerationType() && to->isUnsignedIntegerType() &&
+          ctx_.getIntWidth(to) == 32 && ctx_.getIntWidth(from) <= 32) {
+        Poly x = poly(ce->getSubExpr());
+        bool unknown = x.is_constant();
+        for (const std::string& v : x.free_vars())
+          unknown = unknown || v.rfind("fm_any_", 0) == 0;
+        if (!unknown) return {{ge(x, Poly(0)), x}, {lt(x, Poly(0)), x + Poly(int64_t{1} << 32)}};
+      }
+    }
+    return {{std::nullopt, poly(e)}};
+  };
+  const std::vector<Case> a = cases(l), b = cases(r);
+  if (a.size() == 1 && b.size() == 1) return Formula::cmp(a[0].second, rel, b[0].second);
+  std::vector<Formula> any;
+  for (const auto& [ca, va] : a)
+    for (const auto& [cb, vb] : b) {
+      std::vector<Formula> both;
+      if (ca) both.push_back(*ca);
+      if (cb) both.push_back(*cb);
+      both.push_back(Formula::cmp(va, rel, vb));
+      any.push_back(Formula::conj(both));
+    }
+  return Formula::disj(any);
+}
+
+void Extractor::flush(const Ctx& c) {
+  for (RangeCheck& rc : pending_) {
+    rc.guards = c.guards;
+    rc.loops = c.loops;
+    k_.range_checks.push_back(std::move(rc));
+  }
+  pending_.clear();
+}
+
+} // namespace funmem::frontend::detail
