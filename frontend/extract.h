@@ -137,6 +137,8 @@ struct KernelSummary {
   /// `fm_any_N` that may take any integer value, a different one in each thread.
   std::vector<std::string> unknowns;
   std::vector<Formula> unknown_facts; // what is known of them (`fm_any_3 >= 0`)
+  /// The ranges of the scalar parameters' C types (`-2147483648 <= n <= 2147483647`).
+  std::vector<Formula> type_facts;
   std::vector<Assertion> assertions;
   /// The kernel calls through a function pointer: every function of the file of the
   /// called type whose address is taken is assumed to be the one called, or none.

@@ -17,6 +17,7 @@ void Extractor::run(const FunctionDecl* f) {
     } else if (t->isIntegerType()) {
       k_.scalar_params.push_back(n);
       env_[p] = Poly::var(n);
+      type_range(Poly::var(n), t);
     } else if (t->isReferenceType()) {
       unsupported(f->getBody(), "the reference parameter '" + n + "' of a kernel");
     } else if (t->isRecordType() && holds_pointer(t) && !changed(f->getBody(), p)) {
@@ -135,7 +136,13 @@ ExtractResult extract(const std::string& code, const std::string& file,
   if (!ast || ast->getDiagnostics().hasErrorOccurred()) return r;
   for (const FunctionDecl* f : main_file_kernels(ast->getASTContext())) {
     KernelSummary k;
-    Extractor(ast->getASTContext(), k, options).run(f);
+    try {
+      Extractor(ast->getASTContext(), k, options).run(f);
+    } catch (const SymbolicOverflow& e) {
+      // Arithmetic the polynomials cannot hold (coefficients beyond 64 bits).
+      k.unsupported.push_back(
+          {k.pos, std::string("index arithmetic beyond 64 bits (") + e.what() + ")"});
+    }
     r.kernels.push_back(std::move(k));
   }
   return r;

@@ -174,6 +174,11 @@ private:
   /// `l REL r` as C compares: a signed operand converted to `unsigned int` is its value
   /// where it is not negative and its value + 2^32 where it is (integers.cpp).
   Formula compare(const Expr* l, Rel rel, const Expr* r);
+  /// The range of t as facts on p (k_.type_facts).
+  void type_range(const Poly& p, QualType t);
+  /// Whether `v` is an unknown without facts added to the rest of `p` (p then takes
+  /// every integer).
+  bool free_summand(const Poly& p, const std::string& v) const;
   /// A value with an unknown in it becomes an unknown of t's range instead (returned).
   Poly in_range(const Poly& p, QualType t, const Expr* at, bool undefined);
   /// A conversion of `p` from type `from` to `to` (none when every value of `from` fits).

@@ -31,6 +31,23 @@ TypeRange range_of(const ASTContext& ctx, QualType t) {
 
 } // namespace
 
+void Extractor::type_range(const Poly& p, QualType t) {
+  if (!t->isIntegralOrUnscopedEnumerationType()) return;
+  const TypeRange r = range_of(ctx_, t);
+  k_.type_facts.push_back(ge(p, Poly(r.lo)));
+  if (r.hi) k_.type_facts.push_back(le(p, Poly(*r.hi)));
+}
+
+bool Extractor::free_summand(const Poly& p, const std::string& v) const {
+  if (v.rfind("fm_any_", 0) != 0) return false;
+  const Poly rest = p.substitute({{v, Poly(0)}});
+  if (!(p - rest == Poly::var(v)) && !(rest - p == Poly::var(v))) return false;
+  for (const Formula& f : k_.unknown_facts)
+    for (const std::string& w : f.free_vars())
+      if (w == v) return false;
+  return true;
+}
+
 Poly Extractor::in_range(const Poly& p, QualType t, const Expr* at, bool undefined) {
   if (!t->isIntegralOrUnscopedEnumerationType()) return p;
   const TypeRange r = range_of(ctx_, t);
@@ -38,8 +55,11 @@ Poly Extractor::in_range(const Poly& p, QualType t, const Expr* at, bool undefin
   std::vector<Formula> in = {ge(p, Poly(r.lo))};
   if (r.hi) in.push_back(le(p, Poly(*r.hi)));
   const Formula inside = in.size() == 1 ? in[0] : Formula::conj(in);
-  // A value with an unknown in it is an over-approximation already: C's value is an
-  // unknown of the type's range, equal to p where p lies in it.
+  // A value with an unknown in it is an over-approximation already. With a free
+  // unknown added to it (no fact on it), p takes every integer, C's wrapped value too.
+  // Otherwise C's value is an unknown of the type's range, equal to p where p lies in it.
+  for (const std::string& v : p.free_vars())
+    if (free_summand(p, v)) return p;
   for (const std::string& v : p.free_vars())
     if (v.rfind("fm_any_", 0) == 0) {
       Poly u = any(r.lo, r.hi);

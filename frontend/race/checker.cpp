@@ -20,6 +20,7 @@ KernelVerdict Checker::run() {
     finish(v, t0);
     return v;
   }
+  prune_given();
   check_assertions(v);
   std::string first_open, outside;
   object_bounds(first_open, outside);
@@ -175,7 +176,16 @@ const char* verdict_name(Verdict v) {
 }
 
 KernelVerdict check_kernel(const KernelSummary& k, const RaceOptions& opt) {
-  return detail::Checker(k, opt).run();
+  try {
+    return detail::Checker(k, opt).run();
+  } catch (const SymbolicOverflow& e) {
+    KernelVerdict v;
+    v.kernel = k.name;
+    v.pos = k.pos;
+    v.verdict = Verdict::Unknown;
+    v.reason = std::string("a question's arithmetic leaves 64 bits (") + e.what() + ")";
+    return v;
+  }
 }
 
 } // namespace funmem::frontend

@@ -58,6 +58,9 @@ public:
         launch_.push_back(lt(Poly::var(bid(d)), Poly::var(gdim(d))));
       }
     }
+    launch_.insert(launch_.end(), k.type_facts.begin(), k.type_facts.end());
+    without_preconditions_ = launch_;
+    without_preconditions_.insert(without_preconditions_.end(), o.facts.begin(), o.facts.end());
     launch_.insert(launch_.end(), given_.begin(), given_.end());
   }
 
@@ -69,8 +72,9 @@ private:
   std::vector<Formula> given_; // the launch facts and the kernel's preconditions
   std::vector<int> dims_;
   std::vector<Formula> launch_;
-  std::vector<Env> models_;                  // assignments of the overlaps the prover found
-  std::map<std::string, ProveResult> cache_; // equal questions (a += reads and writes)
+  std::vector<Formula> without_preconditions_; // launch_ without the kernel's preconditions
+  std::vector<Env> models_;                    // assignments of the overlaps the prover found
+  std::map<std::string, ProveResult> cache_;   // equal questions (a += reads and writes)
 
   uint64_t work0_ = 0; // the thread's Z3 work when the kernel's check began
   int guards0_ = 0;    // the thread's wall-clock guard stops then
@@ -83,6 +87,9 @@ private:
   void add_launch_limits(std::vector<Formula>& fs) const;
   /// What the loops' counters satisfy: their facts, and `k = lower + step * j`.
   static void add_loop_facts(const std::vector<LoopCtx>& loops, std::vector<Formula>& fs);
+  /// Drops the disjuncts of the launch facts and preconditions that CUDA's launch
+  /// limits exclude (ranges.cpp).
+  void prune_given();
   /// The extractor's range checks (ranges.cpp): the first that leaves a wrap open sets
   /// `first_open` (unless set); `assumed` gets what a race-free verdict assumes.
   void range_checks(std::string& first_open, std::vector<std::string>& assumed) const;

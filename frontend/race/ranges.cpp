@@ -9,16 +9,51 @@
 
 namespace funmem::frontend::detail {
 
+void Checker::prune_given() {
+  // A precondition comparing a signed value with an unsigned one is C's two cases
+  // (integers.cpp); the launch limits often exclude one (`sz == blockDim.x` with sz < 0
+  // would need a block of 2^31 threads). Dropping it keeps the facts simple for SOSI.
+  std::vector<Formula> base;
+  for (const Formula& f : launch_)
+    if (f.kind != Formula::Kind::Or) base.push_back(f);
+  add_launch_limits(base);
+  const size_t thread_facts = launch_.size() - given_.size();
+  bool changed = false;
+  std::vector<Formula> pruned;
+  // A conjunction's parts as separate facts (what fixed_size and the search read).
+  std::function<void(const Formula&)> add = [&](const Formula& f) {
+    if (f.kind != Formula::Kind::And) return pruned.push_back(f);
+    for (const Formula& k : f.kids)
+      add(k);
+  };
+  for (const Formula& f : given_) {
+    std::vector<Formula> keep;
+    if (f.kind == Formula::Kind::Or)
+      for (const Formula& d : f.kids) {
+        Solver s(base, opt_.prover.timeout_ms);
+        if (s.check({d}, {}, nullptr, opt_.prover.timeout_ms) != SatResult::Unsat)
+          keep.push_back(d);
+      }
+    if (keep.empty() || keep.size() == f.kids.size()) {
+      pruned.push_back(f);
+      continue;
+    }
+    add(keep.size() == 1 ? keep[0] : Formula::disj(keep));
+    changed = true;
+  }
+  given_ = std::move(pruned);
+  if (!changed) return;
+  launch_.resize(thread_facts);
+  launch_.insert(launch_.end(), given_.begin(), given_.end());
+}
+
 void Checker::range_checks(std::string& first_open, std::vector<std::string>& assumed) const {
   std::set<std::string> asked;
   bool index_assumed = false;
   int undefined = 0;
   std::string first_undefined;
-  const size_t without = launch_.size() - k_.preconditions.size();
   for (const RangeCheck& rc : k_.range_checks) {
-    std::vector<Formula> fs(launch_.begin(), rc.before_preconditions
-                                                 ? launch_.begin() + static_cast<long>(without)
-                                                 : launch_.end());
+    std::vector<Formula> fs = rc.before_preconditions ? without_preconditions_ : launch_;
     add_launch_limits(fs);
     fs.insert(fs.end(), k_.unknown_facts.begin(), k_.unknown_facts.end());
     add_loop_facts(rc.loops, fs);
