@@ -177,7 +177,8 @@ const char* verdict_name(Verdict v) {
 
 KernelVerdict check_kernel(const KernelSummary& k, const RaceOptions& opt) {
   try {
-    return detail::Checker(k, opt).run();
+    const KernelSummary pruned = detail::Checker(k, opt).pruned_guards();
+    return detail::Checker(pruned, opt).run();
   } catch (const SymbolicOverflow& e) {
     KernelVerdict v;
     v.kernel = k.name;

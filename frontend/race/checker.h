@@ -90,6 +90,13 @@ private:
   /// Drops the disjuncts of the launch facts and preconditions that CUDA's launch
   /// limits exclude (ranges.cpp).
   void prune_given();
+
+public:
+  /// The summary with the disjuncts of its accesses' guards that the launch facts,
+  /// preconditions and parameter types exclude dropped (ranges.cpp).
+  KernelSummary pruned_guards() const;
+
+private:
   /// The extractor's range checks (ranges.cpp): the first that leaves a wrap open sets
   /// `first_open` (unless set); `assumed` gets what a race-free verdict assumes.
   void range_checks(std::string& first_open, std::vector<std::string>& assumed) const;

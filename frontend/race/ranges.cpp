@@ -9,6 +9,42 @@
 
 namespace funmem::frontend::detail {
 
+KernelSummary Checker::pruned_guards() const {
+  // A comparison of a signed value with an unsigned one is C's two cases (integers.cpp);
+  // where the launch facts, the preconditions or the parameters' types exclude one, it
+  // goes, so that the guard bounds its threads again (SOSI reads no disjunction).
+  std::vector<Formula> base;
+  for (const Formula& f : launch_)
+    if (f.kind != Formula::Kind::Or) base.push_back(f);
+  add_launch_limits(base);
+  std::map<std::string, std::optional<Formula>> done;
+  auto prune = [&](const Formula& f) -> std::optional<Formula> {
+    auto [it, fresh] = done.emplace(f.to_string(), std::nullopt);
+    if (!fresh) return it->second;
+    std::vector<Formula> keep;
+    for (const Formula& d : f.kids) {
+      Solver s(base, opt_.prover.timeout_ms);
+      if (s.check({d}, {}, nullptr, opt_.prover.timeout_ms) != SatResult::Unsat) keep.push_back(d);
+    }
+    if (!keep.empty() && keep.size() < f.kids.size())
+      it->second = keep.size() == 1 ? keep[0] : Formula::disj(keep);
+    return it->second;
+  };
+  KernelSummary k = k_;
+  for (Access& a : k.accesses) {
+    std::vector<Formula> guards;
+    for (const Formula& g : a.guards) {
+      std::optional<Formula> p = g.kind == Formula::Kind::Or ? prune(g) : std::nullopt;
+      if (p && p->kind == Formula::Kind::And)
+        guards.insert(guards.end(), p->kids.begin(), p->kids.end());
+      else
+        guards.push_back(p ? *p : g);
+    }
+    a.guards = std::move(guards);
+  }
+  return k;
+}
+
 void Checker::prune_given() {
   // A precondition comparing a signed value with an unsigned one is C's two cases
   // (integers.cpp); the launch limits often exclude one (`sz == blockDim.x` with sz < 0
@@ -52,9 +88,21 @@ void Checker::range_checks(std::string& first_open, std::vector<std::string>& as
   bool index_assumed = false;
   int undefined = 0;
   std::string first_undefined;
+  // What the assumption of no signed overflow gives the other checks: where its guards
+  // hold, its value lies in its type (outside loops, whose counters it would quantify).
+  std::vector<Formula> no_overflow;
+  for (const RangeCheck& rc : k_.range_checks)
+    if (rc.undefined && rc.loops.empty() && !rc.before_preconditions) {
+      std::vector<Formula> either = {rc.cond};
+      for (const Formula& g : rc.guards)
+        either.push_back(negation(g));
+      no_overflow.push_back(either.size() == 1 ? rc.cond : Formula::disj(either));
+    }
   for (const RangeCheck& rc : k_.range_checks) {
     std::vector<Formula> fs = rc.before_preconditions ? without_preconditions_ : launch_;
     add_launch_limits(fs);
+    if (!rc.undefined && !rc.before_preconditions)
+      fs.insert(fs.end(), no_overflow.begin(), no_overflow.end());
     fs.insert(fs.end(), k_.unknown_facts.begin(), k_.unknown_facts.end());
     add_loop_facts(rc.loops, fs);
     fs.insert(fs.end(), rc.guards.begin(), rc.guards.end());
@@ -63,16 +111,19 @@ void Checker::range_checks(std::string& first_open, std::vector<std::string>& as
       key += "|" + f.to_string();
     if (!asked.insert(key).second) continue;
     const std::vector<Formula> goal = {negation(rc.cond)};
-    Solver s(fs, opt_.prover.timeout_ms);
-    if (s.check(goal, {}, nullptr, opt_.prover.timeout_ms) == SatResult::Unsat) continue;
+    // A signed overflow is only ever assumed (never `unknown`): a short attempt.
+    const unsigned budget =
+        rc.undefined ? std::min(opt_.prover.timeout_ms, 50u) : opt_.prover.timeout_ms;
+    Solver s(fs, budget);
+    if (s.check(goal, {}, nullptr, budget) == SatResult::Unsat) continue;
     // Fewer than 2^31 threads in each dimension of the grid.
     for (int d : dims_) {
       fs.push_back(le(Poly::var(bid(d)) * Poly::var(bdim(d)) + Poly::var(tid(d)),
                       Poly((int64_t{1} << 31) - 1)));
       fs.push_back(le(Poly::var(gdim(d)) * Poly::var(bdim(d)), Poly((int64_t{1} << 31) - 1)));
     }
-    Solver s2(fs, opt_.prover.timeout_ms);
-    if (s2.check(goal, {}, nullptr, opt_.prover.timeout_ms) == SatResult::Unsat) {
+    Solver s2(fs, budget);
+    if (s2.check(goal, {}, nullptr, budget) == SatResult::Unsat) {
       index_assumed = true;
       continue;
     }
