@@ -79,6 +79,9 @@ struct Access {
 /// it cannot, a wrap that C defines (unsigned arithmetic, a conversion, `>>` of a
 /// negative value) leaves the verdict `unknown`, and a signed overflow, which C leaves
 /// undefined, is assumed absent and said so in the verdict.
+/// RangeCheck::type of the check that `>>` has no negative operand.
+inline constexpr const char* kShiftOfNegative = "a right shift of a non-negative value";
+
 struct RangeCheck {
   Formula cond;
   bool undefined = false;            // signed overflow (undefined behaviour)

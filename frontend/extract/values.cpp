@@ -155,7 +155,7 @@ Poly Extractor::poly_binary(const BinaryOperator* b, bool nonneg) {
     rc.cond = ge(p, Poly(0));
     rc.pos = pos(b->getBeginLoc());
     rc.text = text(b);
-    rc.type = "a right shift of a non-negative value";
+    rc.type = kShiftOfNegative;
     pending_.push_back(std::move(rc));
     return Poly::div(p, Poly(int64_t{1} << *c));
   }

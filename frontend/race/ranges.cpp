@@ -133,8 +133,12 @@ void Checker::range_checks(std::string& first_open, std::vector<std::string>& as
       continue;
     }
     if (first_open.empty())
-      first_open = where + ": '" + rc.text + "' may leave the range of " + rc.type +
-                   " (C wraps it; the model does not follow)";
+      first_open =
+          where + ": '" + rc.text + "' " +
+          (rc.type == kShiftOfNegative
+               ? "may shift a negative value (C rounds it down; the model's division "
+                 "rounds toward zero)"
+               : "may leave the range of " + rc.type + " (C wraps it; the model does not follow)");
   }
   if (index_assumed) assumed.push_back("fewer than 2^31 threads in each dimension of the grid");
   if (undefined > 0)
