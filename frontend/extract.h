@@ -134,6 +134,7 @@ struct KernelSummary {
   /// GPUVerify preconditions (`__requires(e)` first in the kernel's own body, over its
   /// scalar parameters and launch sizes): facts of the launch a verdict assumes.
   std::vector<Formula> preconditions;
+  std::vector<std::string> precondition_texts; // each as written, for verdicts
   /// Values the extractor over-approximates (a value read from memory, the result of a
   /// function without a body, a local after branches that assign it differently, a
   /// local assigned in a loop at the start of an iteration, ...): each is a name

@@ -30,6 +30,7 @@ void Extractor::precondition(const CallExpr* call, const Ctx& c) {
   for (const std::string& v : f->free_vars())
     if (!params.count(v) && v.rfind("blockDim_", 0) != 0 && v.rfind("gridDim_", 0) != 0) return;
   k_.preconditions.push_back(*f);
+  k_.precondition_texts.push_back(text(call->getArg(0)));
 }
 
 void Extractor::annotation_calls(const Expr* e, std::vector<const CallExpr*>& out) {

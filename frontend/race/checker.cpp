@@ -84,7 +84,9 @@ KernelVerdict Checker::run() {
     if (!k_.preconditions.empty()) {
       v.reason += "; assumes the kernel's preconditions: ";
       for (size_t i = 0; i < k_.preconditions.size(); ++i)
-        v.reason += (i ? ", " : "") + k_.preconditions[i].to_string();
+        v.reason += (i ? ", " : "") + (i < k_.precondition_texts.size()
+                                           ? k_.precondition_texts[i]
+                                           : k_.preconditions[i].to_string());
     }
   } else if (auto w = search()) {
     v.verdict = Verdict::Race;
