@@ -16,6 +16,7 @@ KernelSummary Checker::pruned_guards() const {
   std::vector<Formula> base;
   for (const Formula& f : launch_)
     if (f.kind != Formula::Kind::Or) base.push_back(f);
+  base.insert(base.end(), k_.type_facts.begin(), k_.type_facts.end());
   add_launch_limits(base);
   std::map<std::string, std::optional<Formula>> done;
   auto prune = [&](const Formula& f) -> std::optional<Formula> {
@@ -52,6 +53,7 @@ void Checker::prune_given() {
   std::vector<Formula> base;
   for (const Formula& f : launch_)
     if (f.kind != Formula::Kind::Or) base.push_back(f);
+  base.insert(base.end(), k_.type_facts.begin(), k_.type_facts.end());
   add_launch_limits(base);
   const size_t thread_facts = launch_.size() - given_.size();
   bool changed = false;
@@ -100,6 +102,7 @@ void Checker::range_checks(std::string& first_open, std::vector<std::string>& as
     }
   for (const RangeCheck& rc : k_.range_checks) {
     std::vector<Formula> fs = rc.before_preconditions ? without_preconditions_ : launch_;
+    if (!rc.before_preconditions) fs.insert(fs.end(), k_.type_facts.begin(), k_.type_facts.end());
     add_launch_limits(fs);
     if (!rc.undefined && !rc.before_preconditions)
       fs.insert(fs.end(), no_overflow.begin(), no_overflow.end());
