@@ -108,6 +108,7 @@ private:
 struct Solver::Impl {
   std::vector<Formula> facts;
   unsigned timeout_ms;
+  bool tactic_on = true; // Solver::core_only
   /// One Z3 context per thread, shared by every Solver: creating a context costs more
   /// than most queries (~10-25 ms), and an analysis makes many Solvers. Each Solver
   /// keeps its own z3::solver, so facts never mix.
@@ -434,6 +435,21 @@ struct Solver::Impl {
   /// (there a check ran until a clock stopped it, so an answer depended on the machine's
   /// load; docs/prover.md, "Budgets"); for a nonlinear problem (degree 2 or more) it has
   /// kCoreNonlinearMs only, as its counted nonlinear work is slow.
+  /// The tactic after the core: Z3's preprocessing, then nlsat (nonlinear) or the SMT
+  /// core on the simplified problem (linear). Not the tactic Z3 picks for the logic
+  /// (`qfnia`, `qflia`): those give their steps wall-clock limits (`try_for(..., 2000)`),
+  /// which made an answer depend on the machine's load.
+  static z3::tactic deterministic_tactic(bool nonlinear) {
+    z3::context& c = ctx_ref();
+    z3::params som(c);
+    som.set("som", true);
+    z3::tactic pre = z3::tactic(c, "simplify") & z3::tactic(c, "propagate-values") &
+                     z3::tactic(c, "solve-eqs") & z3::tactic(c, "elim-uncnstr");
+    if (nonlinear)
+      return pre & z3::with(z3::tactic(c, "simplify"), som) & z3::tactic(c, "qfnra-nlsat");
+    return pre & z3::tactic(c, "smt");
+  }
+
   SatResult run(const std::vector<Formula>& extra, unsigned timeout, z3::model* out) {
     auto t0 = std::chrono::steady_clock::now();
     z3::check_result r = z3::unknown;
@@ -446,6 +462,9 @@ struct Solver::Impl {
       for (const Formula& f : extra)
         division = division || divides(f);
       const uint64_t guard_factor = division ? kDivisionGuard : kWallGuard;
+      int deg = facts_degree();
+      for (const Formula& f : extra)
+        deg = std::max(deg, degree(f));
       auto limits = [](unsigned ms) {
         z3::params p(ctx_ref());
         const uint64_t units = static_cast<uint64_t>(ms) * Solver::kWorkPerMs;
@@ -470,13 +489,9 @@ struct Solver::Impl {
           for (const Formula& f : facts)
             base->add(formula(f));
         }
-        // The core's nlsat calls (`arith.nl.nra`) are the work it does not count: off,
-        // but for a problem that divides by a non-constant, which only the core with them
-        // decides (the tactic does not reason about such terms). There the core may run
-        // away: a guard of kDivisionGuard budgets stops it (counted: such an answer may
-        // depend on the machine's load, the one place left where one can).
+        // A linear problem: the core's nlsat calls are not needed.
         z3::params p = limits(ms);
-        if (!division) p.set("arith.nl.nra", false);
+        p.set("arith.nl.nra", false);
         base->set(p);
         base->push();
         for (const Formula& f : extra)
@@ -487,10 +502,30 @@ struct Solver::Impl {
         base->pop();
         return c;
       };
+      // The core on a solver of its own (facts and extra asserted afresh). Its nlsat calls
+      // (`arith.nl.nra`) are the work it does not count: off, but for a problem that
+      // divides by a non-constant, which only the core with them decides (the tactic does
+      // not reason about such terms). There the core may run away: a guard of
+      // kDivisionGuard budgets stops it (counted: such an answer may depend on the
+      // machine's load, the one place left where one can).
+      auto fresh_core = [&](unsigned ms) {
+        z3::solver t(ctx_ref(), z3::solver::simple());
+        z3::params p = limits(ms);
+        if (!division) p.set("arith.nl.nra", false);
+        t.set(p);
+        for (const Formula& f : facts)
+          t.add(formula(f));
+        for (const Formula& f : extra)
+          t.add(formula(f));
+        z3::check_result c = guarded(ms, guard_factor, [&] { return t.check(); });
+        count_work(t);
+        if (c == z3::sat && out) *out = t.get_model();
+        return c;
+      };
       // A combined solver used once, without push: it runs the tactic for the problem's
       // logic (nlsat for nonlinear integer arithmetic).
       auto tactic = [&](unsigned ms) {
-        z3::solver t(ctx_ref());
+        z3::solver t = deterministic_tactic(deg >= 2).mk_solver();
         t.set(limits(ms));
         for (const Formula& f : facts)
           t.add(formula(f));
@@ -501,15 +536,18 @@ struct Solver::Impl {
         if (c == z3::sat && out) *out = t.get_model();
         return c;
       };
-      int deg = facts_degree();
-      for (const Formula& f : extra)
-        deg = std::max(deg, degree(f));
       // A nonlinear problem: first a short attempt of the core without nlsat (the easy
-      // ones, most of a fuzz campaign's, need no more and no fresh solver), then nlsat.
-      r = incremental(deg >= 2 && !division
-                          ? std::min(timeout ? timeout : kCoreNonlinearMs, kCoreNonlinearMs)
-                          : timeout);
-      if (r == z3::unknown) r = tactic(timeout);
+      // ones, most of a fuzz campaign's, need no more), then nlsat. It gets a solver of its own, as
+      // the tactic does: in the shared incremental one, whose state earlier checks leave, such a
+      // check ran for seconds of work Z3 did not count (corpus/cuda/nw-update.cu after other
+      // kernels, once the range checks had changed what came before it).
+      if (deg >= 2 || division)
+        r = fresh_core(deg >= 2 && !division
+                           ? std::min(timeout ? timeout : kCoreNonlinearMs, kCoreNonlinearMs)
+                           : timeout);
+      else
+        r = incremental(timeout);
+      if (r == z3::unknown && tactic_on) r = tactic(timeout);
     } catch (const z3::exception&) {
       r = z3::unknown;
     }
@@ -555,6 +593,10 @@ Solver::~Solver() = default;
 const std::vector<Formula>& Solver::facts() const {
   return impl_->facts;
 }
+void Solver::core_only() {
+  impl_->tactic_on = false;
+}
+
 const SolverStats& Solver::stats() const {
   return impl_->stats;
 }

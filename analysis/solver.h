@@ -66,6 +66,10 @@ public:
   SatResult check(const std::vector<Formula>& extra, const std::vector<std::string>& vars,
                   Env* model, unsigned timeout_ms);
   const SolverStats& stats() const;
+  /// Z3's incremental core only, without the tactic (nlsat) it hands a nonlinear problem
+  /// to: for questions whose failure costs a remark, not a verdict (a nonlinear problem
+  /// then gets kCoreNonlinearMs of work).
+  void core_only();
   /// Solvers with equal facts share answers through a per-thread cache; benchmarks
   /// clear it between repetitions so that every repetition does the work.
   static void clear_shared_cache();

@@ -86,6 +86,9 @@ struct RangeCheck {
   Formula cond;
   bool undefined = false;            // signed overflow (undefined behaviour)
   bool before_preconditions = false; // from a precondition: proved without them
+  /// A 64-bit signed overflow: its range lies beyond the model's 64-bit coefficients, so
+  /// `cond` is `true` and the overflow is assumed (and said) without a question.
+  bool assumed = false;
   Pos pos;
   std::string text, type; // the expression and its C type
   std::vector<Formula> guards;

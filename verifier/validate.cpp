@@ -508,6 +508,16 @@ Validation validate_cuda(const CudaCode& code, const ToImpReport& report,
   }
   v.errors = ex.errors;
   if (!v.errors.empty()) return v;
+  // The extractor makes a kernel whose arithmetic leaves 64 bits unsupported: for
+  // generated code that is the documented limit, an error of the whole file.
+  const std::string beyond = "index arithmetic beyond 64 bits (";
+  for (const KernelSummary& k : ex.kernels)
+    for (const Problem& p : k.unsupported)
+      if (p.what.rfind(beyond, 0) == 0) {
+        v.errors.push_back(cu_file + ": error: the kernels' index arithmetic leaves 64 bits (" +
+                           p.what.substr(beyond.size()));
+        return v;
+      }
   std::map<std::string, const KernelSummary*> by_name;
   for (const KernelSummary& k : ex.kernels)
     by_name[k.name] = &k;

@@ -1,12 +1,13 @@
 // LUD, the internal update of step `it`: block (bx, by) of the trailing submatrix, thread
 // (tx, ty) owns one element and subtracts the product of its row of the column panel
 // and its column of the row panel (both only read here). b = blockDim.x = blockDim.y.
+// nb >= 1 is checked: the comparisons with blockIdx are unsigned (lud-internal-negative-nb.cu).
 // expect: race-free
 __global__ void lud_internal(float* a, int nb, int it) {
   int b = blockDim.x;
   if (blockDim.y != b) return;
   int n = nb * b;
-  if (it < 0) return;
+  if (it < 0 || nb < 1) return;
   if (it + 1 + blockIdx.x >= nb) return;
   if (it + 1 + blockIdx.y >= nb) return;
   int row = (it + 1 + blockIdx.y) * b + threadIdx.y;

@@ -104,6 +104,9 @@ void Extractor::normalise() {
     a.index = *offsets_[i].exact_div(Poly(g));
     Poly count = *bytes_[i].exact_div(Poly(g));
     if (count == Poly(1)) continue;
+    // A store wider than the object's unit may overlap another of its size in part (at
+    // another alignment), where equal values put different bytes: no equal value.
+    a.value.reset();
     LoopCtx l;
     l.var = "fm_unit_" + std::to_string(units_++);
     l.lower = 0;

@@ -9,8 +9,10 @@ indirect_callees(ASTContext& ctx, QualType fn,
                  std::optional<std::vector<const FunctionDecl*>>& cache) {
   if (!cache) cache = address_taken_functions(ctx);
   std::vector<const FunctionDecl*> out;
+  // A pointer to a `noexcept` function converts to one without it: a call through either
+  // type may reach both.
   for (const FunctionDecl* f : *cache)
-    if (ctx.hasSameType(f->getType(), fn)) out.push_back(f);
+    if (ctx.hasSameFunctionTypeIgnoringExceptionSpec(f->getType(), fn)) out.push_back(f);
   return out;
 }
 

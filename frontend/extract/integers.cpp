@@ -34,6 +34,7 @@ TypeRange range_of(const ASTContext& ctx, QualType t) {
 void Extractor::type_range(const Poly& p, QualType t) {
   if (!t->isIntegralOrUnscopedEnumerationType()) return;
   const TypeRange r = range_of(ctx_, t);
+  if (r.lo == std::numeric_limits<int64_t>::min()) return; // beyond the coefficients
   k_.type_facts.push_back(ge(p, Poly(r.lo)));
   if (r.hi) k_.type_facts.push_back(le(p, Poly(*r.hi)));
 }
@@ -69,6 +70,12 @@ Poly Extractor::in_range(const Poly& p, QualType t, const Expr* at, bool undefin
   RangeCheck rc;
   rc.cond = inside;
   rc.undefined = undefined;
+  if (r.lo == std::numeric_limits<int64_t>::min()) {
+    // A 64-bit signed type: [-2^63, 2^63 - 1] does not fit the model's coefficients (its
+    // negation needs 2^63). Its overflow is undefined: assumed, and said.
+    rc.cond = Formula::conj({}); // true
+    rc.assumed = true;
+  }
   rc.pos = pos(at->getBeginLoc());
   rc.text = text(at);
   rc.type = t.getAsString();

@@ -61,7 +61,25 @@ void Extractor::for_stmt(const ForStmt* f, const Ctx& c) {
     any_loop(f, f->getCond(), f->getInc(), f->getBody(), c, false);
     return;
   }
-  // The condition and the increment are polynomials: they touch no memory.
+  // The condition is evaluated before every iteration and once more at the end, the
+  // increment's operand after every iteration: their reads happen at any value of the
+  // counter (and at least once, even when the loop runs no iteration).
+  const size_t before = k_.accesses.size();
+  {
+    Ctx hc = c;
+    env_[var] = any();
+    guarded(cond_expr, [&] { rvalue(cond_expr, hc); });
+    hc.exact = false; // the increment: only after an iteration
+    if (const auto* ca = dyn_cast_or_null<CompoundAssignOperator>(
+            f->getInc() ? f->getInc()->IgnoreParenImpCasts() : nullptr))
+      guarded(ca->getRHS(), [&] { rvalue(ca->getRHS(), hc); });
+    flush(hc);
+  }
+  if (k_.accesses.size() > before && has_barrier(f->getBody())) {
+    unsupported(f, "a loop with __syncthreads() whose condition or step reads memory (its "
+                   "iterations may differ between the threads of a block)");
+    return;
+  }
   cover(f->getCond(), "loop condition (no memory)");
   cover(f->getInc(), "loop increment (no memory)");
   forget_assigned(f->getBody(), l.var);

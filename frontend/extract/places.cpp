@@ -182,6 +182,9 @@ Extractor::Target Extractor::lvalue(const Expr* e, const Ctx& c) {
     const auto* fd = dyn_cast<FieldDecl>(m->getMemberDecl());
     if (!fd) throw NotAffine{"the member '" + text(e) + "'", e};
     if (fd->isBitField()) throw NotAffine{"the bit-field '" + text(e) + "'", e};
+    // A reference member names its target, not bytes of the structure.
+    if (fd->getType()->isReferenceType())
+      throw NotAffine{"the reference member '" + text(e) + "', whose target it cannot follow", e};
     Target base = m->isArrow() ? ptr(m->getBase(), c) : lvalue(m->getBase(), c);
     const ASTRecordLayout& layout = ctx_.getASTRecordLayout(fd->getParent());
     int64_t off = static_cast<int64_t>(layout.getFieldOffset(fd->getFieldIndex()) / 8);

@@ -334,7 +334,11 @@ std::optional<std::string> Extractor::uniform_value(const Expr* e) {
                v->getNameAsString();
   if (!e->getType()->isIntegralOrUnscopedEnumerationType()) return std::nullopt;
   Poly v;
-  checks_of([&] { v = poly(e); }); // a stored value: its checks are the store's business
+  // C's value only where its range checks hold: a wrap C defines (a narrowing conversion,
+  // unsigned arithmetic) may make equal polynomials different values (`n` and
+  // `(unsigned char)n`). A signed overflow is assumed away, as everywhere.
+  for (const RangeCheck& rc : checks_of([&] { v = poly(e); }))
+    if (!rc.undefined) return std::nullopt;
   for (const std::string& n : v.free_vars())
     if (n.rfind("blockDim_", 0) != 0 && n.rfind("gridDim_", 0) != 0 &&
         std::find(k_.scalar_params.begin(), k_.scalar_params.end(), n) == k_.scalar_params.end())

@@ -125,9 +125,15 @@ void Checker::pair(const Access& w, const Access& a, KernelVerdict& v, std::stri
         if (q.result.answer != Answer::Disjoint && open_narrow.empty()) open_narrow = q.what;
     }
   }
+  // Before the full prover, once per kernel: a search of small launches (counted in
+  // steps). A race it finds ends the kernel (run()) without the full prover's work.
+  if (!open_wide.empty() && !open_narrow.empty() && !searched_) {
+    searched_ = true;
+    early_ = search();
+  }
   KernelVerdict full_wide;
   std::string open_full_wide;
-  if (!open_wide.empty() && !open_narrow.empty()) {
+  if (!open_wide.empty() && !open_narrow.empty() && !early_) {
     questions(w, a, Pass{.narrow_threads = true, .proved = &narrow_v}, full, open_full);
     add_time(full);
     if (!open_full.empty()) {

@@ -49,17 +49,18 @@ KernelVerdict Checker::run() {
         break;
       }
       pair(aw, aa, v, first_open);
-      // A race the prover's model points at, confirmed on a small launch: done.
-      if (!first_open.empty() && !models_.empty()) {
-        if (auto wit = search()) {
-          v.verdict = Verdict::Race;
-          v.witness = wit;
-          v.reason = "two threads access " + wit->array + "[" + std::to_string(wit->address) + "]";
-          finish(v, t0);
-          return v;
-        }
-        models_.clear();
+      // A race the prover's model points at, or one the search before the full prover
+      // found (asking.cpp), confirmed on a small launch: done.
+      if (!early_ && !first_open.empty() && !models_.empty()) early_ = search();
+      if (early_) {
+        const std::optional<RaceWitness> wit = early_;
+        v.verdict = Verdict::Race;
+        v.witness = wit;
+        v.reason = "two threads access " + wit->array + "[" + std::to_string(wit->address) + "]";
+        finish(v, t0);
+        return v;
       }
+      models_.clear();
     }
   }
   for (const Problem& p : k_.unknown)
@@ -84,9 +85,9 @@ KernelVerdict Checker::run() {
     if (!k_.preconditions.empty()) {
       v.reason += "; assumes the kernel's preconditions: ";
       for (size_t i = 0; i < k_.preconditions.size(); ++i)
-        v.reason += (i ? ", " : "") + (i < k_.precondition_texts.size()
-                                           ? k_.precondition_texts[i]
-                                           : k_.preconditions[i].to_string());
+        v.reason +=
+            (i ? ", " : "") + (i < k_.precondition_texts.size() ? k_.precondition_texts[i]
+                                                                : k_.preconditions[i].to_string());
     }
   } else if (auto w = search()) {
     v.verdict = Verdict::Race;

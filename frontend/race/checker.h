@@ -115,7 +115,9 @@ private:
   /// The names a launch chooses: the used dimensions' sizes and the scalar parameters.
   std::vector<std::string> knobs() const;
 
-  bool benign_ = false; // a pair of writes of one value was not asked
+  bool benign_ = false;              // a pair of writes of one value was not asked
+  bool searched_ = false;            // the search before the full prover ran
+  std::optional<RaceWitness> early_; // a race it found
   int64_t linear(const std::vector<int64_t>& t) const {
     return t[0] + t[1] * bsize_[0] + t[2] * bsize_[0] * bsize_[1];
   }
@@ -287,6 +289,11 @@ private:
   void walk(int a, size_t depth, Env& env, const std::vector<int64_t>& bi,
             const std::vector<int64_t>& ti, std::vector<int64_t> key, std::vector<Event>& out,
             int& budget);
+  /// Whether every range check on the path of the thread (block bi, thread ti) holds at
+  /// the launch: only then are the replayed polynomials C's values (false when unsure).
+  bool in_range(const Env& launch, const std::vector<int64_t>& bi, const std::vector<int64_t>& ti,
+                int& budget) const;
+  bool range_holds(const RangeCheck& rc, size_t depth, Env& env, int& budget) const;
 };
 
 } // namespace funmem::frontend::detail

@@ -19,12 +19,19 @@ KernelSummary Checker::pruned_guards() const {
   base.insert(base.end(), k_.type_facts.begin(), k_.type_facts.end());
   add_launch_limits(base);
   std::map<std::string, std::optional<Formula>> done;
-  auto prune = [&](const Formula& f) -> std::optional<Formula> {
-    auto [it, fresh] = done.emplace(f.to_string(), std::nullopt);
+  // A case is dropped when it contradicts the facts and the access's other guards (the
+  // conjunction of the guards is unchanged).
+  auto prune = [&](const Formula& f, const std::vector<Formula>& others) -> std::optional<Formula> {
+    std::string key = f.to_string();
+    for (const Formula& o : others)
+      key += "|" + o.to_string();
+    auto [it, fresh] = done.emplace(key, std::nullopt);
     if (!fresh) return it->second;
+    std::vector<Formula> facts = base;
+    facts.insert(facts.end(), others.begin(), others.end());
     std::vector<Formula> keep;
     for (const Formula& d : f.kids) {
-      Solver s(base, opt_.prover.timeout_ms);
+      Solver s(facts, opt_.prover.timeout_ms);
       if (s.check({d}, {}, nullptr, opt_.prover.timeout_ms) != SatResult::Unsat) keep.push_back(d);
     }
     if (!keep.empty() && keep.size() < f.kids.size())
@@ -33,9 +40,12 @@ KernelSummary Checker::pruned_guards() const {
   };
   KernelSummary k = k_;
   for (Access& a : k.accesses) {
+    std::vector<Formula> others;
+    for (const Formula& g : a.guards)
+      if (g.kind != Formula::Kind::Or) others.push_back(g);
     std::vector<Formula> guards;
     for (const Formula& g : a.guards) {
-      std::optional<Formula> p = g.kind == Formula::Kind::Or ? prune(g) : std::nullopt;
+      std::optional<Formula> p = g.kind == Formula::Kind::Or ? prune(g, others) : std::nullopt;
       if (p && p->kind == Formula::Kind::And)
         guards.insert(guards.end(), p->kids.begin(), p->kids.end());
       else
@@ -94,7 +104,7 @@ void Checker::range_checks(std::string& first_open, std::vector<std::string>& as
   // hold, its value lies in its type (outside loops, whose counters it would quantify).
   std::vector<Formula> no_overflow;
   for (const RangeCheck& rc : k_.range_checks)
-    if (rc.undefined && rc.loops.empty() && !rc.before_preconditions) {
+    if (rc.undefined && !rc.assumed && rc.loops.empty() && !rc.before_preconditions) {
       std::vector<Formula> either = {rc.cond};
       for (const Formula& g : rc.guards)
         either.push_back(negation(g));
@@ -113,11 +123,18 @@ void Checker::range_checks(std::string& first_open, std::vector<std::string>& as
     for (const Formula& f : fs)
       key += "|" + f.to_string();
     if (!asked.insert(key).second) continue;
+    if (rc.assumed) { // a 64-bit signed overflow: not expressible, assumed
+      if (undefined++ == 0)
+        first_undefined = "'" + rc.text + "' at " + std::to_string(rc.pos.line) + ":" +
+                          std::to_string(rc.pos.col);
+      continue;
+    }
     const std::vector<Formula> goal = {negation(rc.cond)};
     // A signed overflow is only ever assumed (never `unknown`): a short attempt.
     const unsigned budget =
         rc.undefined ? std::min(opt_.prover.timeout_ms, 50u) : opt_.prover.timeout_ms;
     Solver s(fs, budget);
+    if (rc.undefined) s.core_only();
     if (s.check(goal, {}, nullptr, budget) == SatResult::Unsat) continue;
     // Fewer than 2^31 threads in each dimension of the grid.
     for (int d : dims_) {
@@ -126,6 +143,7 @@ void Checker::range_checks(std::string& first_open, std::vector<std::string>& as
       fs.push_back(le(Poly::var(gdim(d)) * Poly::var(bdim(d)), Poly((int64_t{1} << 31) - 1)));
     }
     Solver s2(fs, budget);
+    if (rc.undefined) s2.core_only();
     if (s2.check(goal, {}, nullptr, budget) == SatResult::Unsat) {
       index_assumed = true;
       continue;

@@ -28,7 +28,7 @@ std::optional<RaceWitness> Checker::search() {
     }
   };
   uniform({1, 2, 3, 4, 5});
-  const std::vector<int64_t> pv = {0, 1, 2, 4, 8};
+  const std::vector<int64_t> pv = {0, 1, 2, 4, 8, -1};
   size_t combos = 1;
   for (size_t i = 0; i < k_.scalar_params.size() && combos < 4096; ++i)
     combos *= pv.size();
@@ -49,7 +49,8 @@ std::optional<RaceWitness> Checker::search() {
       }
   uniform({8, 16});
   int budget = opt_.search_limit;
-  std::set<std::string> fixed; // launch sizes the facts fix, beyond CUDA's limits or not
+  std::optional<RaceWitness> below; // the first race found at a negative address
+  std::set<std::string> fixed;      // launch sizes the facts fix, beyond CUDA's limits or not
   for (int d = 0; d < 3; ++d)
     for (const std::string& n : {bdim(d), gdim(d)})
       if (fixed_size(n)) fixed.insert(n);
@@ -66,11 +67,22 @@ std::optional<RaceWitness> Checker::search() {
       auto t = f.eval(env);
       if (!t || !*t) ok = false;
     }
+    // A parameter's value lies in its C type.
+    for (const Formula& f : k_.type_facts) {
+      auto t = f.eval(env);
+      if (!t || !*t) ok = false;
+    }
     if (!ok) continue;
-    if (auto w = search_launch(env, budget)) return w;
+    // A race below the object's start is as real (the pointer may point into a larger
+    // allocation), but one at an address >= 0 is what a run with the pointer at its
+    // buffer's start shows: the search goes on for one while its budget lasts.
+    if (auto w = search_launch(env, budget)) {
+      if (w->address >= 0) return w;
+      if (!below) below = w;
+    }
     if (budget <= 0) break;
   }
-  return std::nullopt;
+  return below;
 }
 
 void Checker::settle_equalities(Env& env, const std::vector<std::string>& knobs) const {
@@ -80,6 +92,8 @@ void Checker::settle_equalities(Env& env, const std::vector<std::string>& knobs)
     if (f.kind == Formula::Kind::And)
       for (const Formula& k : f.kids)
         collect(k);
+    // C's two cases of a signed value compared as unsigned: the first is the value's own.
+    if (f.kind == Formula::Kind::Or && !f.kids.empty()) collect(f.kids[0]);
   };
   for (const Formula& f : given_)
     collect(f);
@@ -139,11 +153,19 @@ std::optional<RaceWitness> Checker::search_launch(const Env& launch, int& budget
       }
     }
   // Conflicts: same array and address, one a write, different threads, concurrent.
-  std::unordered_map<std::string, std::vector<size_t>> by_place;
+  // Threads whose values all stay in their types (memoised by block and thread).
+  std::map<std::pair<std::vector<int64_t>, std::vector<int64_t>>, bool> faithful;
+  auto in_c = [&](const Event& e) {
+    auto [it, fresh] = faithful.emplace(std::make_pair(e.block, e.thread), false);
+    if (fresh) it->second = in_range(launch, e.block, e.thread, budget);
+    return it->second;
+  };
+  // By object and address, in order; a place at an address >= 0 first (search()).
+  std::map<std::pair<std::string, int64_t>, std::vector<size_t>> by_place;
   for (size_t e = 0; e < events.size(); ++e)
-    by_place[k_.accesses[static_cast<size_t>(events[e].access)].array + "#" +
-             std::to_string(events[e].address)]
+    by_place[{k_.accesses[static_cast<size_t>(events[e].access)].array, events[e].address}]
         .push_back(e);
+  std::optional<RaceWitness> below;
   for (const auto& [place, es] : by_place)
     for (size_t x : es)
       for (size_t y : es) {
@@ -163,6 +185,7 @@ std::optional<RaceWitness> Checker::search_launch(const Env& launch, int& budget
           continue;
         if (!same_block && (ax.space == Space::Shared || opt_.only_intra_group)) continue;
         if (!same_block && ax.grid_phase != ay.grid_phase) continue;
+        if (!in_c(ex) || !in_c(ey)) continue;
         RaceWitness w;
         w.array = ax.array;
         w.address = ex.address;
@@ -170,9 +193,10 @@ std::optional<RaceWitness> Checker::search_launch(const Env& launch, int& budget
         w.launch = launch;
         w.first = describe(ex, ax);
         w.second = describe(ey, ay);
-        return w;
+        if (w.address >= 0) return w;
+        if (!below) below = w;
       }
-  return std::nullopt;
+  return below;
 }
 
 std::string Checker::triple(const std::vector<int64_t>& v) {
@@ -183,6 +207,61 @@ std::string Checker::describe(const Event& e, const Access& a) {
   return "block " + triple(e.block) + " thread " + triple(e.thread) + " " +
          (a.write ? "writes " : "reads ") + a.array + "[" + std::to_string(e.address) + "] (" +
          a.text + " at " + std::to_string(a.pos.line) + ":" + std::to_string(a.pos.col) + ")";
+}
+
+bool Checker::in_range(const Env& launch, const std::vector<int64_t>& bi,
+                       const std::vector<int64_t>& ti, int& budget) const {
+  Env env = launch;
+  for (int d = 0; d < 3; ++d) {
+    env[tid(d)] = ti[static_cast<size_t>(d)];
+    env[bid(d)] = bi[static_cast<size_t>(d)];
+  }
+  for (const RangeCheck& rc : k_.range_checks)
+    if (!range_holds(rc, 0, env, budget)) return false;
+  return true;
+}
+
+bool Checker::range_holds(const RangeCheck& rc, size_t depth, Env& env, int& budget) const {
+  if (--budget <= 0) return false;
+  // A check whose condition mentions an unknown value (or a counter of a loop whose
+  // bounds do): so does every value it feeds, and the replay evaluates no access with
+  // such a value (walk()). Guards that cannot be evaluated leave the check in force.
+  auto holds_here = [&] {
+    for (const Formula& g : rc.guards)
+      if (auto t = g.eval(env); t && !*t) return true; // not on this thread's path
+    auto t = rc.cond.eval(env);
+    return !t || *t;
+  };
+  if (depth == rc.loops.size()) return holds_here();
+  const LoopCtx& l = rc.loops[depth];
+  auto lower = l.lower.eval(env), count = l.count.eval(env);
+  if (!lower || !count) return holds_here();
+  auto at = [&](int64_t k) {
+    env[l.var] = k;
+    const bool ok = range_holds(rc, depth + 1, env, budget);
+    env.erase(l.var);
+    return ok;
+  };
+  if (l.doubling) {
+    for (int64_t k = *lower; l.inclusive ? k <= *count : k < *count; k *= 2) {
+      if (!at(k)) return false;
+      if (k <= 0 || k > (int64_t{1} << 40)) return false;
+    }
+    return true;
+  }
+  if (l.geometric) {
+    for (int64_t k = *lower; l.inclusive ? k >= *count : k > *count; k /= 2) {
+      if (!at(k)) return false;
+      if (k == 0) break;
+    }
+    return true;
+  }
+  auto step = l.step.eval(env);
+  if (!step) return holds_here();
+  if (*count > 4096) return false; // not replayed in full: unsure
+  for (int64_t j = 0; j < *count; ++j)
+    if (!at(*lower + *step * j)) return false;
+  return true;
 }
 
 void Checker::walk(int a, size_t depth, Env& env, const std::vector<int64_t>& bi,

@@ -90,6 +90,26 @@ TEST_CASE("GPUVerify's equality abstraction, cuRAND, __mul24 and textures", "[fr
   // Values that differ between threads still race.
   CHECK(check_kernel(one("__global__ void k(int* p) {\n  p[0] = threadIdx.x;\n}\n"), eq).verdict ==
         Verdict::Race);
+  // Values compared after their conversions: n and (unsigned char)n, (bool)n differ.
+  for (const char* cast : {"(unsigned char)n", "(bool)n", "(short)n"})
+    CHECK(check_kernel(one(std::string("__global__ void k(int* a, int n) {\n"
+                                       "  if (threadIdx.x == 0) a[0] = n;\n"
+                                       "  else a[0] = ") +
+                           cast + ";\n}\n"),
+                       eq)
+              .verdict == Verdict::Race);
+  // ... and a conversion that keeps every value keeps the equality.
+  CHECK(check_kernel(one("__global__ void k(long* a, int n) {\n"
+                         "  if (threadIdx.x == 0) a[0] = n;\n"
+                         "  else a[0] = (long)n;\n}\n"),
+                     eq)
+            .verdict == Verdict::RaceFree);
+  // One value stored in 4 bytes at a and in 2 at a + 2: byte a + 2 gets 0 and 1.
+  CHECK(check_kernel(one("__global__ void k(char* a) {\n"
+                         "  if (threadIdx.x == 0) *(int*)a = 1;\n"
+                         "  else *(short*)(a + 2) = 1;\n}\n"),
+                     eq)
+            .verdict != Verdict::RaceFree);
   // A shared variable's element is one block's: alike across blocks only with one block.
   const char* shared = "__global__ void k(int* p) {\n  __shared__ int A[4];\n  p[0] = A[0];\n}\n";
   CHECK(check_kernel(one(shared), eq).verdict == Verdict::Race);

@@ -179,3 +179,36 @@ TEST_CASE("a spent budget leaves a kernel unknown, never race-free", "[frontend]
   CHECK(v.verdict == Verdict::Unknown);
   CHECK(v.reason.find("budget of 1 ms") != std::string::npos);
 }
+
+TEST_CASE("a race witness is an execution of C: parameters in their types, no wrapped value",
+          "[frontend]") {
+  // n = 2^32 - 1: C's i is threadIdx.x - 1 (mod 2^32), so only thread 0 writes a[0];
+  // the polynomial threadIdx.x + n leaves unsigned int, and replayed as a mathematical
+  // integer it would have every thread write a[0].
+  const std::string wrap = "__global__ void k(int* a, unsigned n) {\n"
+                           "  __requires(n == 4294967295u);\n"
+                           "  __requires(gridDim.x == 1);\n"
+                           "  unsigned i = threadIdx.x + n;\n"
+                           "  if (i > 4294967290u) a[0] = 1;\n}\n";
+  ExtractResult r = extract(wrap, "wrap.cu");
+  REQUIRE(r.errors.empty());
+  KernelVerdict kv = check_kernel(r.kernels.at(0), RaceOptions{});
+  INFO(kv.reason);
+  CHECK(kv.verdict != Verdict::Race);
+  // cols == q * blockDim.x + 1 compares as unsigned int: a model may pick cols beyond
+  // int. The witness's parameters lie in their types (corpus/cuda/antidiagonal-corner.cu).
+  const std::string corner =
+      test::slurp(fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "cuda" / "antidiagonal-corner.cu");
+  ExtractResult c = extract(corner, "antidiagonal-corner.cu");
+  REQUIRE(c.errors.empty());
+  KernelVerdict cv = check_kernel(c.kernels.at(0), RaceOptions{});
+  INFO(cv.reason);
+  REQUIRE(cv.verdict == Verdict::Race);
+  REQUIRE(cv.witness.has_value());
+  for (const char* p : {"cols", "diag", "q"}) {
+    INFO(p);
+    REQUIRE(cv.witness->launch.count(p));
+    CHECK(cv.witness->launch.at(p) >= -(int64_t{1} << 31));
+    CHECK(cv.witness->launch.at(p) < (int64_t{1} << 31));
+  }
+}
