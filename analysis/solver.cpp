@@ -502,39 +502,31 @@ struct Solver::Impl {
         base->pop();
         return c;
       };
-      // The core on a solver of its own (facts and extra asserted afresh). Its nlsat calls
-      // (`arith.nl.nra`) are the work it does not count: off, but for a problem that
-      // divides by a non-constant, which only the core with them decides (the tactic does
-      // not reason about such terms). There the core may run away: a guard of
-      // kDivisionGuard budgets stops it (counted: such an answer may depend on the
-      // machine's load, the one place left where one can).
-      auto fresh_core = [&](unsigned ms) {
-        z3::solver t(ctx_ref(), z3::solver::simple());
-        z3::params p = limits(ms);
-        if (!division) p.set("arith.nl.nra", false);
+      // A solver used once: the facts and the extra asserted afresh, one guarded check.
+      auto once = [&](z3::solver t, const z3::params& p, uint64_t factor, unsigned ms) {
         t.set(p);
         for (const Formula& f : facts)
           t.add(formula(f));
         for (const Formula& f : extra)
           t.add(formula(f));
-        z3::check_result c = guarded(ms, guard_factor, [&] { return t.check(); });
+        z3::check_result c = guarded(ms, factor, [&] { return t.check(); });
         count_work(t);
         if (c == z3::sat && out) *out = t.get_model();
         return c;
       };
-      // A combined solver used once, without push: it runs the tactic for the problem's
-      // logic (nlsat for nonlinear integer arithmetic).
+      // The core on a solver of its own. Its nlsat calls (`arith.nl.nra`) are the work it
+      // does not count: off, but for a problem that divides by a non-constant, which only
+      // the core with them decides (the tactic does not reason about such terms). There
+      // the core may run away: a guard of kDivisionGuard budgets stops it (counted: such
+      // an answer may depend on the machine's load, the one place left where one can).
+      auto fresh_core = [&](unsigned ms) {
+        z3::params p = limits(ms);
+        if (!division) p.set("arith.nl.nra", false);
+        return once(z3::solver(ctx_ref(), z3::solver::simple()), p, guard_factor, ms);
+      };
+      // funmem's tactic (deterministic_tactic) on a solver of its own.
       auto tactic = [&](unsigned ms) {
-        z3::solver t = deterministic_tactic(deg >= 2).mk_solver();
-        t.set(limits(ms));
-        for (const Formula& f : facts)
-          t.add(formula(f));
-        for (const Formula& f : extra)
-          t.add(formula(f));
-        z3::check_result c = guarded(ms, kWallGuard, [&] { return t.check(); });
-        count_work(t);
-        if (c == z3::sat && out) *out = t.get_model();
-        return c;
+        return once(deterministic_tactic(deg >= 2).mk_solver(), limits(ms), kWallGuard, ms);
       };
       // A nonlinear problem: first a short attempt of the core without nlsat (the easy
       // ones, most of a fuzz campaign's, need no more), then nlsat. It gets a solver of its own, as

@@ -68,6 +68,11 @@ struct Access {
   /// Writes only: the value stored when every thread stores the same one (a constant,
   /// or a polynomial in names all threads share), as text.
   std::optional<std::string> value;
+  /// Writes only: the integer stored, as C's value (no wrap left open), when the
+  /// extractor follows it: the witness search evaluates it under the equality
+  /// abstraction, where two writes race only with different values.
+  std::optional<Poly> stored;
+  std::vector<Formula> stored_if; // where `stored` is C's value (its range checks)
   /// Writes only: the integer locals the extractor follows at this point, by name, as
   /// polynomials (what translation validation maps the source's names through).
   std::map<std::string, Poly> scope;

@@ -19,7 +19,11 @@ void Extractor::record(const Target& p, const Poly& size, Kind kind, const Ctx& 
   a.grid_phase = grid_phase_;
   a.pos = pos(at->getBeginLoc());
   a.text = text(at);
-  if (kind == Kind::Write) a.value = value_;
+  if (kind == Kind::Write) {
+    a.value = value_;
+    a.stored = stored_;
+    a.stored_if = stored_if_;
+  }
   if (a.write)
     for (const auto& [d, v] : env_)
       if (isa<VarDecl>(d)) a.scope[d->getNameAsString()] = v;
@@ -264,9 +268,15 @@ void Extractor::assign(const Expr* lhs0, const Expr* rhs, bool compound, const C
   if (isa<MemberExpr>(lhs) && broken_ == "dropped-member-stores") return;
   Poly size(bytes(lhs->getType(), lhs));
   if (compound) record(p, size, Kind::Read, c, lhs);
-  if (!compound && rhs) value_ = uniform_value(rhs);
+  if (!compound && rhs) {
+    value_ = uniform_value(rhs);
+    stored_if_.clear();
+    stored_ = stored_value(rhs, stored_if_);
+  }
   record(p, size, Kind::Write, c, lhs);
   value_.reset();
+  stored_.reset();
+  stored_if_.clear();
 }
 
 bool Extractor::local(const ValueDecl* d) const {
@@ -291,8 +301,13 @@ void Extractor::barrier(const Stmt* s, const Ctx& c) {
     return;
   }
   if (c.returned) {
-    unsupported(s, "__syncthreads() after a thread-dependent early return (barrier "
-                   "divergence)");
+    unsupported(s, "__syncthreads() after a thread-dependent early return, or after an early "
+                   "return of a device function, whose caller goes on (barrier divergence)");
+    return;
+  }
+  // An operand of ?:, && or || may not be evaluated: a barrier there may not run.
+  if (c.conditional) {
+    unsupported(s, "__syncthreads() in an operand of ?:, && or || (barrier divergence)");
     return;
   }
   if (jumps_) {

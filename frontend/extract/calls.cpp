@@ -9,6 +9,7 @@ indirect_callees(ASTContext& ctx, QualType fn,
                  std::optional<std::vector<const FunctionDecl*>>& cache) {
   if (!cache) cache = address_taken_functions(ctx);
   std::vector<const FunctionDecl*> out;
+  if (!fn->isFunctionType()) return out; // a bound member function (`(s.*m)()`)
   // A pointer to a `noexcept` function converts to one without it: a call through either
   // type may reach both.
   for (const FunctionDecl* f : *cache)
@@ -29,6 +30,26 @@ void Extractor::call_expr(const CallExpr* call, const Ctx& c) {
     mark(m, "the called method");
   std::string n = f->getNameAsString();
   const auto* method = dyn_cast<CXXMethodDecl>(f);
+  // A virtual call reaches the override of the object's dynamic type: followed only
+  // when Clang can name it (a complete object, a final class or method, `B::f()`).
+  if (method && method->isVirtual()) {
+    const Expr* base = nullptr;
+    if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call))
+      base = mc->getImplicitObjectArgument();
+    else if (isa<CXXOperatorCallExpr>(call) && call->getNumArgs() > 0)
+      base = call->getArg(0);
+    const auto* me = dyn_cast<MemberExpr>(call->getCallee()->IgnoreParenImpCasts());
+    const CXXMethodDecl* d = base ? method->getDevirtualizedMethod(base, false) : nullptr;
+    if (!(me && me->hasQualifier()) && !d) {
+      // The census reaches the static callee's body: it is part of what is not followed.
+      if (const FunctionDecl* def = method->getDefinition())
+        cover(def->getBody(), "inside an unsupported construct");
+      throw NotAffine{"a virtual call of '" + method->getQualifiedNameAsString() +
+                          "' whose object's dynamic type is not known (an override may run)",
+                      call};
+    }
+    if (d && !(me && me->hasQualifier()) && d->hasBody()) f = d;
+  }
   // A trivial copy or move of a structure: a read of the source, a write of the target.
   if (method && method->isTrivial() &&
       (method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator())) {
@@ -82,6 +103,9 @@ std::optional<Extractor::Target> Extractor::returned_pointer(const CallExpr* cal
 
 void Extractor::indirect_call(const CallExpr* call, const Ctx& c) {
   const Expr* callee = call->getCallee()->IgnoreParenImpCasts();
+  // `(s.*m)()`, `(p->*m)()`: the callee is a bound member function, not a function type.
+  if (!called_type(call)->isFunctionType())
+    throw NotAffine{"a call through a pointer to member function ('" + text(call) + "')", call};
   if (const auto* u = dyn_cast<UnaryOperator>(callee); u && u->getOpcode() == UO_Deref) {
     mark(u, "the called function (a function pointer dereferenced: no memory)");
     callee = u->getSubExpr()->IgnoreParenImpCasts();
@@ -184,13 +208,25 @@ void Extractor::inline_call(const CallExpr* call, const FunctionDecl* f, const C
   if (!d || !d->hasBody()) {
     // Defined elsewhere (or nowhere): given values only, it reaches none of the
     // kernel's memory unless the file has `__device__` variables other files see.
+    // An argument bound to a reference parameter is its object's address; an integer
+    // made from a pointer (`(unsigned long long)p`) is one too.
+    std::function<bool(const Stmt*)> from_pointer = [&](const Stmt* x) {
+      if (!x) return false;
+      if (const auto* ce = dyn_cast<CastExpr>(x); ce && ce->getCastKind() == CK_PointerToIntegral)
+        return true;
+      for (const Stmt* k : x->children())
+        if (from_pointer(k)) return true;
+      return false;
+    };
     bool values = !isa<CXXMemberCallExpr>(call) && !external_globals_;
     for (const Expr* a : call->arguments())
-      values = values && !holds_pointer(a->getType());
+      values = values && !holds_pointer(a->getType()) && !from_pointer(a);
+    for (const ParmVarDecl* p : f->parameters())
+      values = values && !p->getType()->isReferenceType();
     if (!values)
       throw NotAffine{"a call of '" + f->getNameAsString() +
-                          "', whose body is not available, with a pointer argument or "
-                          "visible __device__ variables",
+                          "', whose body is not available, with a pointer or reference "
+                          "argument or visible __device__ variables",
                       call};
     for (const Expr* a : call->arguments())
       rvalue(a, c);

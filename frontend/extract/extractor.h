@@ -121,6 +121,8 @@ private:
   int phase_ = 0;
   int grid_phase_ = 0;               // grid barriers (cooperative groups) so far
   std::optional<std::string> value_; // the uniform value of the write being recorded
+  std::optional<Poly> stored_;       // the integer it stores (Access::stored)
+  std::vector<Formula> stored_if_;   // where that is C's value
   bool jumps_ = false;               // the kernel or a function it calls has a goto
   const Stmt* uneven_ = nullptr;     // a uniform if whose branches have different barriers
   size_t uneven_accesses_ = 0;       // the accesses before its end
@@ -277,6 +279,8 @@ private:
   /// The value of `e` when every thread computes the same one: a constant, or a
   /// polynomial in scalar parameters and launch sizes.
   std::optional<std::string> uniform_value(const Expr* e);
+  /// The integer `e` stores, as C's value, when it mentions no unknown (Access::stored).
+  std::optional<Poly> stored_value(const Expr* e, std::vector<Formula>& where);
 
   void assign(const Expr* lhs0, const Expr* rhs, bool compound, const Ctx& c, const Expr* at);
   /// A thread's own variable (not memory): a local or a parameter, not a reference.

@@ -114,9 +114,11 @@ void Extractor::early_return(const IfStmt* i, Ctx& c) {
     add_guard(c.guards, negation(*f));
   else
     c.exact = false;
-  // Threads of one block that leave early never reach a later barrier.
+  // Threads of one block that leave early never reach a later barrier. In a device
+  // function even a uniform return skips the function's later barriers while the caller
+  // goes on: those barriers separate nothing for certain.
   bool per_thread = !f || !block_uniform(*f, c);
-  c.returned = c.returned || per_thread;
+  c.returned = c.returned || per_thread || !inlined_.empty();
 }
 
 bool Extractor::returns(const Stmt* s) {
@@ -237,7 +239,11 @@ void Extractor::if_stmt(const IfStmt* i, const Ctx& c) {
   if (i->getElse()) stmt(i->getElse(), e);
   if (phase_ != p_then) {
     // Branches with different numbers of barriers: the intervals after the if
-    // depend on the branch; followed only when no access comes after the if.
+    // depend on the branch; followed only when no access comes after the if. In a
+    // loop the next iteration's accesses come after it, whatever the text's order.
+    if (!c.loops.empty())
+      unsupported(i, "__syncthreads() in one branch of a uniform condition and not as often in "
+                     "the other, inside a loop (the next iteration's accesses follow it)");
     if (!uneven_) {
       uneven_ = i;
       uneven_accesses_ = k_.accesses.size();

@@ -300,6 +300,28 @@ Poly Extractor::updated(const Poly& now, const Expr* at, const Expr* rhs) {
   }
 }
 
+std::optional<Poly> Extractor::stored_value(const Expr* e, std::vector<Formula>& where) {
+  if (!e->getType()->isIntegralOrUnscopedEnumerationType()) return std::nullopt;
+  // A value with an unknown in it is not evaluated: its unknowns are taken back, so that
+  // this second look at the expression (uniform_value has the first) names nothing. The
+  // range checks of a wrap C defines go to `where` (the witness search evaluates them).
+  const size_t unknowns = k_.unknowns.size(), facts = k_.unknown_facts.size();
+  Poly v;
+  bool exact = true;
+  try {
+    for (const RangeCheck& rc : checks_of([&] { v = poly(e); }))
+      if (!rc.undefined) where.push_back(rc.cond); // C's value only where no wrap
+  } catch (const NotAffine&) {
+    exact = false;
+  }
+  if (k_.unknowns.size() > unknowns) {
+    k_.unknowns.resize(unknowns);
+    k_.unknown_facts.resize(facts);
+    return std::nullopt;
+  }
+  return exact ? std::optional<Poly>(v) : std::nullopt;
+}
+
 std::optional<std::string> Extractor::uniform_value(const Expr* e) {
   Expr::EvalResult r;
   if (!e->isValueDependent() && e->EvaluateAsRValue(r, ctx_)) {

@@ -82,6 +82,17 @@ KernelVerdict Checker::run() {
     if (!outside.empty()) v.reason += "; " + outside;
     for (const std::string& a : assumed)
       v.reason += "; assumes " + a;
+    // A dimension the kernel does not use is taken as 1 (threads that differ only there
+    // would access alike): said unless the facts fix it.
+    std::string unused;
+    for (int d = 1; d < 3; ++d)
+      if (std::find(dims_.begin(), dims_.end(), d) == dims_.end() &&
+          (fixed_size(bdim(d)) != std::optional<int64_t>(1) ||
+           fixed_size(gdim(d)) != std::optional<int64_t>(1)))
+        unused += unused.empty() ? (d == 1 ? "y" : "z") : (d == 1 ? " and y" : " and z");
+    if (!unused.empty())
+      v.reason += "; assumes blocks and grid of size 1 in " + unused +
+                  " (dimensions the kernel does not use)";
     if (!k_.preconditions.empty()) {
       v.reason += "; assumes the kernel's preconditions: ";
       for (size_t i = 0; i < k_.preconditions.size(); ++i)

@@ -271,6 +271,7 @@ private:
     int64_t address;
     std::vector<int64_t> block, thread;
     std::vector<int64_t> shared_key; // values of counters of loops with barriers
+    std::optional<int64_t> stored;   // a write's value, where it is known (Access::stored)
   };
 
   /// Enumerates thread pairs on small launches for two conflicting accesses.

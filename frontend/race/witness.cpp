@@ -175,6 +175,11 @@ std::optional<RaceWitness> Checker::search_launch(const Env& launch, int& budget
         if (!ax.write) continue;
         if (ax.atomic && ay.atomic && ax.width > 0 && ax.width == ay.width) continue;
         if (equal_values(ax, ay)) continue;
+        // Under the equality abstraction two writes race only where they store different
+        // values: a witness only where both values are known and differ.
+        if (opt_.equal_writes && ax.write && ay.write &&
+            !(ex.stored && ey.stored && *ex.stored != *ey.stored))
+          continue;
         if (ex.block == ey.block && ex.thread == ey.thread) continue;
         bool same_block = ex.block == ey.block;
         if (same_block && (ax.phase != ay.phase || ex.shared_key != ey.shared_key)) continue;
@@ -276,7 +281,11 @@ void Checker::walk(int a, size_t depth, Env& env, const std::vector<int64_t>& bi
     }
     auto addr = acc.index.eval(env);
     if (!addr) return;
-    out.push_back(Event{a, *addr, bi, ti, key});
+    // The stored value, where its range checks hold (else C wrapped it: not known).
+    std::optional<int64_t> stored = acc.stored ? acc.stored->eval(env) : std::nullopt;
+    for (const Formula& f : acc.stored_if)
+      if (auto t = f.eval(env); !t || !*t) stored.reset();
+    out.push_back(Event{a, *addr, bi, ti, key, stored});
     return;
   }
   const LoopCtx& l = acc.loops[depth];

@@ -38,6 +38,15 @@ TEST_CASE("what the extractor cannot follow is reported with its position", "[fr
             .find("2:3 a pointer loaded from memory ('a[0]')") != std::string::npos);
   CHECK(problems("__device__ void f(int*);\n__global__ void k(int* a) {\n  f(a);\n}\n")
             .find("3:3 a call of 'f', whose body is not available") != std::string::npos);
+  // A reference parameter, or an integer made from a pointer, is an address too.
+  CHECK(problems("__device__ void f(int&);\n__global__ void k(int* a) {\n  f(a[0]);\n}\n")
+            .find("3:3 a call of 'f', whose body is not available") != std::string::npos);
+  CHECK(problems("__device__ void f(const int&);\n__global__ void k(int* a) {\n"
+                 "  f(a[0]);\n}\n")
+            .find("3:3 a call of 'f', whose body is not available") != std::string::npos);
+  CHECK(problems("__device__ void f(unsigned long long);\n__global__ void k(int* a) {\n"
+                 "  f((unsigned long long)a);\n}\n")
+            .find("3:3 a call of 'f', whose body is not available") != std::string::npos);
   CHECK(problems("__global__ void k(int* a, int* b) {\n"
                  "  int* p = threadIdx.x ? a : b;\n  p[0] = 1;\n}\n")
             .find("3:3 the pointer 'p': a pointer chosen by '?:'") != std::string::npos);

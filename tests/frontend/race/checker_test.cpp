@@ -212,3 +212,23 @@ TEST_CASE("a race witness is an execution of C: parameters in their types, no wr
     CHECK(cv.witness->launch.at(p) < (int64_t{1} << 31));
   }
 }
+
+TEST_CASE("a race-free verdict says the size 1 it assumes in dimensions the kernel does not use",
+          "[frontend]") {
+  // Threads (0,0,0) and (0,1,0) of a dim3(2, 2) block write a[0]: the 1-d kernel is
+  // race-free only for blocks and grids of size 1 in y and z.
+  const std::string code = "__global__ void k(int* a) {\n"
+                           "  a[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x;\n}\n";
+  ExtractResult r = extract(code, "k.cu");
+  REQUIRE(r.errors.empty());
+  KernelVerdict kv = check_kernel(r.kernels.at(0), RaceOptions{});
+  REQUIRE(kv.verdict == Verdict::RaceFree);
+  CHECK(kv.reason.find("assumes blocks and grid of size 1 in y and z") != std::string::npos);
+  // Facts that fix them make the assumption unnecessary.
+  RaceOptions fixed;
+  fixed.facts = {eq(v("blockDim_y"), 1), eq(v("blockDim_z"), 1), eq(v("gridDim_y"), 1),
+                 eq(v("gridDim_z"), 1)};
+  KernelVerdict kf = check_kernel(r.kernels.at(0), fixed);
+  REQUIRE(kf.verdict == Verdict::RaceFree);
+  CHECK(kf.reason.find("size 1 in") == std::string::npos);
+}
