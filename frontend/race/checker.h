@@ -101,6 +101,11 @@ public:
   KernelSummary pruned_guards() const;
 
 private:
+  /// The facts a case of a two-case comparison is pruned against (ranges.cpp): the
+  /// launch facts that are no disjunction, the parameters' types, CUDA's limits.
+  std::vector<Formula> case_facts() const;
+  /// `f` without the cases the facts exclude; nullopt when none or all go.
+  std::optional<Formula> surviving_cases(const Formula& f, const std::vector<Formula>& facts) const;
   /// The extractor's range checks (ranges.cpp): the first that leaves a wrap open sets
   /// `first_open` (unless set); `assumed` gets what a race-free verdict assumes.
   void range_checks(std::string& first_open, std::vector<std::string>& assumed) const;

@@ -9,18 +9,34 @@
 
 namespace funmem::frontend::detail {
 
-KernelSummary Checker::pruned_guards() const {
-  // A comparison of a signed value with an unsigned one is C's two cases (integers.cpp);
-  // where the launch facts, the preconditions or the parameters' types exclude one, it
-  // goes, so that the guard bounds its threads again (SOSI reads no disjunction).
+std::vector<Formula> Checker::case_facts() const {
   std::vector<Formula> base;
   for (const Formula& f : launch_)
     if (f.kind != Formula::Kind::Or) base.push_back(f);
   base.insert(base.end(), k_.type_facts.begin(), k_.type_facts.end());
   add_launch_limits(base);
+  return base;
+}
+
+std::optional<Formula> Checker::surviving_cases(const Formula& f,
+                                                const std::vector<Formula>& facts) const {
+  std::vector<Formula> keep;
+  for (const Formula& d : f.kids) {
+    Solver s(facts, opt_.prover.timeout_ms);
+    if (s.check({d}, {}, nullptr, opt_.prover.timeout_ms) != SatResult::Unsat) keep.push_back(d);
+  }
+  if (keep.empty() || keep.size() == f.kids.size()) return std::nullopt;
+  return keep.size() == 1 ? keep[0] : Formula::disj(keep);
+}
+
+KernelSummary Checker::pruned_guards() const {
+  // A comparison of a signed value with an unsigned one is C's two cases (integers.cpp);
+  // where the launch facts, the preconditions or the parameters' types exclude one, it
+  // goes, so that the guard bounds its threads again (SOSI reads no disjunction). A case
+  // goes when it contradicts those facts and the access's other guards (the conjunction
+  // of the guards is unchanged).
+  const std::vector<Formula> base = case_facts();
   std::map<std::string, std::optional<Formula>> done;
-  // A case is dropped when it contradicts the facts and the access's other guards (the
-  // conjunction of the guards is unchanged).
   auto prune = [&](const Formula& f, const std::vector<Formula>& others) -> std::optional<Formula> {
     std::string key = f.to_string();
     for (const Formula& o : others)
@@ -29,14 +45,7 @@ KernelSummary Checker::pruned_guards() const {
     if (!fresh) return it->second;
     std::vector<Formula> facts = base;
     facts.insert(facts.end(), others.begin(), others.end());
-    std::vector<Formula> keep;
-    for (const Formula& d : f.kids) {
-      Solver s(facts, opt_.prover.timeout_ms);
-      if (s.check({d}, {}, nullptr, opt_.prover.timeout_ms) != SatResult::Unsat) keep.push_back(d);
-    }
-    if (!keep.empty() && keep.size() < f.kids.size())
-      it->second = keep.size() == 1 ? keep[0] : Formula::disj(keep);
-    return it->second;
+    return it->second = surviving_cases(f, facts);
   };
   KernelSummary k = k_;
   for (Access& a : k.accesses) {
@@ -60,11 +69,7 @@ void Checker::prune_given() {
   // A precondition comparing a signed value with an unsigned one is C's two cases
   // (integers.cpp); the launch limits often exclude one (`sz == blockDim.x` with sz < 0
   // would need a block of 2^31 threads). Dropping it keeps the facts simple for SOSI.
-  std::vector<Formula> base;
-  for (const Formula& f : launch_)
-    if (f.kind != Formula::Kind::Or) base.push_back(f);
-  base.insert(base.end(), k_.type_facts.begin(), k_.type_facts.end());
-  add_launch_limits(base);
+  const std::vector<Formula> base = case_facts();
   const size_t thread_facts = launch_.size() - given_.size();
   bool changed = false;
   std::vector<Formula> pruned;
@@ -75,18 +80,13 @@ void Checker::prune_given() {
       add(k);
   };
   for (const Formula& f : given_) {
-    std::vector<Formula> keep;
-    if (f.kind == Formula::Kind::Or)
-      for (const Formula& d : f.kids) {
-        Solver s(base, opt_.prover.timeout_ms);
-        if (s.check({d}, {}, nullptr, opt_.prover.timeout_ms) != SatResult::Unsat)
-          keep.push_back(d);
-      }
-    if (keep.empty() || keep.size() == f.kids.size()) {
+    std::optional<Formula> kept =
+        f.kind == Formula::Kind::Or ? surviving_cases(f, base) : std::nullopt;
+    if (!kept) {
       pruned.push_back(f);
       continue;
     }
-    add(keep.size() == 1 ? keep[0] : Formula::disj(keep));
+    add(*kept);
     changed = true;
   }
   given_ = std::move(pruned);
