@@ -149,7 +149,9 @@ private:
       if (const auto* d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()))
         if (builtin_variable(d->getDecl()->getNameAsString())) return false;
       if (const auto* f = dyn_cast<FieldDecl>(m->getMemberDecl()); f && f->isBitField()) {
-        error(m->getBeginLoc(), "a bit-field access");
+        // A bit-field of the thread's own storage is no memory; one of memory cannot be
+        // instrumented (its address cannot be taken).
+        if (m->isArrow() || memory(m->getBase())) error(m->getBeginLoc(), "a bit-field access");
         return false;
       }
       return true;

@@ -76,7 +76,10 @@ Extractor::Obj Extractor::object(const ValueDecl* d, const std::string& n, Space
   // it calls) at the start of the block's dynamic shared memory: they are one object,
   // named after the first one met.
   const bool dynamic = d && space == Space::Shared && d->getType()->isIncompleteArrayType();
-  if (dynamic && dynamic_shared_) return objects_[d] = *dynamic_shared_;
+  // `--broken distinct-extern-shared` (tests of the generated-kernel campaign): each its
+  // own object.
+  if (dynamic && dynamic_shared_ && broken_ != "distinct-extern-shared")
+    return objects_[d] = *dynamic_shared_;
   std::string name = n;
   for (int k = 2; object_names_.count(name); ++k)
     name = n + "#" + std::to_string(k);
@@ -108,6 +111,11 @@ int64_t Extractor::bytes(QualType t, const Stmt* at) const {
 bool Extractor::in_header(const Decl* d) const {
   std::string file = sm_.getFilename(sm_.getSpellingLoc(d->getLocation())).str();
   return file == kHeaderPath || file == kRtModelPath;
+}
+
+std::optional<int64_t> exact_value(const llvm::APSInt& v) {
+  if (v.isUnsigned() ? v.getActiveBits() > 63 : v.getMinSignedBits() > 64) return std::nullopt;
+  return v.getExtValue();
 }
 
 Poly Extractor::any() {

@@ -54,6 +54,10 @@ struct NotAffine {
   const Stmt* at = nullptr;
 };
 
+/// An integer constant's C value (APSInt's signedness: `2147483648u` is positive), or
+/// nothing when it does not fit 64 signed bits.
+std::optional<int64_t> exact_value(const llvm::APSInt& v);
+
 class Extractor {
 public:
   Extractor(ASTContext& ctx, KernelSummary& k, const ExtractOptions& o)

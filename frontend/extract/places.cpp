@@ -115,10 +115,10 @@ std::optional<std::string> Extractor::param_path(const Expr* e0) {
   if (const auto* a = dyn_cast<ArraySubscriptExpr>(e)) {
     const Expr* base = a->getBase()->IgnoreParenImpCasts();
     auto k = a->getIdx()->getIntegerConstantExpr(ctx_);
-    if (!base->getType()->isArrayType() || !k) return std::nullopt;
+    if (!base->getType()->isArrayType() || !k || !exact_value(*k)) return std::nullopt;
     auto b = param_path(base);
     if (!b) return std::nullopt;
-    return *b + "[" + std::to_string(k->getSExtValue()) + "]";
+    return *b + "[" + std::to_string(*exact_value(*k)) + "]";
   }
   return std::nullopt;
 }

@@ -80,7 +80,10 @@ Poly Extractor::poly(const Expr* e0) {
   }
   // Floats (and anything else that is not an integer) converted to an integer.
   if (!e->getType()->isIntegralOrUnscopedEnumerationType()) return any();
-  if (const auto* l = dyn_cast<IntegerLiteral>(e)) return Poly(l->getValue().getSExtValue());
+  if (const auto* l = dyn_cast<IntegerLiteral>(e)) {
+    auto v = exact_value(llvm::APSInt(l->getValue(), l->getType()->isUnsignedIntegerType()));
+    return v ? Poly(*v) : any_value();
+  }
   if (const auto* l = dyn_cast<CharacterLiteral>(e)) return Poly(int64_t{l->getValue()});
   if (const auto* l = dyn_cast<CXXBoolLiteralExpr>(e)) return Poly(l->getValue() ? 1 : 0);
   if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
@@ -89,11 +92,14 @@ Poly Extractor::poly(const Expr* e0) {
       reuse_checks(v);
       return it->second;
     }
-    if (const auto* ec = dyn_cast<EnumConstantDecl>(v))
-      return Poly(ec->getInitVal().getSExtValue());
+    if (const auto* ec = dyn_cast<EnumConstantDecl>(v)) {
+      auto k = exact_value(ec->getInitVal());
+      return k ? Poly(*k) : any_value();
+    }
     if (const auto* vd = dyn_cast<VarDecl>(v); vd && vd->getType().isConstQualified())
       if (const Expr* init = vd->getInit())
-        if (auto c = init->getIntegerConstantExpr(ctx_)) return Poly(c->getSExtValue());
+        if (auto c = init->getIntegerConstantExpr(ctx_))
+          if (auto k = exact_value(*c)) return Poly(*k);
     // A local whose address is taken, a variable of memory: read afresh each time.
     return any_value();
   }
@@ -111,9 +117,23 @@ Poly Extractor::poly(const Expr* e0) {
   if (const auto* co = dyn_cast<ConditionalOperator>(e)) {
     Poly v = any_value();
     if (auto f = formula(co->getCond())) {
-      Poly a = poly(co->getTrueExpr()), b = poly(co->getFalseExpr());
+      // A branch whose value may wrap (a range check C defines the failure of) is its
+      // C value only where the check holds: v equals it there and is free elsewhere.
+      // Its check is guarded by the branch's condition, and an unconditional fact
+      // equating v with the unwrapped value could make that condition look impossible
+      // and the check vacuous.
+      auto branch = [&](const Expr* x) -> Formula {
+        const size_t before = pending_.size();
+        Poly a = poly(x);
+        std::vector<Formula> out;
+        for (size_t i = before; i < pending_.size(); ++i)
+          if (!pending_[i].undefined) out.push_back(negation(pending_[i].cond));
+        out.push_back(eq(v, a));
+        return out.size() == 1 ? out[0] : Formula::disj(out);
+      };
+      Formula a = branch(co->getTrueExpr()), b = branch(co->getFalseExpr());
       k_.unknown_facts.push_back(
-          Formula::disj({Formula::conj({*f, eq(v, a)}), Formula::conj({negation(*f), eq(v, b)})}));
+          Formula::disj({Formula::conj({*f, a}), Formula::conj({negation(*f), b})}));
     }
     return v;
   }
@@ -164,8 +184,8 @@ Poly Extractor::poly_binary(const BinaryOperator* b, bool nonneg) {
   case BO_And: {
     // A mask by a constant c >= 0: between 0 and c.
     for (const Expr* side : {b->getLHS(), b->getRHS()})
-      if (auto c = side->getIntegerConstantExpr(ctx_); c && !c->isNegative()) {
-        int64_t m = c->getExtValue();
+      if (auto c = side->getIntegerConstantExpr(ctx_); c && !c->isNegative() && exact_value(*c)) {
+        int64_t m = *exact_value(*c);
         Poly v = any(0, m);
         // A mask 2^k - 1 of a value x >= 0 is x mod 2^k.
         if (m >= 0 && m < (int64_t{1} << 30) && (m & (m + 1)) == 0) {
@@ -339,7 +359,7 @@ std::optional<std::string> Extractor::uniform_value(const Expr* e) {
     std::optional<int64_t> k = 0;
     if (const auto* a = dyn_cast<ArraySubscriptExpr>(x)) {
       auto c = a->getIdx()->getIntegerConstantExpr(ctx_);
-      k = c ? std::optional<int64_t>(c->getExtValue()) : std::nullopt;
+      k = c ? exact_value(*c) : std::nullopt;
       x = a->getBase()->IgnoreParenImpCasts();
     }
     if (const auto* d = dyn_cast<DeclRefExpr>(x); d && k)

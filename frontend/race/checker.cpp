@@ -66,6 +66,18 @@ KernelVerdict Checker::run() {
   for (const Problem& p : k_.unknown)
     if (first_open.empty())
       first_open = std::to_string(p.pos.line) + ":" + std::to_string(p.pos.col) + ": " + p.what;
+  // The facts the model states about values (unknowns, parameters' types) describe
+  // values that exist: if they contradict each other (a modelling error), every question
+  // was vacuous, and race-free would be unfounded.
+  if (first_open.empty() && !k_.unknown_facts.empty()) {
+    std::vector<Formula> fs = launch_;
+    fs.insert(fs.end(), k_.unknown_facts.begin(), k_.unknown_facts.end());
+    fs.insert(fs.end(), k_.type_facts.begin(), k_.type_facts.end());
+    Solver s(fs, opt_.prover.timeout_ms);
+    if (s.check({}, {}, nullptr, opt_.prover.timeout_ms) == SatResult::Unsat)
+      first_open = "the model's facts about the kernel's values contradict each other (an "
+                   "internal error: no question can be trusted)";
+  }
   if (first_open.empty()) {
     v.verdict = Verdict::RaceFree;
     v.reason = std::to_string(v.questions.size()) + " question(s), every one disjoint";

@@ -286,15 +286,17 @@ private:
   /// values, so that candidates meet them.
   void settle_equalities(Env& env, const std::vector<std::string>& knobs) const;
 
-  std::optional<RaceWitness> search_launch(const Env& launch, int& budget);
+  /// `budget` counts accesses enumerated and range checks replayed, `pairs` the pairs of
+  /// accesses compared: both shared by every launch of one search.
+  std::optional<RaceWitness> search_launch(const Env& launch, int& budget, int64_t& pairs);
 
   static std::string triple(const std::vector<int64_t>& v);
   static std::string describe(const Event& e, const Access& a);
 
   /// The concrete iterations of access `a`'s loops from level `depth` on.
   void walk(int a, size_t depth, Env& env, const std::vector<int64_t>& bi,
-            const std::vector<int64_t>& ti, std::vector<int64_t> key, std::vector<Event>& out,
-            int& budget);
+            const std::vector<int64_t>& ti, const std::vector<int64_t>& key,
+            std::vector<Event>& out, int& budget);
   /// Whether every range check on the path of the thread (block bi, thread ti) holds at
   /// the launch: only then are the replayed polynomials C's values (false when unsure).
   bool in_range(const Env& launch, const std::vector<int64_t>& bi, const std::vector<int64_t>& ti,

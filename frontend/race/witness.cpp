@@ -49,6 +49,9 @@ std::optional<RaceWitness> Checker::search() {
       }
   uniform({8, 16});
   int budget = opt_.search_limit;
+  // Many threads touching one place are n^2 pairs: they count against a budget of their
+  // own (the enumeration's may be spent already).
+  int64_t pairs = 4 * static_cast<int64_t>(std::max(opt_.search_limit, 1000));
   std::optional<RaceWitness> below; // the first race found at a negative address
   std::set<std::string> fixed;      // launch sizes the facts fix, beyond CUDA's limits or not
   for (int d = 0; d < 3; ++d)
@@ -76,11 +79,11 @@ std::optional<RaceWitness> Checker::search() {
     // A race below the object's start is as real (the pointer may point into a larger
     // allocation), but one at an address >= 0 is what a run with the pointer at its
     // buffer's start shows: the search goes on for one while its budget lasts.
-    if (auto w = search_launch(env, budget)) {
+    if (auto w = search_launch(env, budget, pairs)) {
       if (w->address >= 0) return w;
       if (!below) below = w;
     }
-    if (budget <= 0) break;
+    if (budget <= 0 || pairs <= 0) break;
   }
   return below;
 }
@@ -117,7 +120,7 @@ void Checker::settle_equalities(Env& env, const std::vector<std::string>& knobs)
   }
 }
 
-std::optional<RaceWitness> Checker::search_launch(const Env& launch, int& budget) {
+std::optional<RaceWitness> Checker::search_launch(const Env& launch, int& budget, int64_t& pairs) {
   std::vector<Event> events;
   std::vector<int64_t> bsize, gsize;
   for (int d = 0; d < 3; ++d) {
@@ -167,12 +170,13 @@ std::optional<RaceWitness> Checker::search_launch(const Env& launch, int& budget
         .push_back(e);
   std::optional<RaceWitness> below;
   for (const auto& [place, es] : by_place)
-    for (size_t x : es)
+    for (size_t x : es) {
+      if (!k_.accesses[static_cast<size_t>(events[x].access)].write) continue;
       for (size_t y : es) {
+        if (--pairs < 0) return below;
         const Event &ex = events[x], &ey = events[y];
         const Access &ax = k_.accesses[static_cast<size_t>(ex.access)],
                      &ay = k_.accesses[static_cast<size_t>(ey.access)];
-        if (!ax.write) continue;
         if (ax.atomic && ay.atomic && ax.width > 0 && ax.width == ay.width) continue;
         if (equal_values(ax, ay)) continue;
         // Under the equality abstraction two writes race only where they store different
@@ -201,6 +205,7 @@ std::optional<RaceWitness> Checker::search_launch(const Env& launch, int& budget
         if (w.address >= 0) return w;
         if (!below) below = w;
       }
+    }
   return below;
 }
 
@@ -270,7 +275,7 @@ bool Checker::range_holds(const RangeCheck& rc, size_t depth, Env& env, int& bud
 }
 
 void Checker::walk(int a, size_t depth, Env& env, const std::vector<int64_t>& bi,
-                   const std::vector<int64_t>& ti, std::vector<int64_t> key,
+                   const std::vector<int64_t>& ti, const std::vector<int64_t>& key,
                    std::vector<Event>& out, int& budget) {
   const Access& acc = k_.accesses[static_cast<size_t>(a)];
   if (--budget <= 0) return;
