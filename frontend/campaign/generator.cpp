@@ -420,7 +420,17 @@ void Gen::memory(std::ostringstream& prologue) {
   if (chance(30)) {
     int m = chance(50) ? 2 : 1;
     for (int j = 0; j < m; ++j) {
-      size_t i = add_shared(fresh("dsh"), int_type(), kDynShared, true);
+      CType el = int_type();
+      // Two aliasing arrays: of different element sizes, both written at the thread's
+      // own element (their elements overlap other threads' there).
+      while (j == 1 && el.bits == objs_.back().el.bits)
+        el = int_type();
+      size_t i = add_shared(fresh("dsh"), el, kDynShared, true);
+      if (m == 2) {
+        objs_[i].role = Role::Own;
+        objs_[i].el = el;
+        aliased_.push_back(i);
+      }
       prologue << "  extern __shared__ " << objs_[i].el.name << " " << objs_[i].name << "[];\n";
     }
     cs_.insert(m == 2 ? "two extern shared arrays" : "extern shared memory");
@@ -441,7 +451,10 @@ void Gen::memory(std::ostringstream& prologue) {
   // Own elements: the global id (block-local for shared arrays) through a chain.
   for (Obj& ob : objs_) {
     if (ob.role != Role::Own) continue;
-    Val g = chain(gid(ob.shared), static_cast<int>(below(4)));
+    // Aliased extern arrays: the plain block-local id (the aliasing is the point).
+    const bool alias = std::find(aliased_.begin(), aliased_.end(),
+                                 static_cast<size_t>(&ob - objs_.data())) != aliased_.end();
+    Val g = chain(gid(ob.shared), alias ? 0 : static_cast<int>(below(4)));
     if (chance(40)) {
       std::ostringstream d;
       declare(d, "  ", g, false);
@@ -481,6 +494,11 @@ void Gen::segments(std::ostringstream& body) {
       cs_.insert("uniform conditions");
     }
     phase_body(body, 1 + static_cast<int>(below(simple_ ? 2 : 4)), 1);
+    if (s == 0 && aliased_.size() == 2 && chance(70))
+      for (size_t i : aliased_) {
+        const Obj ob = objs_[i];
+        written(body, "  ", ob, ob.own, ob.name + "[" + ob.own + "]");
+      }
     if (s == 0 && chance(15)) {
       Val w = expr(1);
       CType t = chance(50) ? kInt : kUInt;

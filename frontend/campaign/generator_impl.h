@@ -145,6 +145,7 @@ private:
   std::set<std::string> cs_;
   std::ostringstream helpers_, file_scope_;
   std::vector<Obj> objs_;
+  std::vector<size_t> aliased_; // two extern __shared__ arrays (one object in CUDA)
   std::vector<Local> locals_;
   int dims_ = 1, loop_depth_ = 0, phase_ = 0, fresh_ = 0, depth_ = 0;
   std::vector<std::string> params_;
