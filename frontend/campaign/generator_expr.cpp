@@ -113,12 +113,14 @@ Val Gen::binary(const std::string& op, Val a, const Val& b) {
     r.lo = x.lo - y.hi;
     r.hi = x.hi - y.lo;
   } else if (op == "*") {
-    cands[0] = x.lo * y.lo;
-    cands[1] = x.lo * y.hi;
-    cands[2] = x.hi * y.lo;
-    cands[3] = x.hi * y.hi;
-    r.lo = *std::min_element(cands, cands + 4);
-    r.hi = *std::max_element(cands, cands + 4);
+    // Two 64-bit bounds may multiply beyond 128 bits: then the product certainly leaves
+    // the type (made unsigned below if signed, the whole range if unsigned).
+    bool big = __builtin_mul_overflow(x.lo, y.lo, &cands[0]) ||
+               __builtin_mul_overflow(x.lo, y.hi, &cands[1]) ||
+               __builtin_mul_overflow(x.hi, y.lo, &cands[2]) ||
+               __builtin_mul_overflow(x.hi, y.hi, &cands[3]);
+    r.lo = big ? tmin(c) - 1 : *std::min_element(cands, cands + 4);
+    r.hi = big ? tmax(c) + 1 : *std::max_element(cands, cands + 4);
   }
   if (c.sign && (r.lo < tmin(c) || r.hi > tmax(c))) {
     // Signed overflow possible: C would not define it; the operation is made unsigned.
