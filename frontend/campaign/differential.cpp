@@ -163,7 +163,9 @@ private:
     PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(s->getBeginLoc()));
     return std::to_string(p.getLine()) + ":" + std::to_string(p.getColumn());
   }
-  void add(std::string what, std::vector<Edit> edits) { out.push_back({std::move(what), edits}); }
+  void add(std::string what, std::vector<Edit> edits) {
+    out.push_back({std::move(what), std::move(edits)});
+  }
 };
 
 /// Applies edits (sorted; an edit overlapping an earlier one's range is an error).
@@ -200,14 +202,7 @@ struct StaticVerdict {
 
 std::optional<std::vector<StaticVerdict>>
 static_verdicts(const std::string& src, const std::string& file, const RaceCampaignOptions& opt) {
-  CheckOptions o;
-  o.race.prover.timeout_ms = opt.timeout_ms;
-  o.race.search_limit = opt.search_limit;
-  o.race.budget_ms = opt.budget_ms;
-  o.extract = opt.extract;
-  o.header_semantics = false; // the detector runs plain CUDA
-  o.run = false;
-  FileCheck fc = check_cuda_file(src, file, o);
+  FileCheck fc = check_cuda_file(src, file, campaign_check_options(opt));
   if (!fc.parsed) return std::nullopt;
   std::vector<StaticVerdict> out;
   for (size_t i = 0; i < fc.kernels.size(); ++i)
@@ -229,6 +224,19 @@ Launch launch_union(const std::vector<KernelSummary>& ks, const GpuVerifyHeader&
   return l;
 }
 
+} // namespace
+
+CheckOptions campaign_check_options(const RaceCampaignOptions& opt) {
+  CheckOptions o;
+  o.race.prover.timeout_ms = opt.timeout_ms;
+  o.race.search_limit = opt.search_limit;
+  o.race.budget_ms = opt.budget_ms;
+  o.extract = opt.extract;
+  o.header_semantics = false; // the detector runs plain CUDA
+  o.run = false;
+  return o;
+}
+
 const JobResult* result_for(const std::vector<std::vector<JobResult>>& rs, size_t job,
                             const std::string& kernel) {
   if (job >= rs.size()) return nullptr;
@@ -236,8 +244,6 @@ const JobResult* result_for(const std::vector<std::vector<JobResult>>& rs, size_
     if (r.kernel == kernel) return &r;
   return nullptr;
 }
-
-} // namespace
 
 std::vector<Mutation> mutations(const std::string& code, const std::string& file) {
   std::vector<std::string> errors;
@@ -404,6 +410,7 @@ RaceCampaignResult campaign_file(const std::string& code, const std::string& fil
   // Static verdicts.
   auto ts = Clock::now();
   std::vector<std::optional<std::vector<StaticVerdict>>> statics;
+  statics.reserve(mutants.size());
   for (const auto& on : mutants)
     statics.push_back(static_verdicts(apply_mutants(code, ms, on), file, opt));
   res.static_seconds = since(ts);

@@ -9,6 +9,7 @@
 // witness whose launch makes the detector observe a race.
 #pragma once
 
+#include "frontend/check.h"
 #include "frontend/dynamic/confirm.h"
 #include "frontend/dynamic/race_run.h"
 #include "frontend/extract.h"
@@ -69,6 +70,13 @@ struct RaceCampaignResult {
   std::vector<Failure> failures;
   double seconds = 0, compile_seconds = 0, static_seconds = 0, dynamic_seconds = 0;
 };
+
+/// The static checker's options of a campaign: its budgets and broken variant, plain
+/// CUDA semantics (the detector runs no GPUVerify header), no dynamic confirmation.
+CheckOptions campaign_check_options(const RaceCampaignOptions& opt);
+/// The result of `kernel` in job `job` of a detector's run (none: it did not run).
+const JobResult* result_for(const std::vector<std::vector<JobResult>>& rs, size_t job,
+                            const std::string& kernel);
 
 /// Runs every first-order mutant (and `pairs_per_kernel` random pairs) of one file.
 RaceCampaignResult campaign_file(const std::string& code, const std::string& file,

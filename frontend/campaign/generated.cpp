@@ -24,14 +24,7 @@ double since(Clock::time_point t0) {
 
 FileCheck static_check(const std::string& src, const std::string& file,
                        const RaceCampaignOptions& opt) {
-  CheckOptions o;
-  o.race.prover.timeout_ms = opt.timeout_ms;
-  o.race.search_limit = opt.search_limit;
-  o.race.budget_ms = opt.budget_ms;
-  o.extract = opt.extract;
-  o.header_semantics = false; // the detector runs plain CUDA
-  o.run = false;
-  return check_cuda_file(src, file, o);
+  return check_cuda_file(src, file, campaign_check_options(opt));
 }
 
 /// Whether a verdict's stated assumptions allow the launch: one assuming size 1 in y
@@ -45,14 +38,6 @@ bool allowed(const KernelVerdict& v, const Launch& l) {
     if (dims.find(d == 1 ? 'y' : 'z') != std::string::npos && (l.block[d] != 1 || l.grid[d] != 1))
       return false;
   return true;
-}
-
-const JobResult* result_for(const std::vector<std::vector<JobResult>>& rs, size_t job,
-                            const std::string& kernel) {
-  if (job >= rs.size()) return nullptr;
-  for (const JobResult& r : rs[job])
-    if (r.kernel == kernel) return &r;
-  return nullptr;
 }
 
 std::string launch_text(const Launch& l) {
