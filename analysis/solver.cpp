@@ -420,8 +420,24 @@ struct Solver::Impl {
     return *facts_divide_;
   }
 
+  /// A polynomial's degree with the arguments of its atoms (a remainder of a product
+  /// is as nonlinear for Z3 as the product).
+  static int degree(const Poly& p) {
+    int d = 0;
+    for (const auto& [m, c] : p.terms()) {
+      int k = 0;
+      for (const auto& [a, e] : m) {
+        int ad = 1;
+        for (const Poly& q : a->args)
+          ad = std::max(ad, degree(q));
+        k += e * ad;
+      }
+      d = std::max(d, k);
+    }
+    return d;
+  }
   static int degree(const Formula& f) {
-    int d = f.kind == Formula::Kind::Cmp ? std::max(f.lhs.degree(), f.rhs.degree()) : 0;
+    int d = f.kind == Formula::Kind::Cmp ? std::max(degree(f.lhs), degree(f.rhs)) : 0;
     for (const Formula& k : f.kids)
       d = std::max(d, degree(k));
     return d;

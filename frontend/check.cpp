@@ -1,6 +1,8 @@
 // The front-end pipeline (check.h).
 #include "frontend/check.h"
 #include "frontend/dynamic/confirm.h"
+#include <cmath>
+#include <set>
 
 namespace funmem::frontend {
 
@@ -10,6 +12,55 @@ bool FileCheck::all_race_free() const {
     if (v.verdict != Verdict::RaceFree) return false;
   return true;
 }
+
+namespace {
+
+/// A wrap C defines that the checker could not prove absent leaves its kernel unknown:
+/// the file is extracted again with those operations modelled exactly (modulo their
+/// types' sizes, ExtractOptions::modular) and such kernels checked again within what is
+/// left of their budgets; up to three rounds (an exact wrap can leave the next value's
+/// check open).
+void modular_rounds(const std::string& code, const std::string& file, const CheckOptions& options,
+                    FileCheck& out) {
+  const unsigned budget = out.options.budget_ms; // 0: none
+  // What is left of a kernel's budget (its verdict's work_ms counts every round).
+  auto left = [&](const KernelVerdict& v) {
+    const auto spent = static_cast<unsigned>(std::ceil(v.work_ms));
+    return budget > spent ? budget - spent : 0u;
+  };
+  auto again = [&](const KernelVerdict& v) {
+    return !v.open_wraps.empty() && (budget == 0 || left(v) > 0);
+  };
+  ExtractOptions eo = options.extract;
+  std::vector<std::set<std::string>> mine(out.verdicts.size()); // each kernel's exact wraps
+  for (int round = 0; round < 3; ++round) {
+    bool fresh = false;
+    for (size_t i = 0; i < out.verdicts.size(); ++i)
+      if (again(out.verdicts[i]))
+        for (const std::string& w : out.verdicts[i].open_wraps) {
+          mine[i].insert(w);
+          fresh = eo.modular.insert(w).second || fresh;
+        }
+    if (!fresh) return;
+    ExtractResult r = extract(code, file, options.clang_args, eo);
+    if (!r.errors.empty() || r.kernels.size() != out.kernels.size()) return;
+    for (size_t i = 0; i < out.kernels.size(); ++i) {
+      KernelVerdict& v = out.verdicts[i];
+      if (!again(v)) continue;
+      RaceOptions o = out.options;
+      o.budget_ms = budget == 0 ? 0 : left(v);
+      const double before = v.work_ms;
+      out.kernels[i] = std::move(r.kernels[i]);
+      v = check_kernel(out.kernels[i], o);
+      v.work_ms += before;
+      if (v.verdict == Verdict::RaceFree)
+        v.reason += "; C's wrap-around taken modulo the type's size at " +
+                    std::to_string(mine[i].size()) + " place(s)";
+    }
+  }
+}
+
+} // namespace
 
 FileCheck check_cuda_file(const std::string& code, const std::string& file,
                           const CheckOptions& options) {
@@ -48,6 +99,7 @@ FileCheck check_cuda_file(const std::string& code, const std::string& file,
   out.kernels = std::move(r.kernels);
   for (const KernelSummary& k : out.kernels)
     out.verdicts.push_back(check_kernel(k, opt));
+  modular_rounds(code, file, options, out);
   // What the static checker leaves open: run the kernel (the dynamic detector). The
   // detector has plain CUDA semantics: not run under GPUVerify's abstractions.
   if (options.run && !opt.semantics_changed())

@@ -24,6 +24,7 @@
 #include "ir/symbolic.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,12 @@ struct Access {
 /// RangeCheck::type of the check that `>>` has no negative operand.
 inline constexpr const char* kShiftOfNegative = "a right shift of a non-negative value";
 
+/// The name of a range check's operation across extractions: where it is, its text and
+/// the type it must stay in (a conversion and the operation it converts share the rest).
+inline std::string wrap_key(const Pos& pos, const std::string& text, const std::string& type) {
+  return std::to_string(pos.line) + ":" + std::to_string(pos.col) + ":" + text + ":" + type;
+}
+
 struct RangeCheck {
   Formula cond;
   bool undefined = false;            // signed overflow (undefined behaviour)
@@ -96,6 +103,7 @@ struct RangeCheck {
   bool assumed = false;
   Pos pos;
   std::string text, type; // the expression and its C type
+  std::string key;        // wrap_key
   std::vector<Formula> guards;
   std::vector<LoopCtx> loops;
 };
@@ -169,6 +177,11 @@ struct ExtractResult {
 /// records nothing (only the dynamic detector can catch it).
 struct ExtractOptions {
   std::string broken;
+  /// Operations and conversions (wrap_key) whose wrap C defines and the race checker
+  /// did not prove absent: modelled exactly, as C's value modulo the type's size
+  /// (`lo + ((x - lo) mod 2^w)`, and `>>` of a negative value as a floor division),
+  /// without a range check (check_cuda_file's second round).
+  std::set<std::string> modular;
 };
 
 /// Parses `code` (named `file`) with clang and summarises its kernels.

@@ -52,6 +52,9 @@ struct KernelVerdict {
   /// guards and loop bounds), `may fail` (not proved) or `not checked` (GPUVerify
   /// predicates in it, or not a formula). Never trusted as facts.
   std::vector<std::pair<Assertion, std::string>> assertions;
+  /// The wrap_key of every wrap C defines that the checker did not prove absent (each
+  /// leaves the verdict unknown; ExtractOptions::modular models them exactly).
+  std::vector<std::string> open_wraps;
 };
 
 struct RaceOptions {

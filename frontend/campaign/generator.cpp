@@ -624,7 +624,10 @@ const std::vector<std::string>& generator_constructs() {
                                                "virtual methods",
                                                "templates",
                                                "lambdas",
-                                               "warp shuffles"};
+                                               "warp shuffles",
+                                               "enumerators",
+                                               "character literals",
+                                               "min and max of mixed signedness"};
   return all;
 }
 

@@ -37,25 +37,25 @@ Val Gen::atom(bool uniform_only) {
     case 0: {
       static const I cs[] = {0,   1,  2,  3,    5,     7,     31,         64,          255,
                              256, -1, -3, 1000, 65535, 65536, 2147483647, 4294967295ll};
-      return constant(cs[below(std::size(cs))]);
+      return spelled(constant(cs[below(std::size(cs))]));
     }
     case 1: {
       Val v = builtin();
       if (uniform_only && !v.uniform) continue;
-      return v;
+      return spelled(v);
     }
     case 2: {
       if (params_.empty()) continue;
       // s0..s2 have the types recorded in their Val (declared at the kernel's top).
       const Local& l = locals_[below(params_.size())];
-      return l.v;
+      return spelled(l.v);
     }
     case 3: {
       std::vector<const Local*> ok;
       for (const Local& l : locals_)
         if (!uniform_only || l.v.uniform) ok.push_back(&l);
       if (ok.empty()) continue;
-      return pick(ok)->v;
+      return spelled(pick(ok)->v);
     }
     default: {
       std::vector<const Obj*> ok;
@@ -66,6 +66,55 @@ Val Gen::atom(bool uniform_only) {
     }
     }
   }
+}
+
+/// `v` spelled otherwise with its value and type: a constant as an enumerator (plain,
+/// fixed-type or scoped) or a character literal; a value of type int, unsigned or a
+/// 64-bit type as a CUDA min/max that keeps it (`min(u, -1)` is u: min(unsigned, int)
+/// compares unsigned).
+Val Gen::spelled(Val v) {
+  const bool is_int = same(v.t, kInt);
+  if (v.lo == v.hi && is_int && spell(20)) {
+    const std::string e = fresh("E"), k = fresh("K");
+    switch (spell_() % 4) {
+    case 0: // a plain enum: its enumerators promote to int (they all fit one)
+      file_scope_ << "enum " << e << " { " << k << " = " << lit(v.lo) << " };\n";
+      v.s = k;
+      break;
+    case 1: // a fixed underlying type, converted back
+      file_scope_ << "enum " << e << " : long long { " << k << " = " << lit(v.lo) << " };\n";
+      v.s = "(int)" + k;
+      break;
+    case 2: // scoped
+      file_scope_ << "enum class " << e << " : int { " << k << " = " << lit(v.lo) << " };\n";
+      v.s = "static_cast<int>(" + e + "::" + k + ")";
+      break;
+    default: { // a character literal (char is signed: '\x80' to '\xff' are negative)
+      if (v.lo < -128 || v.hi > 127) return v;
+      static const char* hex = "0123456789abcdef";
+      const int c = static_cast<int>(v.lo) & 255;
+      v.s = std::string("'\\x") + hex[c >> 4] + hex[c & 15] + "'";
+      cs_.insert("character literals");
+      return v;
+    }
+    }
+    cs_.insert("enumerators");
+    return v;
+  }
+  if (v.t.bits < 32 || !spell(8)) return v;
+  const bool wide = v.t.bits == 64;
+  if (v.t.sign) { // int with int (or long long with long long): the bounds keep it
+    // (a bound that is no literal of the type, such as -2^31, is not spelled)
+    const I edge = wide ? (I(1) << 62) : I(2147483647);
+    if (v.lo <= -edge || v.hi >= edge) return v;
+    v.s = spell(50) ? "max(" + v.s + ", " + lit(v.lo) + (wide ? "ll)" : ")")
+                    : "min(" + v.s + ", " + lit(v.hi) + (wide ? "ll)" : ")");
+  } else { // unsigned with a signed argument: compared unsigned
+    v.s = spell(50) ? "min(" + v.s + (wide ? ", -1ll)" : ", -1)")
+                    : "max(" + std::string(wide ? "0ll, " : "0, ") + v.s + ")";
+    cs_.insert("min and max of mixed signedness");
+  }
+  return v;
 }
 
 Val Gen::as_unsigned(const Val& a) {

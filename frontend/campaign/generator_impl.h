@@ -133,6 +133,7 @@ class Gen {
 public:
   Gen(uint64_t seed, uint64_t index, bool simple)
       : rng_(seed * 0x9E3779B97F4A7C15ull + index * 0xD1B54A32D192ED03ull + 1),
+        spell_(seed * 0xC2B2AE3D27D4EB4Full + index * 0x165667B19E3779F9ull + 7),
         name_("g" + std::to_string(seed) + "_" + std::to_string(index)) {
     simple_ = simple;
   }
@@ -141,6 +142,9 @@ public:
 
 private:
   std::mt19937_64 rng_;
+  // Spellings of values (an enumerator or a character literal for a constant, a min/max
+  // that keeps its value): a stream of their own, so that they change no other choice.
+  std::mt19937_64 spell_;
   std::string name_;
   std::set<std::string> cs_;
   std::ostringstream helpers_, file_scope_;
@@ -166,6 +170,8 @@ private:
   CType int_type() { return kAllTypes[1 + below(std::size(kAllTypes) - 1)]; }
 
   // Expressions.
+  bool spell(int pct) { return static_cast<int>(spell_() % 100) < pct; }
+  Val spelled(Val v);
   Val builtin();
   Val atom(bool uniform_only);
   Val expr(int depth, bool uniform_only = false);

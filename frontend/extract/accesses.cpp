@@ -202,6 +202,10 @@ void Extractor::rvalue(const Expr* e, const Ctx& c) {
       rvalue(i, c);
     return;
   }
+  if (const auto* d = dyn_cast<DeclRefExpr>(e); d && isa<EnumConstantDecl>(d->getDecl())) {
+    cover(e, "enumerator (a constant: no memory)");
+    return;
+  }
   if (isa<DeclRefExpr>(e) || isa<ArraySubscriptExpr>(e) || isa<MemberExpr>(e))
     return address(e, c); // an lvalue whose value is not read
   if (isa<UnaryExprOrTypeTraitExpr>(e)) {

@@ -61,7 +61,7 @@ std::optional<int64_t> exact_value(const llvm::APSInt& v);
 class Extractor {
 public:
   Extractor(ASTContext& ctx, KernelSummary& k, const ExtractOptions& o)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), k_(k), broken_(o.broken) {}
+      : ctx_(ctx), sm_(ctx.getSourceManager()), k_(k), broken_(o.broken), modular_(o.modular) {}
 
   void run(const FunctionDecl* f);
 
@@ -99,6 +99,9 @@ private:
   SourceManager& sm_;
   KernelSummary& k_;
   const std::string broken_;
+  const std::set<std::string> modular_; // ExtractOptions::modular
+  /// Whether the wrap named `key` is taken exactly (modular_) for the value `p`.
+  bool modular_ok(const Poly& p, const std::string& key) const;
   std::map<const ValueDecl*, Poly> env_;    // affine integer values
   std::map<const ValueDecl*, Obj> objects_; // variables of memory, by declaration
   std::map<std::string, const ValueDecl*> object_names_;

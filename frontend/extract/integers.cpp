@@ -31,6 +31,17 @@ TypeRange range_of(const ASTContext& ctx, QualType t) {
 
 } // namespace
 
+bool Extractor::modular_ok(const Poly& p, const std::string& key) const {
+  // Only a polynomial of a few terms over names (no remainder in it already): nested
+  // remainders grow with every operation on them, and so does the work on them, which
+  // the budget does not count.
+  if (!modular_.count(key) || p.terms().size() > 8) return false;
+  for (const auto& [m, c] : p.terms())
+    for (const auto& [a, e] : m)
+      if (a->kind != AtomKind::Var) return false;
+  return true;
+}
+
 void Extractor::type_range(const Poly& p, QualType t) {
   if (!t->isIntegralOrUnscopedEnumerationType()) return;
   const TypeRange r = range_of(ctx_, t);
@@ -60,6 +71,13 @@ Poly Extractor::in_range(const Poly& p, QualType t, const Expr* at, bool undefin
     if (x < 0) x += m;
     return Poly(static_cast<int64_t>(x + r.lo));
   }
+  // A wrap the checker could not prove absent, taken exactly: C's value modulo the
+  // type's size (Euclidean: `%` truncates, so twice for a value below lo).
+  if (!undefined && r.hi && r.lo != std::numeric_limits<int64_t>::min() &&
+      modular_ok(p, wrap_key(pos(at->getBeginLoc()), text(at), t.getAsString()))) {
+    const Poly m(*r.hi - r.lo + 1);
+    return Poly(r.lo) + Poly::mod(Poly::mod(p - Poly(r.lo), m) + m, m);
+  }
   std::vector<Formula> in = {ge(p, Poly(r.lo))};
   if (r.hi) in.push_back(le(p, Poly(*r.hi)));
   const Formula inside = in.size() == 1 ? in[0] : Formula::conj(in);
@@ -86,6 +104,7 @@ Poly Extractor::in_range(const Poly& p, QualType t, const Expr* at, bool undefin
   rc.pos = pos(at->getBeginLoc());
   rc.text = text(at);
   rc.type = t.getAsString();
+  rc.key = wrap_key(rc.pos, rc.text, rc.type);
   pending_.push_back(std::move(rc));
   return p;
 }

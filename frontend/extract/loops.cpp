@@ -23,6 +23,10 @@ void Extractor::for_stmt(const ForStmt* f, const Ctx& c) {
     rvalue(init, c);
     init_done = true;
     Poly a = poly(init);
+    // The start and the bound are evaluated whether the loop runs or not: their checks
+    // take the loop's context, not the counter's facts (under those, a bound that C
+    // wraps into a huge one, which makes the loop run, would look impossible).
+    flush(c);
     l.var = var->getNameAsString();
     const auto* cond =
         dyn_cast_or_null<BinaryOperator>(cond_expr ? cond_expr->IgnoreParenImpCasts() : nullptr);
@@ -31,7 +35,9 @@ void Extractor::for_stmt(const ForStmt* f, const Ctx& c) {
     Poly k0 = Poly::var(l.var);
     auto saved = env_.find(var) != env_.end() ? std::optional<Poly>(env_[var]) : std::nullopt;
     env_[var] = k0;
-    Poly left = poly(cond->getLHS()), right = poly(cond->getRHS());
+    Poly right;
+    std::vector<RangeCheck> bound_checks = checks_of([&] { right = poly(cond->getRHS()); });
+    Poly left = poly(cond->getLHS());
     if (saved)
       env_[var] = *saved;
     else
@@ -46,6 +52,8 @@ void Extractor::for_stmt(const ForStmt* f, const Ctx& c) {
     Ctx lc = c;
     lc.loops.push_back(l);
     flush(lc); // the header's checks, with the counter's facts
+    pending_ = std::move(bound_checks);
+    flush(c);
   } catch (const NotAffine& n) {
     why = n.why;
   }

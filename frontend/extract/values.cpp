@@ -46,6 +46,11 @@ std::optional<std::string> Extractor::builtin(const Expr* e) {
 }
 
 Poly Extractor::poly(const Expr* e0) {
+  // An integer constant expression: its C value, as Clang folds it (conversions and
+  // their wraps, character literals, enumerators of every kind, sizeof).
+  if (e0->getType()->isIntegralOrEnumerationType() && !e0->isValueDependent())
+    if (auto k = e0->getIntegerConstantExpr(ctx_))
+      if (auto v = exact_value(*k)) return Poly(*v);
   // Casts, implicit and explicit: an integer conversion is C's (integers.cpp); a value
   // of another type converted to an integer is unknown.
   if (const auto* ce = dyn_cast<CastExpr>(e0->IgnoreParens())) {
@@ -84,7 +89,13 @@ Poly Extractor::poly(const Expr* e0) {
     auto v = exact_value(llvm::APSInt(l->getValue(), l->getType()->isUnsignedIntegerType()));
     return v ? Poly(*v) : any_value();
   }
-  if (const auto* l = dyn_cast<CharacterLiteral>(e)) return Poly(int64_t{l->getValue()});
+  // A character literal has its type's value (`'\xff'` is -1 where char is signed), not
+  // its code unit's.
+  if (const auto* l = dyn_cast<CharacterLiteral>(e)) {
+    if (auto k = l->getIntegerConstantExpr(ctx_))
+      if (auto v = exact_value(*k)) return Poly(*v);
+    return any_value();
+  }
   if (const auto* l = dyn_cast<CXXBoolLiteralExpr>(e)) return Poly(l->getValue() ? 1 : 0);
   if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
     const ValueDecl* v = d->getDecl();
@@ -170,14 +181,19 @@ Poly Extractor::poly_binary(const BinaryOperator* b, bool nonneg) {
     Poly p = poly(b->getLHS());
     if (b->getOpcode() == BO_Shl) return typed(p * Poly(int64_t{1} << *c));
     // `>>` of a negative value rounds down, the model's division toward zero: the
-    // value must not be negative.
+    // value must not be negative, or (where the checker could not prove that) the
+    // division is taken exactly, of the value less its Euclidean remainder.
+    const Poly d(int64_t{1} << *c);
+    if (modular_ok(p, wrap_key(pos(b->getBeginLoc()), text(b), kShiftOfNegative)))
+      return Poly::div(p - Poly::mod(Poly::mod(p, d) + d, d), d);
     RangeCheck rc;
     rc.cond = ge(p, Poly(0));
     rc.pos = pos(b->getBeginLoc());
     rc.text = text(b);
     rc.type = kShiftOfNegative;
+    rc.key = wrap_key(rc.pos, rc.text, rc.type);
     pending_.push_back(std::move(rc));
-    return Poly::div(p, Poly(int64_t{1} << *c));
+    return Poly::div(p, d);
   }
   case BO_Comma:
     return poly(b->getRHS());
@@ -209,8 +225,19 @@ std::optional<Poly> Extractor::poly_call(const CallExpr* c, bool nonneg) {
     unsigned args = c->getNumArgs();
     auto arg = [&](unsigned k) { return poly(c->getArg(k)); };
     if (in_header(f)) {
-      if ((n == "min" || n == "fm_min") && args == 2) return Poly::min(arg(0), arg(1));
-      if ((n == "max" || n == "fm_max") && args == 2) return Poly::max(arg(0), arg(1));
+      // CUDA's integer min/max overloads compare in their result's type (`min(int,
+      // unsigned)` compares unsigned): both arguments converted to it.
+      if ((n == "min" || n == "max" || n == "umin" || n == "umax" || n == "llmin" || n == "llmax" ||
+           n == "ullmin" || n == "ullmax" || n == "fm_min" || n == "fm_max") &&
+          args == 2) {
+        const QualType t = c->getType();
+        if (!t->isIntegralOrUnscopedEnumerationType()) return any_value();
+        auto in_t = [&](unsigned k) {
+          return converted(arg(k), c->getArg(k)->getType(), t, c->getArg(k));
+        };
+        const bool least = n.find("min") != std::string::npos;
+        return least ? Poly::min(in_t(0), in_t(1)) : Poly::max(in_t(0), in_t(1));
+      }
       // funmem-cuda's checked arithmetic (the last arguments are check sites): the
       // value is the mathematical one whenever the run does not stop with an error.
       if (n == "fm_add" && args == 3) return arg(0) + arg(1);

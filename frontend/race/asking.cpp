@@ -166,9 +166,11 @@ void Checker::pair(const Access& w, const Access& a, KernelVerdict& v, std::stri
 bool Checker::accesses_question(const Access& w, const Access& a, KernelVerdict& v) {
   auto t0 = std::chrono::steady_clock::now();
   for (bool same_block : concurrency(w, a)) {
+    if (over_budget()) return false; // the kernel's budget is spent: not proved
     std::set<std::string> shared = shared_counters(w, a, same_block);
     std::map<std::string, Poly> ren = other_thread(a, shared);
     std::vector<Formula> fs = launch_;
+    add_launch_limits(fs); // a model is then a launch CUDA can run (the witness search's seed)
     std::vector<Formula> differ;
     for (int d : dims_) {
       Poly t2 = Poly::var(primed(tid(d))), b2 = Poly::var(primed(bid(d)));

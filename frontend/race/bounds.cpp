@@ -76,8 +76,12 @@ std::string Checker::leaves_object(const Access& a) const {
   std::vector<Formula> outside = {lt(first, 0)};
   if (size->second >= 0)
     outside.push_back(Formula::cmp(first, Rel::Gt, Poly(size->second - a.unit)));
-  Solver s(fs, opt_.prover.timeout_ms);
-  const SatResult r = s.check({Formula::disj(outside)}, {}, nullptr, opt_.prover.timeout_ms);
+  // With the kernel's budget spent, not proved: it may leave.
+  SatResult r = SatResult::Unknown;
+  if (!over_budget()) {
+    Solver s(fs, opt_.prover.timeout_ms);
+    r = s.check({Formula::disj(outside)}, {}, nullptr, opt_.prover.timeout_ms);
+  }
   if (r == SatResult::Unsat) return "";
   const std::string where = std::to_string(a.pos.line) + ":" + std::to_string(a.pos.col);
   return where + ": '" + a.text + "' " +

@@ -25,7 +25,7 @@ KernelVerdict Checker::run() {
   std::string first_open, outside;
   object_bounds(first_open, outside);
   std::vector<std::string> assumed;
-  range_checks(first_open, assumed);
+  range_checks(first_open, assumed, v.open_wraps);
   bool spent = false;
   for (size_t w = 0; w < k_.accesses.size() && !spent; ++w) {
     const Access& aw = k_.accesses[w];
@@ -66,18 +66,7 @@ KernelVerdict Checker::run() {
   for (const Problem& p : k_.unknown)
     if (first_open.empty())
       first_open = std::to_string(p.pos.line) + ":" + std::to_string(p.pos.col) + ": " + p.what;
-  // The facts the model states about values (unknowns, parameters' types) describe
-  // values that exist: if they contradict each other (a modelling error), every question
-  // was vacuous, and race-free would be unfounded.
-  if (first_open.empty() && !k_.unknown_facts.empty()) {
-    std::vector<Formula> fs = launch_;
-    fs.insert(fs.end(), k_.unknown_facts.begin(), k_.unknown_facts.end());
-    fs.insert(fs.end(), k_.type_facts.begin(), k_.type_facts.end());
-    Solver s(fs, opt_.prover.timeout_ms);
-    if (s.check({}, {}, nullptr, opt_.prover.timeout_ms) == SatResult::Unsat)
-      first_open = "the model's facts about the kernel's values contradict each other (an "
-                   "internal error: no question can be trusted)";
-  }
+  check_value_facts(first_open);
   if (first_open.empty()) {
     v.verdict = Verdict::RaceFree;
     v.reason = std::to_string(v.questions.size()) + " question(s), every one disjoint";
@@ -124,6 +113,23 @@ KernelVerdict Checker::run() {
   return v;
 }
 
+void Checker::check_value_facts(std::string& first_open) const {
+  // The facts the model states about values (unknowns, parameters' types) describe
+  // values that exist: if they contradict each other (a modelling error), every question
+  // was vacuous, and race-free would be unfounded.
+  // (One check of its own budget, also when the kernel's is spent: a verdict reached
+  // within the budget is not lost to it.)
+  if (first_open.empty() && !k_.unknown_facts.empty()) {
+    std::vector<Formula> fs = launch_;
+    fs.insert(fs.end(), k_.unknown_facts.begin(), k_.unknown_facts.end());
+    fs.insert(fs.end(), k_.type_facts.begin(), k_.type_facts.end());
+    Solver s(fs, opt_.prover.timeout_ms);
+    if (s.check({}, {}, nullptr, opt_.prover.timeout_ms) == SatResult::Unsat)
+      first_open = "the model's facts about the kernel's values contradict each other (an "
+                   "internal error: no question can be trusted)";
+  }
+}
+
 bool Checker::over_budget() const {
   return opt_.budget_ms > 0 &&
          Solver::thread_work() - work0_ > uint64_t{opt_.budget_ms} * Solver::kWorkPerMs;
@@ -143,7 +149,9 @@ void Checker::finish(KernelVerdict& v, std::chrono::steady_clock::time_point t0)
 void Checker::check_assertions(KernelVerdict& v) const {
   for (const Assertion& a : k_.assertions) {
     std::string status = "not checked";
-    if (a.cond) {
+    if (a.cond && over_budget())
+      status = "may fail";
+    else if (a.cond) {
       std::vector<Formula> fs = launch_;
       for (const Formula& f : k_.unknown_facts)
         fs.push_back(f);

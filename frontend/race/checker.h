@@ -84,6 +84,9 @@ private:
   int guards0_ = 0;    // the thread's wall-clock guard stops then
   /// The kernel's budget (RaceOptions::budget_ms) of Z3 work is spent.
   bool over_budget() const;
+  /// When the facts the model states about values (unknowns, parameters' types) contradict
+  /// each other (a modelling error: every question was vacuous), sets `first_open`.
+  void check_value_facts(std::string& first_open) const;
 
   void check_assertions(KernelVerdict& v) const;
 
@@ -107,8 +110,10 @@ private:
   /// `f` without the cases the facts exclude; nullopt when none or all go.
   std::optional<Formula> surviving_cases(const Formula& f, const std::vector<Formula>& facts) const;
   /// The extractor's range checks (ranges.cpp): the first that leaves a wrap open sets
-  /// `first_open` (unless set); `assumed` gets what a race-free verdict assumes.
-  void range_checks(std::string& first_open, std::vector<std::string>& assumed) const;
+  /// `first_open` (unless set); `assumed` gets what a race-free verdict assumes;
+  /// `open_wraps` the wrap_key of every wrap C defines that is not proved absent.
+  void range_checks(std::string& first_open, std::vector<std::string>& assumed,
+                    std::vector<std::string>& open_wraps) const;
   /// Why `a` may leave its object (an object of known size: a variable), or "" when
   /// the facts keep it inside (bounds.cpp).
   std::string leaves_object(const Access& a) const;

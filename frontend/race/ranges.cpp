@@ -95,7 +95,8 @@ void Checker::prune_given() {
   launch_.insert(launch_.end(), given_.begin(), given_.end());
 }
 
-void Checker::range_checks(std::string& first_open, std::vector<std::string>& assumed) const {
+void Checker::range_checks(std::string& first_open, std::vector<std::string>& assumed,
+                           std::vector<std::string>& open_wraps) const {
   std::set<std::string> asked;
   bool index_assumed = false;
   int undefined = 0;
@@ -111,18 +112,22 @@ void Checker::range_checks(std::string& first_open, std::vector<std::string>& as
       no_overflow.push_back(either.size() == 1 ? rc.cond : Formula::disj(either));
     }
   for (const RangeCheck& rc : k_.range_checks) {
+    // The facts of a check differ only in what the key names (the rest is the kernel's).
+    std::vector<Formula> own;
+    add_loop_facts(rc.loops, own);
+    own.insert(own.end(), rc.guards.begin(), rc.guards.end());
+    std::string key =
+        rc.cond.to_string() + (rc.undefined ? "!" : "?") + (rc.before_preconditions ? "<" : ">");
+    for (const Formula& f : own)
+      key += "|" + f.to_string();
+    if (!asked.insert(key).second) continue;
     std::vector<Formula> fs = rc.before_preconditions ? without_preconditions_ : launch_;
     if (!rc.before_preconditions) fs.insert(fs.end(), k_.type_facts.begin(), k_.type_facts.end());
     add_launch_limits(fs);
     if (!rc.undefined && !rc.before_preconditions)
       fs.insert(fs.end(), no_overflow.begin(), no_overflow.end());
     fs.insert(fs.end(), k_.unknown_facts.begin(), k_.unknown_facts.end());
-    add_loop_facts(rc.loops, fs);
-    fs.insert(fs.end(), rc.guards.begin(), rc.guards.end());
-    std::string key = rc.cond.to_string() + (rc.undefined ? "!" : "?");
-    for (const Formula& f : fs)
-      key += "|" + f.to_string();
-    if (!asked.insert(key).second) continue;
+    fs.insert(fs.end(), own.begin(), own.end());
     if (rc.assumed) { // a 64-bit signed overflow: not expressible, assumed
       if (undefined++ == 0)
         first_undefined = "'" + rc.text + "' at " + std::to_string(rc.pos.line) + ":" +
@@ -130,12 +135,14 @@ void Checker::range_checks(std::string& first_open, std::vector<std::string>& as
       continue;
     }
     const std::vector<Formula> goal = {negation(rc.cond)};
-    // A signed overflow is only ever assumed (never `unknown`): a short attempt.
+    // A signed overflow is only ever assumed (never `unknown`): a short attempt. With
+    // the kernel's budget spent, a check is not proved.
     const unsigned budget =
         rc.undefined ? std::min(opt_.prover.timeout_ms, 50u) : opt_.prover.timeout_ms;
+    const bool spent = over_budget();
     Solver s(fs, budget);
     if (rc.undefined) s.core_only();
-    if (s.check(goal, {}, nullptr, budget) == SatResult::Unsat) continue;
+    if (!spent && s.check(goal, {}, nullptr, budget) == SatResult::Unsat) continue;
     // Fewer than 2^31 threads in each dimension of the grid.
     for (int d : dims_) {
       fs.push_back(le(Poly::var(bid(d)) * Poly::var(bdim(d)) + Poly::var(tid(d)),
@@ -144,7 +151,7 @@ void Checker::range_checks(std::string& first_open, std::vector<std::string>& as
     }
     Solver s2(fs, budget);
     if (rc.undefined) s2.core_only();
-    if (s2.check(goal, {}, nullptr, budget) == SatResult::Unsat) {
+    if (!spent && s2.check(goal, {}, nullptr, budget) == SatResult::Unsat) {
       index_assumed = true;
       continue;
     }
@@ -153,7 +160,12 @@ void Checker::range_checks(std::string& first_open, std::vector<std::string>& as
       if (undefined++ == 0) first_undefined = "'" + rc.text + "' at " + where;
       continue;
     }
-    if (first_open.empty())
+    open_wraps.push_back(rc.key);
+    if (first_open.empty() && spent)
+      first_open = "the budget of " + std::to_string(opt_.budget_ms) +
+                   " ms of solver work was spent before '" + rc.text + "' at " + where +
+                   " was proved to stay in " + rc.type;
+    else if (first_open.empty())
       first_open =
           where + ": '" + rc.text + "' " +
           (rc.type == kShiftOfNegative

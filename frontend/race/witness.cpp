@@ -135,6 +135,11 @@ std::optional<RaceWitness> Checker::search_launch(const Env& launch, int& budget
   bool spent = false;
   for (int64_t b = 0; b < blocks && !spent; ++b)
     for (int64_t t = 0; t < threads && !spent; ++t) {
+      // Each thread counts (a large launch whose accesses it cannot replay is work too).
+      if (--budget <= 0) {
+        spent = true;
+        break;
+      }
       Env env = launch;
       std::vector<int64_t> bi = {b % gsize[0], (b / gsize[0]) % gsize[1],
                                  b / (gsize[0] * gsize[1])};
