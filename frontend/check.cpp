@@ -1,7 +1,9 @@
 // The front-end pipeline (check.h).
 #include "frontend/check.h"
 #include "frontend/dynamic/confirm.h"
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <set>
 
 namespace funmem::frontend {
@@ -53,9 +55,20 @@ void modular_rounds(const std::string& code, const std::string& file, const Chec
       out.kernels[i] = std::move(r.kernels[i]);
       v = check_kernel(out.kernels[i], o);
       v.work_ms += before;
-      if (v.verdict == Verdict::RaceFree)
+      if (v.verdict != Verdict::RaceFree) continue;
+      const auto loops = static_cast<size_t>(
+          std::count_if(mine[i].begin(), mine[i].end(), [](const std::string& k) {
+            return k.size() >= std::strlen(kLoopSummary) &&
+                   k.compare(k.size() - std::strlen(kLoopSummary), std::string::npos,
+                             kLoopSummary) == 0;
+          }));
+      if (mine[i].size() > loops)
         v.reason += "; C's wrap-around taken modulo the type's size at " +
-                    std::to_string(mine[i].size()) + " place(s)";
+                    std::to_string(mine[i].size() - loops) + " place(s)";
+      if (loops > 0)
+        v.reason += "; " + std::to_string(loops) +
+                    " loop(s) taken for any number of iterations (a summary's condition "
+                    "was not proved)";
     }
   }
 }

@@ -90,6 +90,8 @@ inline constexpr const char* kShiftOfNegative = "a right shift of a non-negative
 
 /// The name of a range check's operation across extractions: where it is, its text and
 /// the type it must stay in (a conversion and the operation it converts share the rest).
+/// The type part of a loop summary's obligation's wrap_key.
+inline constexpr const char* kLoopSummary = "a loop summary";
 inline std::string wrap_key(const Pos& pos, const std::string& text, const std::string& type) {
   return std::to_string(pos.line) + ":" + std::to_string(pos.col) + ":" + text + ":" + type;
 }
@@ -104,6 +106,9 @@ struct RangeCheck {
   Pos pos;
   std::string text, type; // the expression and its C type
   std::string key;        // wrap_key
+  /// Not a wrap but a condition a summary needs (a loop counter that never wraps, a step
+  /// that counts up): never taken modulo; `unknown` with this message where it fails.
+  std::string obligation;
   std::vector<Formula> guards;
   std::vector<LoopCtx> loops;
 };
@@ -180,7 +185,9 @@ struct ExtractOptions {
   /// Operations and conversions (wrap_key) whose wrap C defines and the race checker
   /// did not prove absent: modelled exactly, as C's value modulo the type's size
   /// (`lo + ((x - lo) mod 2^w)`, and `>>` of a negative value as a floor division),
-  /// without a range check (check_cuda_file's second round).
+  /// without a range check (check_cuda_file's second round). A loop summary's
+  /// obligation (RangeCheck::obligation, its key's type kLoopSummary) named here leaves
+  /// the loop not summarised: any number of iterations, any counter value.
   std::set<std::string> modular;
 };
 

@@ -270,14 +270,14 @@ GeneratedCampaignResult generated_campaign(const GeneratedCampaignOptions& opt) 
 std::string coverage_report(const GeneratedCampaignResult& r) {
   std::ostringstream o;
   char line[160];
-  std::snprintf(line, sizeof line, "%-42s %9s %10s %9s\n", "construct", "kernels", "race-free",
+  std::snprintf(line, sizeof line, "%-46s %9s %10s %9s\n", "construct", "kernels", "race-free",
                 "observed");
   o << line;
   for (const std::string& c : generator_constructs()) {
     auto it = r.coverage.find(c);
     std::array<uint64_t, 3> row{};
     if (it != r.coverage.end()) row = it->second;
-    std::snprintf(line, sizeof line, "%-42s %9llu %10llu %9llu\n", c.c_str(),
+    std::snprintf(line, sizeof line, "%-46s %9llu %10llu %9llu\n", c.c_str(),
                   static_cast<unsigned long long>(row[0]), static_cast<unsigned long long>(row[1]),
                   static_cast<unsigned long long>(row[2]));
     o << line;

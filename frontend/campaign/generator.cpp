@@ -199,15 +199,28 @@ void Gen::loop(std::ostringstream& o, int ind) {
   cv.t = ct;
   cv.lo = start;
   cv.hi = start + 3;
-  cv.uniform = false;
   size_t scope = locals_.size();
   ++loop_depth_;
   bool was = in_loop_;
   in_loop_ = true;
   std::ostringstream body;
   int kind = static_cast<int>(below(3));
+  // An unsigned counter from 6 below its type's maximum against a signed bound of -5..-2
+  // (or -2..1): the comparison converts the bound to the counter's type, so a negative
+  // bound runs the loop (at most 5 times, the counter never wraps) and a non-negative one
+  // does not. Chosen from the spelling stream, so that no other choice changes.
+  bool wrapped = kind == 0 && !ct.sign && ct.bits >= 32 && spell(35);
+  std::string first = lit(start);
+  if (wrapped) {
+    int below_zero = spell(50) ? 5 : 2;
+    first = lit(tmax(ct) - 6) + (ct.bits == 64 ? "ull" : "u");
+    bound = "((int)(" + be.s + " & 3) - " + std::to_string(below_zero) + ")";
+    cv.lo = tmax(ct) - 6;
+    cv.hi = tmax(ct) - 1;
+  }
+  cv.uniform = false;
   if (kind == 0) {
-    o << pad << "for (" << ct.name << " " << c << " = " << lit(start) << "; " << c << " < " << bound
+    o << pad << "for (" << ct.name << " " << c << " = " << first << "; " << c << " < " << bound
       << "; " << c << " += " << step << ") {\n";
     locals_.push_back({cv, loop_depth_, false});
     stmts(o, 1 + static_cast<int>(below(3)), ind + 1);
@@ -215,6 +228,7 @@ void Gen::loop(std::ostringstream& o, int ind) {
     cs_.insert("for loops");
     if (bound_mem) cs_.insert("loop bounds read from memory");
     if (step_mem && step != "1") cs_.insert("loop steps read from memory");
+    if (wrapped) cs_.insert("unsigned loop counters against signed bounds");
   } else {
     // while / do: the counter advances first, so that `continue` cannot loop for ever.
     o << pad << "{\n" << pad << "  " << ct.name << " " << c << " = " << lit(start) << ";\n";
@@ -627,7 +641,8 @@ const std::vector<std::string>& generator_constructs() {
                                                "warp shuffles",
                                                "enumerators",
                                                "character literals",
-                                               "min and max of mixed signedness"};
+                                               "min and max of mixed signedness",
+                                               "unsigned loop counters against signed bounds"};
   return all;
 }
 

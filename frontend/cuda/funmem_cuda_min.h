@@ -207,38 +207,26 @@ __device__ float __shfl_xor_sync(unsigned int, float, int, int = 32);
 __device__ double __shfl_xor_sync(unsigned int, double, int, int = 32);
 // CUDA's min/max overloads (crt/math_functions.hpp): a signed and an unsigned argument of
 // one width compare in the unsigned type; umin, llmin, ullmin... name one of them.
-__device__ int min(int, int);
-__device__ int max(int, int);
-__device__ unsigned int min(unsigned int, unsigned int);
-__device__ unsigned int max(unsigned int, unsigned int);
-__device__ unsigned int min(int, unsigned int);
-__device__ unsigned int max(int, unsigned int);
-__device__ unsigned int min(unsigned int, int);
-__device__ unsigned int max(unsigned int, int);
-__device__ long min(long, long);
-__device__ long max(long, long);
-__device__ unsigned long min(unsigned long, unsigned long);
-__device__ unsigned long max(unsigned long, unsigned long);
-__device__ unsigned long min(long, unsigned long);
-__device__ unsigned long max(long, unsigned long);
-__device__ unsigned long min(unsigned long, long);
-__device__ unsigned long max(unsigned long, long);
-__device__ long long min(long long, long long);
-__device__ long long max(long long, long long);
-__device__ unsigned long long min(unsigned long long, unsigned long long);
-__device__ unsigned long long max(unsigned long long, unsigned long long);
-__device__ unsigned long long min(long long, unsigned long long);
-__device__ unsigned long long max(long long, unsigned long long);
-__device__ unsigned long long min(unsigned long long, long long);
-__device__ unsigned long long max(unsigned long long, long long);
-__device__ float min(float, float);
-__device__ float max(float, float);
-__device__ double min(double, double);
-__device__ double max(double, double);
-__device__ double min(float, double);
-__device__ double max(float, double);
-__device__ double min(double, float);
-__device__ double max(double, float);
+#define FM_MINMAX(R, A, B)                                                                  \
+  __device__ R min(A, B);                                                                    \
+  __device__ R max(A, B);
+FM_MINMAX(int, int, int)
+FM_MINMAX(unsigned int, unsigned int, unsigned int)
+FM_MINMAX(unsigned int, int, unsigned int)
+FM_MINMAX(unsigned int, unsigned int, int)
+FM_MINMAX(long, long, long)
+FM_MINMAX(unsigned long, unsigned long, unsigned long)
+FM_MINMAX(unsigned long, long, unsigned long)
+FM_MINMAX(unsigned long, unsigned long, long)
+FM_MINMAX(long long, long long, long long)
+FM_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+FM_MINMAX(unsigned long long, long long, unsigned long long)
+FM_MINMAX(unsigned long long, unsigned long long, long long)
+FM_MINMAX(float, float, float)
+FM_MINMAX(double, double, double)
+FM_MINMAX(double, float, double)
+FM_MINMAX(double, double, float)
+#undef FM_MINMAX
 __device__ unsigned int umin(unsigned int, unsigned int);
 __device__ unsigned int umax(unsigned int, unsigned int);
 __device__ long long llmin(long long, long long);

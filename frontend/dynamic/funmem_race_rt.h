@@ -622,38 +622,26 @@ FMR_ATOMIC(atomicDec, unsigned int, o == 0 || o > v ? v : o - 1)
 #undef FMR_ATOMIC
 // CUDA's min/max overloads (as funmem_cuda_min.h declares them): both arguments in the
 // result's type.
-inline int min(int a, int b) { return (int)a < (int)b ? (int)a : (int)b; }
-inline int max(int a, int b) { return (int)a > (int)b ? (int)a : (int)b; }
-inline unsigned int min(unsigned int a, unsigned int b) { return (unsigned int)a < (unsigned int)b ? (unsigned int)a : (unsigned int)b; }
-inline unsigned int max(unsigned int a, unsigned int b) { return (unsigned int)a > (unsigned int)b ? (unsigned int)a : (unsigned int)b; }
-inline unsigned int min(int a, unsigned int b) { return (unsigned int)a < (unsigned int)b ? (unsigned int)a : (unsigned int)b; }
-inline unsigned int max(int a, unsigned int b) { return (unsigned int)a > (unsigned int)b ? (unsigned int)a : (unsigned int)b; }
-inline unsigned int min(unsigned int a, int b) { return (unsigned int)a < (unsigned int)b ? (unsigned int)a : (unsigned int)b; }
-inline unsigned int max(unsigned int a, int b) { return (unsigned int)a > (unsigned int)b ? (unsigned int)a : (unsigned int)b; }
-inline long min(long a, long b) { return (long)a < (long)b ? (long)a : (long)b; }
-inline long max(long a, long b) { return (long)a > (long)b ? (long)a : (long)b; }
-inline unsigned long min(unsigned long a, unsigned long b) { return (unsigned long)a < (unsigned long)b ? (unsigned long)a : (unsigned long)b; }
-inline unsigned long max(unsigned long a, unsigned long b) { return (unsigned long)a > (unsigned long)b ? (unsigned long)a : (unsigned long)b; }
-inline unsigned long min(long a, unsigned long b) { return (unsigned long)a < (unsigned long)b ? (unsigned long)a : (unsigned long)b; }
-inline unsigned long max(long a, unsigned long b) { return (unsigned long)a > (unsigned long)b ? (unsigned long)a : (unsigned long)b; }
-inline unsigned long min(unsigned long a, long b) { return (unsigned long)a < (unsigned long)b ? (unsigned long)a : (unsigned long)b; }
-inline unsigned long max(unsigned long a, long b) { return (unsigned long)a > (unsigned long)b ? (unsigned long)a : (unsigned long)b; }
-inline long long min(long long a, long long b) { return (long long)a < (long long)b ? (long long)a : (long long)b; }
-inline long long max(long long a, long long b) { return (long long)a > (long long)b ? (long long)a : (long long)b; }
-inline unsigned long long min(unsigned long long a, unsigned long long b) { return (unsigned long long)a < (unsigned long long)b ? (unsigned long long)a : (unsigned long long)b; }
-inline unsigned long long max(unsigned long long a, unsigned long long b) { return (unsigned long long)a > (unsigned long long)b ? (unsigned long long)a : (unsigned long long)b; }
-inline unsigned long long min(long long a, unsigned long long b) { return (unsigned long long)a < (unsigned long long)b ? (unsigned long long)a : (unsigned long long)b; }
-inline unsigned long long max(long long a, unsigned long long b) { return (unsigned long long)a > (unsigned long long)b ? (unsigned long long)a : (unsigned long long)b; }
-inline unsigned long long min(unsigned long long a, long long b) { return (unsigned long long)a < (unsigned long long)b ? (unsigned long long)a : (unsigned long long)b; }
-inline unsigned long long max(unsigned long long a, long long b) { return (unsigned long long)a > (unsigned long long)b ? (unsigned long long)a : (unsigned long long)b; }
-inline float min(float a, float b) { return (float)a < (float)b ? (float)a : (float)b; }
-inline float max(float a, float b) { return (float)a > (float)b ? (float)a : (float)b; }
-inline double min(double a, double b) { return (double)a < (double)b ? (double)a : (double)b; }
-inline double max(double a, double b) { return (double)a > (double)b ? (double)a : (double)b; }
-inline double min(float a, double b) { return (double)a < (double)b ? (double)a : (double)b; }
-inline double max(float a, double b) { return (double)a > (double)b ? (double)a : (double)b; }
-inline double min(double a, float b) { return (double)a < (double)b ? (double)a : (double)b; }
-inline double max(double a, float b) { return (double)a > (double)b ? (double)a : (double)b; }
+#define FMR_MINMAX(R, A, B)                                                                 \
+  inline R min(A a, B b) { return (R)a < (R)b ? (R)a : (R)b; }                              \
+  inline R max(A a, B b) { return (R)a > (R)b ? (R)a : (R)b; }
+FMR_MINMAX(int, int, int)
+FMR_MINMAX(unsigned int, unsigned int, unsigned int)
+FMR_MINMAX(unsigned int, int, unsigned int)
+FMR_MINMAX(unsigned int, unsigned int, int)
+FMR_MINMAX(long, long, long)
+FMR_MINMAX(unsigned long, unsigned long, unsigned long)
+FMR_MINMAX(unsigned long, long, unsigned long)
+FMR_MINMAX(unsigned long, unsigned long, long)
+FMR_MINMAX(long long, long long, long long)
+FMR_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+FMR_MINMAX(unsigned long long, long long, unsigned long long)
+FMR_MINMAX(unsigned long long, unsigned long long, long long)
+FMR_MINMAX(float, float, float)
+FMR_MINMAX(double, double, double)
+FMR_MINMAX(double, float, double)
+FMR_MINMAX(double, double, float)
+#undef FMR_MINMAX
 inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
 inline unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
 inline long long llmin(long long a, long long b) { return a < b ? a : b; }

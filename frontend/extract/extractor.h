@@ -396,9 +396,14 @@ private:
   LoopStep loop_step(const Expr* inc);
   /// The counter's range of a loop from `a` while `k op b`, stepping `st`; `head`: a
   /// superset of its values at the loop's head (throws when they do not bound it).
-  /// A range check on the value that ends a summarised loop (in the counter's type t).
+  /// The conditions of a summarised loop's counter: its step counts up (or down) by at
+  /// least one, and the value that ends the loop lies in its type t (else C wraps it and
+  /// the loop runs on). Obligations: never taken modulo, `unknown` where they fail.
   void counter_range(const LoopCtx& l, QualType t, const BinaryOperator* cond, const Poly& b,
                      const LoopStep& st);
+  /// The obligation that `k += s` counts up (s >= 1), where the loop runs.
+  void step_up(const LoopCtx& l, const LoopStep& st, const Expr* inc);
+  void obligation(const Formula& cond, const Expr* at, bool undefined, std::string what);
   void loop_shape(LoopCtx& l, BinaryOperatorKind op, const Poly& a, const Poly& b,
                   const LoopStep& st, std::optional<Formula>& head);
   /// The body of a summarised loop (false: unsupported, a barrier divergence).

@@ -48,14 +48,32 @@ void Extractor::for_stmt(const ForStmt* f, const Ctx& c) {
     Poly b = right - rest;
     LoopStep st = loop_step(f->getInc());
     loop_shape(l, cond->getOpcode(), a, b, st, head);
-    counter_range(l, var->getType(), cond, b, st);
+    std::vector<RangeCheck> own = checks_of([&] {
+      step_up(l, st, f->getInc());
+      counter_range(l, var->getType(), cond, b, st);
+    });
     Ctx lc = c;
     lc.loops.push_back(l);
     flush(lc); // the header's checks, with the counter's facts
     pending_ = std::move(bound_checks);
     flush(c);
+    // The summary's obligations hold where the loop runs: where its start meets the
+    // condition (not under the summary's facts, which a step below 1 makes empty).
+    const BinaryOperatorKind op = cond->getOpcode();
+    Ctx sc = c;
+    add_guard(sc.guards, Formula::cmp(a,
+                                      op == BO_LT   ? Rel::Lt
+                                      : op == BO_LE ? Rel::Le
+                                      : op == BO_GT ? Rel::Gt
+                                                    : Rel::Ge,
+                                      b));
+    pending_ = std::move(own);
+    flush(sc);
   } catch (const NotAffine& n) {
     why = n.why;
+    // The header's checks were on the summary's counter: without the summary, the
+    // counter holds any value and the condition is taken again below.
+    if (init_done) pending_.clear();
   }
   if (!why.empty()) {
     // Not summarised (`why`): any number of iterations; its condition, invariants
@@ -190,15 +208,58 @@ Extractor::LoopStep Extractor::loop_step(const Expr* inc0) {
 void Extractor::counter_range(const LoopCtx& l, QualType t, const BinaryOperator* cond,
                               const Poly& b, const LoopStep& st) {
   // The value that ends the loop must be one the counter's type holds: else C wraps it
-  // and the loop runs on (`for (unsigned i = n; i >= 0; i--)`).
-  const bool undefined =
-      t->isSignedIntegerOrEnumerationType() && ctx_.getIntWidth(t) >= ctx_.getIntWidth(ctx_.IntTy);
+  // and the loop runs on (`for (unsigned i = n; i >= 0; i--)`). Where C defines the
+  // wrap it is no less wrong a summary: never taken modulo. A 64-bit unsigned counter
+  // stays below 2^63 (its type's maximum passes the model's coefficients).
+  t = t.getCanonicalType();
+  const bool is_signed = t->isSignedIntegerOrEnumerationType();
+  const unsigned width = t->isBooleanType() ? 1 : ctx_.getIntWidth(t);
+  const bool undefined = is_signed && width >= ctx_.getIntWidth(ctx_.IntTy);
+  std::optional<Poly> end;
   if (l.doubling)
-    in_range(Poly(2) * b, t, cond, undefined);
+    end = Poly(2) * b;
   else if (!l.geometric && st.up)
-    in_range(l.lower + l.step * l.count, t, cond, undefined);
+    end = l.lower + l.step * l.count;
   else if (!l.geometric)
-    in_range(l.lower - Poly(1), t, cond, undefined);
+    end = l.lower - Poly(1);
+  if (!end) return;
+  if (is_signed && width >= 64) {
+    obligation(Formula::conj({}), cond, true, ""); // a 64-bit signed overflow: assumed
+    return;
+  }
+  const int64_t lo = width == 1 ? 0 : is_signed ? -(int64_t{1} << (width - 1)) : 0;
+  const int64_t hi = width == 1    ? 1
+                     : width >= 64 ? std::numeric_limits<int64_t>::max()
+                     : is_signed   ? (int64_t{1} << (width - 1)) - 1
+                                   : (int64_t{1} << width) - 1;
+  obligation(Formula::conj({ge(*end, Poly(lo)), le(*end, Poly(hi))}), cond, undefined,
+             "the loop's counter may leave the range of " + t.getAsString() +
+                 " at its last step (C wraps it and the loop runs on)");
+}
+
+void Extractor::step_up(const LoopCtx& l, const LoopStep& st, const Expr* inc) {
+  // `k += s` with s < 1 counts down (or not at all) from the start: the summary's count
+  // and facts would be wrong.
+  if (l.geometric || !st.up || st.step == Poly(1)) return;
+  if (auto s = st.step.constant(); s && *s < 1) throw NotAffine{"the loop's step is not positive"};
+  obligation(ge(st.step, Poly(1)), inc, false,
+             "the loop's step may be below 1 (the counter would not count up)");
+}
+
+void Extractor::obligation(const Formula& cond, const Expr* at, bool undefined, std::string what) {
+  if (!what.empty() && cond.eval({}) == std::optional<bool>(true)) return; // holds always
+  RangeCheck rc;
+  rc.cond = cond;
+  rc.undefined = undefined;
+  rc.assumed = undefined && what.empty();
+  rc.obligation = std::move(what);
+  rc.pos = pos(at->getBeginLoc());
+  rc.text = text(at);
+  rc.type = kLoopSummary;
+  rc.key = wrap_key(rc.pos, rc.text, rc.type);
+  // Not proved in an earlier round: the loop is not summarised.
+  if (modular_.count(rc.key)) throw NotAffine{rc.obligation};
+  pending_.push_back(std::move(rc));
 }
 
 void Extractor::loop_shape(LoopCtx& l, BinaryOperatorKind op, const Poly& a, const Poly& b,
@@ -219,7 +280,9 @@ void Extractor::loop_shape(LoopCtx& l, BinaryOperatorKind op, const Poly& a, con
     l.inclusive = op == BO_GE;
     l.lower = a;
     l.count = b;
-    l.facts = {Formula::cmp(k, op == BO_GT ? Rel::Gt : Rel::Ge, b), le(k, a)};
+    // From a start >= 0 the counter only falls (from a negative one it rises to -1 or 0).
+    l.facts = {Formula::cmp(k, op == BO_GT ? Rel::Gt : Rel::Ge, b),
+               Formula::disj({lt(a, Poly(0)), le(k, a)})};
   } else if (st.up && (op == BO_LT || op == BO_LE)) {
     Poly end = op == BO_LT ? b : b + 1; // exclusive
     l.lower = a;

@@ -165,6 +165,8 @@ void Checker::range_checks(std::string& first_open, std::vector<std::string>& as
       first_open = "the budget of " + std::to_string(opt_.budget_ms) +
                    " ms of solver work was spent before '" + rc.text + "' at " + where +
                    " was proved to stay in " + rc.type;
+    else if (first_open.empty() && !rc.obligation.empty())
+      first_open = where + ": '" + rc.text + "': " + rc.obligation;
     else if (first_open.empty())
       first_open =
           where + ": '" + rc.text + "' " +

@@ -131,12 +131,14 @@ std::optional<RaceWitness> Checker::search_launch(const Env& launch, int& budget
   const int64_t threads = bsize[0] * bsize[1] * bsize[2], blocks = gsize[0] * gsize[1] * gsize[2];
   bsize_ = bsize;
   // When the budget runs out, the accesses enumerated so far are still searched (a
-  // conflict among them is a race at this launch).
+  // conflict among them is a race at this launch): a quarter of it stays for replaying
+  // the range checks of the threads in a conflict.
+  const int reserve = budget / 4;
   bool spent = false;
   for (int64_t b = 0; b < blocks && !spent; ++b)
     for (int64_t t = 0; t < threads && !spent; ++t) {
       // Each thread counts (a large launch whose accesses it cannot replay is work too).
-      if (--budget <= 0) {
+      if (--budget <= reserve) {
         spent = true;
         break;
       }
@@ -153,8 +155,10 @@ std::optional<RaceWitness> Checker::search_launch(const Env& launch, int& budget
       }
       for (size_t a = 0; a < k_.accesses.size(); ++a) {
         if (!k_.accesses[a].exact_guards) continue; // may not happen: no confirmation
-        walk(static_cast<int>(a), 0, env, bi, ti, {}, events, budget);
-        if (budget <= 0) {
+        int left = budget - reserve;
+        walk(static_cast<int>(a), 0, env, bi, ti, {}, events, left);
+        budget = left + reserve;
+        if (budget <= reserve) {
           spent = true;
           break;
         }
