@@ -220,14 +220,20 @@ void Gen::loop(std::ostringstream& o, int ind) {
   }
   cv.uniform = false;
   if (kind == 0) {
-    o << pad << "for (" << ct.name << " " << c << " = " << first << "; " << c << " < " << bound
-      << "; " << c << " += " << step << ") {\n";
+    std::string header = ct.name + std::string(" ") + c + " = " + first + "; " + c + " < " + bound +
+                         "; " + c + " += " + step;
+    const std::string drawn = header;
+    std::string head_stmt =
+        odd_loop(ct, c, "(int)((" + be.s + " & 0) + (" + se.s + " & 0))", header, cv, wrapped);
+    const bool odd = header != drawn; // the step's expression is in the condition
+    o << pad << "for (" << header << ") {\n";
+    if (!head_stmt.empty()) o << pad << "  " << head_stmt << "\n";
     locals_.push_back({cv, loop_depth_, false});
     stmts(o, 1 + static_cast<int>(below(3)), ind + 1);
     o << pad << "}\n";
     cs_.insert("for loops");
-    if (bound_mem) cs_.insert("loop bounds read from memory");
-    if (step_mem && step != "1") cs_.insert("loop steps read from memory");
+    if (bound_mem || (odd && step_mem)) cs_.insert("loop bounds read from memory");
+    if (!odd && step_mem && step != "1") cs_.insert("loop steps read from memory");
     if (wrapped) cs_.insert("unsigned loop counters against signed bounds");
   } else {
     // while / do: the counter advances first, so that `continue` cannot loop for ever.
@@ -252,6 +258,51 @@ void Gen::loop(std::ostringstream& o, int ind) {
   in_loop_ = was;
   --loop_depth_;
   locals_.resize(scope);
+}
+
+std::string Gen::odd_loop(CType ct, const std::string& c, const std::string& zero,
+                          std::string& header, Val& cv, bool taken) {
+  // A `for` header whose counter C wraps or moves otherwise than up by a positive step,
+  // each ending within five iterations (from the spelling stream: no other choice
+  // changes): a negative step that wraps an unsigned counter past its bound (3, 2, 1, 0,
+  // then the type's maximum); an unsigned counter that `c >= 0` never stops, counting
+  // down past zero to a break; a halving loop, from a positive start or from a negative
+  // one (which rises: -8, -4, -2, then -1, where a break ends it). The bound keeps the
+  // drawn bound's and step's expressions (`zero`, their values times 0), reads of
+  // memory included.
+  if (taken || plain_ || !spell(60)) return "";
+  const std::string t = ct.name;
+  switch (ct.sign ? 2 : spell_() % 2) {
+  case 0: {
+    const int down = spell(50) ? 1 : 2;
+    header = t + " " + c + " = " + std::to_string(2 + down) + "; " + c + " < 7 + " + zero + "; " +
+             c + " += -" + std::to_string(down);
+    cv.lo = 0;
+    cv.hi = 2 + down;
+    cs_.insert("negative steps of unsigned counters");
+    return "";
+  }
+  case 1: {
+    header = t + " " + c + " = 1; " + c + " >= " + zero + "; " + c + "--";
+    cv.lo = 0;
+    cv.hi = tmax(ct);
+    cs_.insert("unsigned counters counting down past zero");
+    const std::string suffix = ct.bits == 64 ? "ull" : ct.bits == 32 ? "u" : "";
+    return "if (" + c + " == " + lit(tmax(ct) - 2) + suffix + ") break;";
+  }
+  default: {
+    const bool neg = spell(50);
+    const std::string op = spell(50) ? " >>= 1" : " /= 2";
+    header = t + " " + c + " = " + (neg ? "-8; " : "8; ") + c + (neg ? " > -100 + " : " > ") +
+             zero + "; " + c + op;
+    cv.lo = neg ? -8 : 1;
+    cv.hi = neg ? -2 : 8;
+    cs_.insert("halving loops");
+    if (!neg) return "";
+    cs_.insert("halving loops from negative starts");
+    return "if (" + c + " == -1) break;";
+  }
+  }
 }
 
 void Gen::stmts(std::ostringstream& o, int n, int ind) {
@@ -642,7 +693,11 @@ const std::vector<std::string>& generator_constructs() {
                                                "enumerators",
                                                "character literals",
                                                "min and max of mixed signedness",
-                                               "unsigned loop counters against signed bounds"};
+                                               "unsigned loop counters against signed bounds",
+                                               "negative steps of unsigned counters",
+                                               "unsigned counters counting down past zero",
+                                               "halving loops",
+                                               "halving loops from negative starts"};
   return all;
 }
 

@@ -198,6 +198,10 @@ private:
   void written(std::ostringstream& o, const std::string& pad, const Obj& ob, const std::string& idx,
                const std::string& at);
   void loop(std::ostringstream& o, int ind);
+  /// Another `for` header (counter `c` of type ct, its values' interval cv), or none
+  /// (`taken`, or by chance); returns a statement that must open the body.
+  std::string odd_loop(CType ct, const std::string& c, const std::string& zero, std::string& header,
+                       Val& cv, bool taken);
   void phase_body(std::ostringstream& o, int n, int ind);
   std::string cond(bool uniform_only);
   void declare(std::ostringstream& o, const std::string& pad, const Val& v, bool assignable = true);
