@@ -321,7 +321,9 @@ void Checker::walk(int a, size_t depth, Env& env, const std::vector<int64_t>& bi
       std::vector<int64_t> kk = key;
       if (l.barrier) kk.push_back(k);
       walk(a, depth + 1, env, bi, ti, kk, out, budget);
-      if (k == 0 || budget <= 0) break;
+      // From a negative start `k /= 2` reaches 0 but `k >>= 1` stays at -1: only the
+      // values both reach are events.
+      if (k == 0 || k == -1 || budget <= 0) break;
     }
     return;
   }
