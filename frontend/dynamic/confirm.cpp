@@ -169,11 +169,14 @@ Launch witness_launch(const RaceWitness& w) {
     if (!builtin) l.args[n] = v;
   }
   // Buffers long enough to hold the raced-on address (elements are at least a byte).
+  // (Saturated at 2^22: a launch may have 2^31 - 1 blocks.)
+  const int64_t cap = int64_t{1} << 22;
   int64_t threads = 1;
   for (int d = 0; d < 3; ++d)
-    threads *= l.block[d] * l.grid[d];
-  l.elements = std::min<int64_t>(
-      std::max<int64_t>(threads * threads + 64, (w.address + 1) * w.unit), int64_t{1} << 22);
+    threads = std::min<int64_t>(threads * std::min(l.block[d] * l.grid[d], cap), cap);
+  const int64_t square = threads >= 2048 ? cap : threads * threads + 64;
+  const int64_t reach = w.address >= cap ? cap : (w.address + 1) * w.unit;
+  l.elements = std::min<int64_t>(std::max<int64_t>(square, reach), cap);
   return l;
 }
 

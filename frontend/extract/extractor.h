@@ -394,13 +394,22 @@ private:
   /// they use that the body assigns (or whose address is taken) changes them (throws).
   void check_loop_uses(const ForStmt* f, const VarDecl* var, const Expr* cond_expr);
   LoopStep loop_step(const Expr* inc);
+  /// Whether `s` assigns, increments or calls (through a pointer, or a function with a
+  /// body that does): C's side effects, possible ones of calls included.
+  bool side_effects(const Stmt* s, std::set<const FunctionDecl*>& seen) const;
   /// The counter's range of a loop from `a` while `k op b`, stepping `st`; `head`: a
   /// superset of its values at the loop's head (throws when they do not bound it).
   /// The conditions of a summarised loop's counter: its step counts up (or down) by at
   /// least one, and the value that ends the loop lies in its type t (else C wraps it and
   /// the loop runs on). Obligations: never taken modulo, `unknown` where they fail.
   void counter_range(const LoopCtx& l, QualType t, const BinaryOperator* cond, const Poly& b,
-                     const LoopStep& st);
+                     const LoopStep& st, const Expr* inc);
+  /// Whether the counter's update `inc` overflows undefinedly (computed in the
+  /// counter's own signed type), not a wrap C defines.
+  bool update_undefined(QualType t, const Expr* inc) const;
+  /// Every value a summarised loop's condition is evaluated at (the counter's name
+  /// free): its start `a` and the values up to the one that ends it (`k op b`).
+  Formula header_values(const LoopCtx& l, const LoopStep& st, const Poly& a, const Poly& b) const;
   /// The obligation that `k += s` counts up (s >= 1), where the loop runs.
   void step_up(const LoopCtx& l, const LoopStep& st, const Expr* inc);
   void obligation(const Formula& cond, const Expr* at, bool undefined, std::string what);

@@ -50,11 +50,15 @@ void Extractor::for_stmt(const ForStmt* f, const Ctx& c) {
     loop_shape(l, cond->getOpcode(), a, b, st, head);
     std::vector<RangeCheck> own = checks_of([&] {
       step_up(l, st, f->getInc());
-      counter_range(l, var->getType(), cond, b, st);
+      counter_range(l, var->getType(), cond, b, st, f->getInc());
     });
-    Ctx lc = c;
-    lc.loops.push_back(l);
-    flush(lc); // the header's checks, with the counter's facts
+    // The header's checks (the condition's and the step's own arithmetic) hold at every
+    // value the condition is evaluated at: the start, and the values up to the one that
+    // ends the loop (not under the summary's facts: a condition that C wraps may make
+    // them empty, and every check vacuous).
+    Ctx hc = c;
+    add_guard(hc.guards, header_values(l, st, a, b));
+    flush(hc);
     pending_ = std::move(bound_checks);
     flush(c);
     // The summary's obligations hold where the loop runs: where its start meets the
@@ -159,6 +163,20 @@ void Extractor::check_loop_uses(const ForStmt* f, const VarDecl* var, const Expr
   std::set<const ValueDecl*> changed;
   assigned_in(f->getBody(), changed);
   if (changed.count(var)) throw NotAffine{"the counter is assigned in the body"};
+  // An alias made before the body (`int* p = &i;`, `int& r = i;`, in the header too)
+  // changes the counter where no assignment names it.
+  if (escaped_.count(var)) throw NotAffine{"the counter's address is taken"};
+  // The condition and the step are evaluated again at each iteration: a side effect
+  // in them (`i += (j++, 1)`, a call of a function that assigns) changes what they
+  // read, which the summary takes as fixed.
+  const Expr* step = f->getInc() ? f->getInc()->IgnoreParenImpCasts() : nullptr;
+  if (const auto* ca = dyn_cast_or_null<CompoundAssignOperator>(step))
+    step = ca->getRHS();
+  else if (isa_and_nonnull<UnaryOperator>(step))
+    step = nullptr;
+  std::set<const FunctionDecl*> seen;
+  if (side_effects(cond_expr, seen) || side_effects(step, seen))
+    throw NotAffine{"the loop's condition or step has side effects"};
   std::function<void(const Stmt*)> uses = [&](const Stmt* x) {
     if (!x) return;
     if (const auto* d = dyn_cast<DeclRefExpr>(x);
@@ -170,6 +188,21 @@ void Extractor::check_loop_uses(const ForStmt* f, const VarDecl* var, const Expr
   };
   uses(cond_expr);
   uses(f->getInc());
+}
+
+bool Extractor::side_effects(const Stmt* s, std::set<const FunctionDecl*>& seen) const {
+  if (!s) return false;
+  if (const auto* e = dyn_cast<Expr>(s); e && e->HasSideEffects(ctx_, false)) return true;
+  if (const auto* call = dyn_cast<CallExpr>(s)) {
+    const FunctionDecl* fd = call->getDirectCallee();
+    if (!fd) return true; // through a pointer: any function
+    const FunctionDecl* def = nullptr;
+    if (fd->hasBody(def) && seen.insert(def).second && side_effects(def->getBody(), seen))
+      return true;
+  }
+  for (const Stmt* k : s->children())
+    if (side_effects(k, seen)) return true;
+  return false;
 }
 
 Extractor::LoopStep Extractor::loop_step(const Expr* inc0) {
@@ -205,8 +238,41 @@ Extractor::LoopStep Extractor::loop_step(const Expr* inc0) {
   return s;
 }
 
+Formula Extractor::header_values(const LoopCtx& l, const LoopStep& st, const Poly& a,
+                                 const Poly& b) const {
+  const Poly k = Poly::var(l.var);
+  const Formula start = Formula::cmp(k, Rel::Eq, a);
+  if (l.doubling) // up from a >= 0 to below 2b; down from a < 0
+    return Formula::disj({start, Formula::conj({le(Poly(0), a), le(a, k), le(k, Poly(2) * b)}),
+                          Formula::conj({lt(a, Poly(0)), le(k, a)})});
+  if (l.geometric) // between the start and 0, either side
+    return Formula::disj(
+        {Formula::conj({le(Poly(0), k), le(k, a)}), Formula::conj({le(a, k), le(k, Poly(0))})});
+  if (st.up) // counting up to the value that ends the loop
+    return Formula::disj({start, Formula::conj({le(a, k), le(k, a + l.step * l.count)})});
+  return Formula::disj({start, Formula::conj({le(l.lower - Poly(1), k), le(k, a)})});
+}
+
+bool Extractor::update_undefined(QualType t, const Expr* inc) const {
+  // The update overflows undefinedly only where it is computed in the counter's own
+  // signed type (`int i; i += 4294967295u` computes in unsigned and converts back: C
+  // defines it, and the counter counts down). `<<=` is taken as defined (C++20).
+  t = t.getCanonicalType();
+  if (!t->isSignedIntegerOrEnumerationType() || t->isBooleanType()) return false;
+  QualType comp;
+  if (const auto* ca =
+          dyn_cast_or_null<CompoundAssignOperator>(inc ? inc->IgnoreParens() : nullptr)) {
+    if (ca->getOpcode() == BO_ShlAssign) return false;
+    comp = ca->getComputationResultType();
+  } else {
+    comp = t->isPromotableIntegerType() ? ctx_.getPromotedIntegerType(t) : t;
+  }
+  comp = comp.getCanonicalType();
+  return comp->isSignedIntegerOrEnumerationType() && ctx_.getIntWidth(comp) == ctx_.getIntWidth(t);
+}
+
 void Extractor::counter_range(const LoopCtx& l, QualType t, const BinaryOperator* cond,
-                              const Poly& b, const LoopStep& st) {
+                              const Poly& b, const LoopStep& st, const Expr* inc) {
   // The value that ends the loop must be one the counter's type holds: else C wraps it
   // and the loop runs on (`for (unsigned i = n; i >= 0; i--)`). Where C defines the
   // wrap it is no less wrong a summary: never taken modulo. A 64-bit unsigned counter
@@ -214,7 +280,19 @@ void Extractor::counter_range(const LoopCtx& l, QualType t, const BinaryOperator
   t = t.getCanonicalType();
   const bool is_signed = t->isSignedIntegerOrEnumerationType();
   const unsigned width = t->isBooleanType() ? 1 : ctx_.getIntWidth(t);
-  const bool undefined = is_signed && width >= ctx_.getIntWidth(ctx_.IntTy);
+  bool undefined = update_undefined(t, inc);
+  if (!undefined && is_signed && width >= ctx_.getIntWidth(ctx_.IntTy) && !l.geometric) {
+    // Computed in a wider or unsigned type and converted back (`i += blockDim.x *
+    // gridDim.x`): the step must be a value of the counter's type, else the conversion
+    // makes it another step (`i += 4294967295u` is -1). The last step's wrap is then the
+    // one a signed overflow would be: assumed absent, and said, as one.
+    const int64_t top =
+        width >= 64 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << (width - 1)) - 1;
+    obligation(le(st.step, Poly(top)), inc, false,
+               "the loop's step may not be a value of " + t.getAsString() +
+                   " (converted back, it is another step)");
+    undefined = true;
+  }
   std::optional<Poly> end;
   if (l.doubling)
     end = Poly(2) * b;
@@ -224,7 +302,9 @@ void Extractor::counter_range(const LoopCtx& l, QualType t, const BinaryOperator
     end = l.lower - Poly(1);
   if (!end) return;
   if (is_signed && width >= 64) {
-    obligation(Formula::conj({}), cond, true, ""); // a 64-bit signed overflow: assumed
+    // Its range passes the model's coefficients: an overflow of the update is assumed
+    // absent (said).
+    obligation(Formula::conj({}), cond, true, "");
     return;
   }
   const int64_t lo = width == 1 ? 0 : is_signed ? -(int64_t{1} << (width - 1)) : 0;

@@ -103,9 +103,11 @@ void Checker::range_checks(std::string& first_open, std::vector<std::string>& as
   std::string first_undefined;
   // What the assumption of no signed overflow gives the other checks: where its guards
   // hold, its value lies in its type (outside loops, whose counters it would quantify).
+  // Not a loop summary's (a wrong step would make its loop look empty to the others).
   std::vector<Formula> no_overflow;
   for (const RangeCheck& rc : k_.range_checks)
-    if (rc.undefined && !rc.assumed && rc.loops.empty() && !rc.before_preconditions) {
+    if (rc.undefined && !rc.assumed && rc.loops.empty() && !rc.before_preconditions &&
+        rc.obligation.empty()) {
       std::vector<Formula> either = {rc.cond};
       for (const Formula& g : rc.guards)
         either.push_back(negation(g));

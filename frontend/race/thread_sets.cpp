@@ -81,6 +81,21 @@ std::set<std::string> other_names(const std::vector<Formula>& guards) {
   return out;
 }
 
+/// Whether the end of a loop from `lower` counting `count` steps of `step` (step 1:
+/// `lower + count`; else `count` is `(end - lower + step - 1) / step`) mentions no
+/// built-in index. False where the count has another form.
+bool end_is_uniform(const Poly& lower, const Poly& count, const Poly& step) {
+  if (step == Poly(1)) return !mentions_builtin_index(lower + count);
+  if (count.terms().size() != 1) return false;
+  const auto& [m, c] = *count.terms().begin();
+  if (c != 1 || m.size() != 1) return false;
+  const auto& [atom, power] = *m.begin();
+  if (power != 1 || atom->kind != AtomKind::Div || atom->args.size() != 2 ||
+      !(atom->args[1] == step))
+    return false;
+  return !mentions_builtin_index(atom->args[0] + lower);
+}
+
 Range narrow(const std::string& var, Range r, const std::vector<Formula>& guards) {
   auto [lo, hi] = guard_bounds(var, guards, other_names(guards));
   Poly l = lo ? *lo : r.lower, h = hi ? *hi : r.lower + r.span;
@@ -108,9 +123,12 @@ std::optional<SymLmad> Checker::set_of(const Access& a, const std::map<std::stri
     // A grid-stride loop (`for (i = tid; i < n; i += blockDim.x * gridDim.x)`): its
     // count falls as the thread's start rises, so the count of the thread whose start
     // is smallest (every built-in index 0) bounds every thread's; with that count the
-    // sets of all threads are one LMAD. Only when the start grows with the indices:
-    // every term that mentions one has a positive coefficient and only built-ins.
-    if (mentions_builtin_index(count) && !mentions_builtin_index(step)) {
+    // sets of all threads are one LMAD. Only when the end is the same for every thread
+    // (`i < threadIdx.x` counts more in a later thread) and the start grows with the
+    // indices: every term that mentions one has a positive coefficient and only
+    // built-ins.
+    if (mentions_builtin_index(count) && !mentions_builtin_index(step) &&
+        end_is_uniform(lower, count, step)) {
       std::map<std::string, Poly> zero;
       for (const std::string& v : count.free_vars())
         if (is_builtin_index(v)) zero[v] = Poly(0);

@@ -17,6 +17,18 @@ std::optional<RaceWitness> Checker::search() {
     Env e;
     for (const std::string& n : knobs)
       e[n] = m.count(n) ? m.at(n) : 2;
+    // The model's values with its launch made small (at most 4 blocks and 64 threads in
+    // each dimension) first: Z3 may name a grid of 2^31 - 1 blocks, a launch no run can
+    // replay, where a small one shows the same race.
+    Env small = e;
+    bool smaller = false;
+    for (int d = 0; d < 3; ++d)
+      for (const auto& [n, cap] : {std::pair{gdim(d), int64_t{4}}, std::pair{bdim(d), int64_t{64}}})
+        if (auto it = small.find(n); it != small.end() && it->second > cap) {
+          it->second = cap;
+          smaller = true;
+        }
+    if (smaller) candidates.push_back(small);
     candidates.push_back(e);
   }
   auto uniform = [&](std::initializer_list<int64_t> values) {
@@ -131,14 +143,12 @@ std::optional<RaceWitness> Checker::search_launch(const Env& launch, int& budget
   const int64_t threads = bsize[0] * bsize[1] * bsize[2], blocks = gsize[0] * gsize[1] * gsize[2];
   bsize_ = bsize;
   // When the budget runs out, the accesses enumerated so far are still searched (a
-  // conflict among them is a race at this launch): a quarter of it stays for replaying
-  // the range checks of the threads in a conflict.
-  const int reserve = budget / 4;
+  // conflict among them is a race at this launch).
   bool spent = false;
   for (int64_t b = 0; b < blocks && !spent; ++b)
     for (int64_t t = 0; t < threads && !spent; ++t) {
       // Each thread counts (a large launch whose accesses it cannot replay is work too).
-      if (--budget <= reserve) {
+      if (--budget <= 0) {
         spent = true;
         break;
       }
@@ -155,10 +165,8 @@ std::optional<RaceWitness> Checker::search_launch(const Env& launch, int& budget
       }
       for (size_t a = 0; a < k_.accesses.size(); ++a) {
         if (!k_.accesses[a].exact_guards) continue; // may not happen: no confirmation
-        int left = budget - reserve;
-        walk(static_cast<int>(a), 0, env, bi, ti, {}, events, left);
-        budget = left + reserve;
-        if (budget <= reserve) {
+        walk(static_cast<int>(a), 0, env, bi, ti, {}, events, budget);
+        if (budget <= 0) {
           spent = true;
           break;
         }
@@ -167,9 +175,12 @@ std::optional<RaceWitness> Checker::search_launch(const Env& launch, int& budget
   // Conflicts: same array and address, one a write, different threads, concurrent.
   // Threads whose values all stay in their types (memoised by block and thread).
   std::map<std::pair<std::vector<int64_t>, std::vector<int64_t>>, bool> faithful;
+  // Replaying the range checks has steps of its own: the enumeration may have spent
+  // the search's.
+  int replay = std::max(opt_.search_limit / 4, 1000);
   auto in_c = [&](const Event& e) {
     auto [it, fresh] = faithful.emplace(std::make_pair(e.block, e.thread), false);
-    if (fresh) it->second = in_range(launch, e.block, e.thread, budget);
+    if (fresh) it->second = in_range(launch, e.block, e.thread, replay);
     return it->second;
   };
   // By object and address, in order; a place at an address >= 0 first (search()).

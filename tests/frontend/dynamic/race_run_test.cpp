@@ -185,7 +185,14 @@ TEST_CASE("the detector finds every racy corpus/cuda kernel's race, and none in 
   int racy = 0, free = 0;
   for (size_t i = 0; i < cases.size(); ++i) {
     const JobResult& r = results[i];
-    INFO(cases[i].file.filename().string() << ": " << (r.errors.empty() ? "" : r.errors[0]));
+    const Launch& l = cases[i].launch;
+    std::string args;
+    for (const auto& [n, v] : l.args)
+      args += " " + n + "=" + std::to_string(v);
+    INFO(cases[i].file.filename().string()
+         << ": " << (r.errors.empty() ? "" : r.errors[0]) << " (block " << l.block[0] << "x"
+         << l.block[1] << "x" << l.block[2] << ", grid " << l.grid[0] << "x" << l.grid[1] << "x"
+         << l.grid[2] << ", " << l.elements << " elements" << args << ")");
     CHECK(r.finished);
     if (cases[i].expect == "race") {
       ++racy;
