@@ -3,7 +3,6 @@
 #include "frontend/dynamic/confirm.h"
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <set>
 
 namespace funmem::frontend {
@@ -31,18 +30,23 @@ void modular_rounds(const std::string& code, const std::string& file, const Chec
     return budget > spent ? budget - spent : 0u;
   };
   auto again = [&](const KernelVerdict& v) {
-    return !v.open_wraps.empty() && (budget == 0 || left(v) > 0);
+    return (!v.open_wraps.empty() || !v.open_obligations.empty()) && (budget == 0 || left(v) > 0);
   };
   ExtractOptions eo = options.extract;
-  std::vector<std::set<std::string>> mine(out.verdicts.size()); // each kernel's exact wraps
+  // Each kernel's exact wraps and its loops not summarised.
+  std::vector<std::set<std::string>> wraps(out.verdicts.size()), loops(out.verdicts.size());
   for (int round = 0; round < 3; ++round) {
     bool fresh = false;
-    for (size_t i = 0; i < out.verdicts.size(); ++i)
-      if (again(out.verdicts[i]))
-        for (const std::string& w : out.verdicts[i].open_wraps) {
-          mine[i].insert(w);
+    for (size_t i = 0; i < out.verdicts.size(); ++i) {
+      const KernelVerdict& v = out.verdicts[i];
+      if (!again(v)) continue;
+      for (const auto& [open, mine] :
+           {std::pair{&v.open_wraps, &wraps[i]}, std::pair{&v.open_obligations, &loops[i]}})
+        for (const std::string& w : *open) {
+          mine->insert(w);
           fresh = eo.modular.insert(w).second || fresh;
         }
+    }
     if (!fresh) return;
     ExtractResult r = extract(code, file, options.clang_args, eo);
     if (!r.errors.empty() || r.kernels.size() != out.kernels.size()) return;
@@ -56,17 +60,11 @@ void modular_rounds(const std::string& code, const std::string& file, const Chec
       v = check_kernel(out.kernels[i], o);
       v.work_ms += before;
       if (v.verdict != Verdict::RaceFree) continue;
-      const auto loops = static_cast<size_t>(
-          std::count_if(mine[i].begin(), mine[i].end(), [](const std::string& k) {
-            return k.size() >= std::strlen(kLoopSummary) &&
-                   k.compare(k.size() - std::strlen(kLoopSummary), std::string::npos,
-                             kLoopSummary) == 0;
-          }));
-      if (mine[i].size() > loops)
+      if (!wraps[i].empty())
         v.reason += "; C's wrap-around taken modulo the type's size at " +
-                    std::to_string(mine[i].size() - loops) + " place(s)";
-      if (loops > 0)
-        v.reason += "; " + std::to_string(loops) +
+                    std::to_string(wraps[i].size()) + " place(s)";
+      if (!loops[i].empty())
+        v.reason += "; " + std::to_string(loops[i].size()) +
                     " loop(s) taken for any number of iterations (a summary's condition "
                     "was not proved)";
     }

@@ -179,7 +179,9 @@ struct ExtractResult {
 /// and the differential campaign catch them (never set by the tools' users):
 /// `unvisited-member-stores` returns from a store to a structure member without
 /// looking at it (the census catches it); `dropped-member-stores` looks at it and
-/// records nothing (only the dynamic detector can catch it).
+/// records nothing (only the dynamic detector can catch it); `dropped-casts`,
+/// `unread-loop-headers`, `distinct-extern-shared` and `unchecked-loop-summaries` (a
+/// loop summary's obligations not asked) are caught by the generated-kernel campaign.
 struct ExtractOptions {
   std::string broken;
   /// Operations and conversions (wrap_key) whose wrap C defines and the race checker

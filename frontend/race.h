@@ -55,6 +55,9 @@ struct KernelVerdict {
   /// The wrap_key of every wrap C defines that the checker did not prove absent (each
   /// leaves the verdict unknown; ExtractOptions::modular models them exactly).
   std::vector<std::string> open_wraps;
+  /// The wrap_key of every loop summary's obligation not proved (each leaves the verdict
+  /// unknown; named in ExtractOptions::modular, its loop is not summarised).
+  std::vector<std::string> open_obligations;
 };
 
 struct RaceOptions {

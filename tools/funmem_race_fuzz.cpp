@@ -17,7 +17,6 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
-#include <set>
 #include <thread>
 #include <unistd.h>
 
@@ -73,19 +72,18 @@ static int tool_main(int argc, char** argv) {
                  "the static checker's budget per kernel, in ms of solver work (default 2000, "
                  "300 with --generate; unknown when spent)");
   app.add_option("--regress-dir", opt.regress_dir, "where shrunk failures are written");
-  app.add_option(
-      "--broken", broken,
-      "a deliberately broken extractor (for testing the campaigns): dropped-member-stores, "
-      "unvisited-member-stores, dropped-casts, unread-loop-headers, distinct-extern-shared");
+  static const std::vector<std::string> variants = {
+      "dropped-member-stores", "unvisited-member-stores", "dropped-casts",
+      "unread-loop-headers",   "distinct-extern-shared",  "unchecked-loop-summaries"};
+  std::string names;
+  for (const std::string& v : variants)
+    names += (names.empty() ? "" : ", ") + v;
+  app.add_option("--broken", broken,
+                 "a deliberately broken extractor (for testing the campaigns): " + names);
   app.add_option("--work-dir", work, "build directory (default: a temporary one, removed)");
   CLI11_PARSE(app, argc, argv);
-  static const std::set<std::string> variants = {"dropped-member-stores", "unvisited-member-stores",
-                                                 "dropped-casts", "unread-loop-headers",
-                                                 "distinct-extern-shared"};
-  if (!broken.empty() && !variants.count(broken)) {
-    std::fprintf(stderr, "error: --broken takes one of dropped-member-stores, "
-                         "unvisited-member-stores, dropped-casts, unread-loop-headers, "
-                         "distinct-extern-shared\n");
+  if (!broken.empty() && std::find(variants.begin(), variants.end(), broken) == variants.end()) {
+    std::fprintf(stderr, "error: --broken takes one of %s\n", names.c_str());
     return 2;
   }
   opt.extract.broken = broken;

@@ -164,147 +164,6 @@ void Gen::written(std::ostringstream& o, const std::string& pad, const Obj& ob,
   cs_.insert("stores");
 }
 
-void Gen::loop(std::ostringstream& o, int ind) {
-  std::string pad(static_cast<size_t>(ind) * 2, ' ');
-  CType ct = int_type();
-  if (ct.bits == 8 && ct.sign) ct = kInt;
-  I start = static_cast<I>(below(3));
-  // A bound start + (e & 3) and a step 1 + (e & 1): e may read memory.
-  Val be = expr(1), se = expr(1);
-  if (chance(30)) {
-    // A bound or step read from an element other threads may write (a fixed element of
-    // any object but an atomic one).
-    std::vector<const Obj*> ok;
-    for (const Obj& ob : objs_)
-      if (ob.kind.empty() && ob.role != Role::Atomic) ok.push_back(&ob);
-    if (!ok.empty()) {
-      const Obj& ob = *pick(ok);
-      Val r;
-      r.s = ob.name + "[" + std::to_string(below(8)) + "]";
-      r.t = ob.el;
-      r.lo = tmin(ob.el);
-      r.hi = tmax(ob.el);
-      r.uniform = false;
-      (chance(50) ? be : se) = r;
-      cs_.insert("reads of memory");
-    }
-  }
-  bool bound_mem = be.s.find('[') != std::string::npos,
-       step_mem = se.s.find('[') != std::string::npos;
-  std::string bound = "(" + lit(start) + " + (" + be.s + " & 3))";
-  std::string step = chance(50) ? "1" : "(1 + (" + se.s + " & 1))";
-  std::string c = fresh("i");
-  Val cv;
-  cv.s = c;
-  cv.t = ct;
-  cv.lo = start;
-  cv.hi = start + 3;
-  size_t scope = locals_.size();
-  ++loop_depth_;
-  bool was = in_loop_;
-  in_loop_ = true;
-  std::ostringstream body;
-  int kind = static_cast<int>(below(3));
-  // An unsigned counter from 6 below its type's maximum against a signed bound of -5..-2
-  // (or -2..1): the comparison converts the bound to the counter's type, so a negative
-  // bound runs the loop (at most 5 times, the counter never wraps) and a non-negative one
-  // does not. Chosen from the spelling stream, so that no other choice changes.
-  bool wrapped = kind == 0 && !ct.sign && ct.bits >= 32 && spell(35);
-  std::string first = lit(start);
-  if (wrapped) {
-    int below_zero = spell(50) ? 5 : 2;
-    first = lit(tmax(ct) - 6) + (ct.bits == 64 ? "ull" : "u");
-    bound = "((int)(" + be.s + " & 3) - " + std::to_string(below_zero) + ")";
-    cv.lo = tmax(ct) - 6;
-    cv.hi = tmax(ct) - 1;
-  }
-  cv.uniform = false;
-  if (kind == 0) {
-    std::string header = ct.name + std::string(" ") + c + " = " + first + "; " + c + " < " + bound +
-                         "; " + c + " += " + step;
-    const std::string drawn = header;
-    std::string head_stmt =
-        odd_loop(ct, c, "(int)((" + be.s + " & 0) + (" + se.s + " & 0))", header, cv, wrapped);
-    const bool odd = header != drawn; // the step's expression is in the condition
-    o << pad << "for (" << header << ") {\n";
-    if (!head_stmt.empty()) o << pad << "  " << head_stmt << "\n";
-    locals_.push_back({cv, loop_depth_, false});
-    stmts(o, 1 + static_cast<int>(below(3)), ind + 1);
-    o << pad << "}\n";
-    cs_.insert("for loops");
-    if (bound_mem || (odd && step_mem)) cs_.insert("loop bounds read from memory");
-    if (!odd && step_mem && step != "1") cs_.insert("loop steps read from memory");
-    if (wrapped) cs_.insert("unsigned loop counters against signed bounds");
-  } else {
-    // while / do: the counter advances first, so that `continue` cannot loop for ever.
-    o << pad << "{\n" << pad << "  " << ct.name << " " << c << " = " << lit(start) << ";\n";
-    if (kind == 1)
-      o << pad << "  while (" << c << " < " << bound << ") {\n";
-    else
-      o << pad << "  do {\n";
-    o << pad << "    " << c << " += " << step << ";\n";
-    cv.lo = start;
-    cv.hi = start + 5;
-    locals_.push_back({cv, loop_depth_, false});
-    stmts(o, 1 + static_cast<int>(below(3)), ind + 2);
-    if (kind == 1)
-      o << pad << "  }\n";
-    else
-      o << pad << "  } while (" << c << " < " << bound << ");\n";
-    o << pad << "}\n";
-    cs_.insert(kind == 1 ? "while loops" : "do loops");
-    if (bound_mem) cs_.insert("loop bounds read from memory");
-  }
-  in_loop_ = was;
-  --loop_depth_;
-  locals_.resize(scope);
-}
-
-std::string Gen::odd_loop(CType ct, const std::string& c, const std::string& zero,
-                          std::string& header, Val& cv, bool taken) {
-  // A `for` header whose counter C wraps or moves otherwise than up by a positive step,
-  // each ending within five iterations (from the spelling stream: no other choice
-  // changes): a negative step that wraps an unsigned counter past its bound (3, 2, 1, 0,
-  // then the type's maximum); an unsigned counter that `c >= 0` never stops, counting
-  // down past zero to a break; a halving loop, from a positive start or from a negative
-  // one (which rises: -8, -4, -2, then -1, where a break ends it). The bound keeps the
-  // drawn bound's and step's expressions (`zero`, their values times 0), reads of
-  // memory included.
-  if (taken || plain_ || !spell(60)) return "";
-  const std::string t = ct.name;
-  switch (ct.sign ? 2 : spell_() % 2) {
-  case 0: {
-    const int down = spell(50) ? 1 : 2;
-    header = t + " " + c + " = " + std::to_string(2 + down) + "; " + c + " < 7 + " + zero + "; " +
-             c + " += -" + std::to_string(down);
-    cv.lo = 0;
-    cv.hi = 2 + down;
-    cs_.insert("negative steps of unsigned counters");
-    return "";
-  }
-  case 1: {
-    header = t + " " + c + " = 1; " + c + " >= " + zero + "; " + c + "--";
-    cv.lo = 0;
-    cv.hi = tmax(ct);
-    cs_.insert("unsigned counters counting down past zero");
-    const std::string suffix = ct.bits == 64 ? "ull" : ct.bits == 32 ? "u" : "";
-    return "if (" + c + " == " + lit(tmax(ct) - 2) + suffix + ") break;";
-  }
-  default: {
-    const bool neg = spell(50);
-    const std::string op = spell(50) ? " >>= 1" : " /= 2";
-    header = t + " " + c + " = " + (neg ? "-8; " : "8; ") + c + (neg ? " > -100 + " : " > ") +
-             zero + "; " + c + op;
-    cv.lo = neg ? -8 : 1;
-    cv.hi = neg ? -2 : 8;
-    cs_.insert("halving loops");
-    if (!neg) return "";
-    cs_.insert("halving loops from negative starts");
-    return "if (" + c + " == -1) break;";
-  }
-  }
-}
-
 void Gen::stmts(std::ostringstream& o, int n, int ind) {
   size_t scope = locals_.size();
   for (int i = 0; i < n; ++i)
@@ -580,6 +439,7 @@ void Gen::segments(std::ostringstream& body) {
       locals_.push_back({v, 0, true});
       cs_.insert("warp shuffles");
     }
+    if (s + 1 == count) tail_loop(body);
     if (s + 1 < count) {
       int b = static_cast<int>(below(20));
       body << (b == 0 ? "  __syncwarp();\n" : b == 1 ? "" : "  __syncthreads();\n");
@@ -697,7 +557,10 @@ const std::vector<std::string>& generator_constructs() {
                                                "negative steps of unsigned counters",
                                                "unsigned counters counting down past zero",
                                                "halving loops",
-                                               "halving loops from negative starts"};
+                                               "halving loops from negative starts",
+                                               "loop conditions that wrap",
+                                               "signed counters stepped by unsigned values",
+                                               "writes at counter values reached after a wrap"};
   return all;
 }
 

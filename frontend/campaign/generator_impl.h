@@ -1,6 +1,6 @@
 // The generator's internals (generator.h): C integer types with value intervals, memory
-// objects and their roles, and the generator itself, whose expression half is in
-// generator_expr.cpp and statement half in generator.cpp.
+// objects and their roles, and the generator itself, whose expressions are in
+// generator_expr.cpp, loops in generator_loops.cpp and other statements in generator.cpp.
 #pragma once
 
 #include "frontend/campaign/generator.h"
@@ -201,7 +201,15 @@ private:
   /// Another `for` header (counter `c` of type ct, its values' interval cv), or none
   /// (`taken`, or by chance); returns a statement that must open the body.
   std::string odd_loop(CType ct, const std::string& c, const std::string& zero, std::string& header,
-                       Val& cv, bool taken);
+                       Val& cv, bool taken, std::string& reached);
+  /// The header of odd_loop, always: sets `reached` to a value the counter takes.
+  std::string odd_header(CType ct, const std::string& c, const std::string& zero,
+                         std::string& header, Val& cv, std::string& reached);
+  /// Perhaps a loop of odd_header's with a counter-guarded write, after the last segment.
+  void tail_loop(std::ostringstream& o);
+  /// A write (`always`, or perhaps) that happens only where counter `c` equals `reached`.
+  void counter_guarded(std::ostringstream& o, const std::string& pad, const std::string& c,
+                       const std::string& reached, bool always = false);
   void phase_body(std::ostringstream& o, int n, int ind);
   std::string cond(bool uniform_only);
   void declare(std::ostringstream& o, const std::string& pad, const Val& v, bool assignable = true);

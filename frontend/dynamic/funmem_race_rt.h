@@ -11,6 +11,7 @@
 // block and the same barrier epoch.
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <barrier>
 #include <cmath>
 #include <csignal>
@@ -65,6 +66,7 @@ struct Event {
   int kind;
   int block, thread, epoch, line, col;
   int grid_epoch; // grid barriers (cooperative groups) the thread has passed
+  int warp_epoch; // __syncwarp barriers the thread has passed
 };
 
 inline std::shared_mutex mu; // regions: looked up shared, registered exclusive
@@ -73,7 +75,9 @@ inline std::vector<Region> regions;
 inline std::vector<std::vector<Event>> events; // per thread of the launch
 inline std::vector<std::string> errors;
 inline thread_local std::vector<Event>* my_events = nullptr;
-inline thread_local int epoch = 0, block_id = 0, thread_id = 0, grid_epoch = 0;
+inline thread_local int epoch = 0, block_id = 0, thread_id = 0, grid_epoch = 0, warp_epoch = 0;
+// A construct of the launch the detector does not model (its races are not reported).
+inline std::atomic<bool> unmodelled{false};
 inline thread_local const char* stack_lo = nullptr;
 inline thread_local const char* stack_hi = nullptr;
 inline thread_local char scratch[1 << 16];
@@ -111,7 +115,7 @@ inline void* access(const void* p, int64_t n, int kind, int line, int col) {
       if (c >= g.base && n >= 0 && c + n <= g.base + g.size) {
         if (my_events)
           my_events->push_back({static_cast<int>(r), c - g.base, n, kind, block_id, thread_id,
-                                epoch, line, col, grid_epoch});
+                                epoch, line, col, grid_epoch, warp_epoch});
         return const_cast<void*>(p);
       }
     }
@@ -172,6 +176,7 @@ inline void* thread_main(void* p) {
   thread_id = s->thread;
   epoch = 0;
   grid_epoch = 0;
+  warp_epoch = 0;
   my_events = &events[static_cast<size_t>(s->block) * blockDim.x * blockDim.y * blockDim.z +
                       static_cast<size_t>(s->thread)];
   s->body(s->arg);
@@ -241,6 +246,24 @@ template <class T> T shuffle(T v, long src) {
 inline long lane() {
   return thread_id % 32;
 }
+/// `__syncwarp(mask)`: a barrier of the thread's warp (32 consecutive threads of the
+/// block) that orders the memory accesses on its two sides, where the mask names every
+/// thread of the warp; another mask is not modelled.
+inline void warp_barrier(unsigned mask) {
+  const int threads = static_cast<int>(blockDim.x * blockDim.y * blockDim.z);
+  const int w = thread_id / 32, lanes = std::min(32, threads - w * 32);
+  const unsigned all = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+  if ((mask & all) != all) {
+    if (!unmodelled.exchange(true)) {
+      std::lock_guard<std::mutex> l(errors_mu);
+      errors.push_back("a __syncwarp whose mask leaves out threads of its warp is not "
+                       "modelled: no race is reported");
+    }
+    return;
+  }
+  warp_barriers[static_cast<size_t>(w)]->arrive_and_wait();
+  ++warp_epoch;
+}
 
 inline std::string triple(int linear, dim3 d) {
   unsigned u = static_cast<unsigned>(linear);
@@ -258,6 +281,7 @@ inline std::string describe(const Event& e) {
 
 /// Prints the races of the last launch (at most `limit` lines) and its errors.
 inline int report(int limit = 5) {
+  if (unmodelled.exchange(false)) limit = 0;
   std::vector<Event> all;
   for (auto& v : events)
     all.insert(all.end(), v.begin(), v.end());
@@ -277,6 +301,8 @@ inline int report(int limit = 5) {
       if (a.block == b.block && a.thread == b.thread) continue;
       bool same_block = a.block == b.block;
       if (same_block && a.epoch != b.epoch) continue;
+      // A __syncwarp orders the accesses of its warp's threads on its two sides.
+      if (same_block && a.thread / 32 == b.thread / 32 && a.warp_epoch != b.warp_epoch) continue;
       if (!same_block && regions[static_cast<size_t>(a.region)].shared) continue;
       // Blocks run one after another; a grid barrier orders what is on its two sides.
       if (!same_block && a.grid_epoch != b.grid_epoch) continue;
@@ -568,7 +594,9 @@ inline void synchronize(const grid_group& g) {
 inline bool fm_mutant(long k) {
   return fmr::m(k);
 }
-inline void __syncwarp(unsigned int = 0xffffffffu) {}
+inline void __syncwarp(unsigned int mask = 0xffffffffu) {
+  fmr::warp_barrier(mask);
+}
 // Warp shuffles (the mask is taken as the whole warp; `width` segments the warp).
 template <class T> T __shfl_sync(unsigned int, T v, int src, int width = 32) {
   long l = fmr::lane();

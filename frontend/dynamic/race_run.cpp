@@ -148,6 +148,12 @@ private:
     if (const auto* m = dyn_cast<MemberExpr>(e)) {
       if (const auto* d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()))
         if (builtin_variable(d->getDecl()->getNameAsString())) return false;
+      // A member of a temporary (`In().v`) is the thread's own (and has no address to
+      // take as written).
+      if (!m->isArrow() && !m->getType()->isReferenceType() &&
+          (m->getBase()->IgnoreParens()->isPRValue() ||
+           isa<MaterializeTemporaryExpr>(m->getBase()->IgnoreParens())))
+        return false;
       if (const auto* f = dyn_cast<FieldDecl>(m->getMemberDecl()); f && f->isBitField()) {
         // A bit-field of the thread's own storage is no memory; one of memory cannot be
         // instrumented (its address cannot be taken).

@@ -159,7 +159,8 @@ void Extractor::rvalue(const Expr* e, const Ctx& c) {
   if (const auto* p = dyn_cast<ParenExpr>(e)) return rvalue(p->getSubExpr(), c);
   if (const auto* f = dyn_cast<FullExpr>(e)) return rvalue(f->getSubExpr(), c);
   if (const auto* t = dyn_cast<MaterializeTemporaryExpr>(e)) return rvalue(t->getSubExpr(), c);
-  if (const auto* t = dyn_cast<CXXBindTemporaryExpr>(e)) return rvalue(t->getSubExpr(), c);
+  if (isa<CXXBindTemporaryExpr>(e))
+    throw NotAffine{"a temporary whose destructor runs at the end of the full-expression", e};
   if (const auto* d = dyn_cast<CXXDefaultArgExpr>(e)) return rvalue(d->getExpr(), c);
   if (const auto* d = dyn_cast<CXXDefaultInitExpr>(e)) return rvalue(d->getExpr(), c);
   if (const auto* ic = dyn_cast<ImplicitCastExpr>(e)) {

@@ -291,8 +291,10 @@ void Extractor::construct(const CXXConstructExpr* cc, const Target& target, cons
   this_.push_back(std::nullopt);
   this_path_.push_back(std::nullopt);
   inlined_.push_back(d);
+  // Every initialiser, also the implicit ones: default member initialisers and the
+  // constructions of members and array elements that the constructor does not name.
   for (const CXXCtorInitializer* i : d->inits())
-    if (i->isWritten()) rvalue(i->getInit(), c);
+    rvalue(i->getInit(), c);
   Ctx inner = c;
   block_items(d->getBody(), inner);
   inlined_.pop_back();

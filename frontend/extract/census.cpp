@@ -35,7 +35,9 @@ private:
 /// The census (docs/extract.md): every node of a kernel, and of every function it
 /// reaches, that can touch memory, found by syntax alone: subscripts, dereferences,
 /// member accesses, references to variables with static storage or of reference type,
-/// `this`, calls and constructions, inline assembly, new and delete.
+/// `this`, calls and constructions (with the constructors' implicit initialisers),
+/// default member initialisers and default arguments, temporaries with destructors,
+/// inline assembly, new and delete.
 class Census : public RecursiveASTVisitor<Census> {
 public:
   explicit Census(ASTContext& ctx) : ctx_(ctx) {}
@@ -49,7 +51,7 @@ public:
       todo_.pop_back();
       if (const auto* c = dyn_cast<CXXConstructorDecl>(f))
         for (const CXXCtorInitializer* i : c->inits())
-          if (i->isWritten()) TraverseStmt(i->getInit());
+          TraverseStmt(i->getInit());
       TraverseStmt(f->getBody());
     }
   }
@@ -81,6 +83,13 @@ public:
     reach(c->getConstructor());
     return add(c);
   }
+  // Code that runs without a written call: a default member initialiser or default
+  // argument (an expression of the class or the function, shared by every use), the
+  // destructor of a temporary at the end of its full-expression.
+  bool VisitCXXDefaultInitExpr(CXXDefaultInitExpr* e) { return TraverseStmt(e->getExpr()); }
+  bool VisitCXXDefaultArgExpr(CXXDefaultArgExpr* e) { return TraverseStmt(e->getExpr()); }
+  // A temporary's destructor is never followed (the walk refuses the temporary).
+  bool VisitCXXBindTemporaryExpr(CXXBindTemporaryExpr* e) { return add(e); }
   bool VisitAsmStmt(AsmStmt* s) { return add(s); }
   bool VisitCXXNewExpr(CXXNewExpr* e) { return add(e); }
   bool VisitCXXDeleteExpr(CXXDeleteExpr* e) { return add(e); }

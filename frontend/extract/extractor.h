@@ -54,6 +54,13 @@ struct NotAffine {
   const Stmt* at = nullptr;
 };
 
+/// The range of an integer type: [lo, hi], hi absent when it passes int64's.
+struct TypeRange {
+  int64_t lo = 0;
+  std::optional<int64_t> hi;
+};
+TypeRange range_of(const ASTContext& ctx, QualType t);
+
 /// An integer constant's C value (APSInt's signedness: `2147483648u` is positive), or
 /// nothing when it does not fit 64 signed bits.
 std::optional<int64_t> exact_value(const llvm::APSInt& v);

@@ -7,14 +7,6 @@
 
 namespace funmem::frontend::detail {
 
-namespace {
-
-/// The range of an integer type: [lo, hi], hi absent when it passes int64's.
-struct TypeRange {
-  int64_t lo = 0;
-  std::optional<int64_t> hi;
-};
-
 TypeRange range_of(const ASTContext& ctx, QualType t) {
   t = t.getCanonicalType();
   if (t->isBooleanType()) return {0, 1};
@@ -28,8 +20,6 @@ TypeRange range_of(const ASTContext& ctx, QualType t) {
   if (is_signed) return {-(int64_t{1} << (width - 1)), (int64_t{1} << (width - 1)) - 1};
   return {0, (int64_t{1} << width) - 1};
 }
-
-} // namespace
 
 bool Extractor::modular_ok(const Poly& p, const std::string& key) const {
   // Only a polynomial of a few terms over names (no remainder in it already): nested

@@ -25,7 +25,7 @@ KernelVerdict Checker::run() {
   std::string first_open, outside;
   object_bounds(first_open, outside);
   std::vector<std::string> assumed;
-  range_checks(first_open, assumed, v.open_wraps);
+  range_checks(first_open, assumed, v.open_wraps, v.open_obligations);
   bool spent = false;
   for (size_t w = 0; w < k_.accesses.size() && !spent; ++w) {
     const Access& aw = k_.accesses[w];

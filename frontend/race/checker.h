@@ -111,9 +111,11 @@ private:
   std::optional<Formula> surviving_cases(const Formula& f, const std::vector<Formula>& facts) const;
   /// The extractor's range checks (ranges.cpp): the first that leaves a wrap open sets
   /// `first_open` (unless set); `assumed` gets what a race-free verdict assumes;
-  /// `open_wraps` the wrap_key of every wrap C defines that is not proved absent.
+  /// `open_wraps` the wrap_key of every wrap C defines that is not proved absent,
+  /// `open_obligations` that of every loop summary's obligation not proved.
   void range_checks(std::string& first_open, std::vector<std::string>& assumed,
-                    std::vector<std::string>& open_wraps) const;
+                    std::vector<std::string>& open_wraps,
+                    std::vector<std::string>& open_obligations) const;
   /// Why `a` may leave its object (an object of known size: a variable), or "" when
   /// the facts keep it inside (bounds.cpp).
   std::string leaves_object(const Access& a) const;

@@ -96,7 +96,8 @@ void Checker::prune_given() {
 }
 
 void Checker::range_checks(std::string& first_open, std::vector<std::string>& assumed,
-                           std::vector<std::string>& open_wraps) const {
+                           std::vector<std::string>& open_wraps,
+                           std::vector<std::string>& open_obligations) const {
   std::set<std::string> asked;
   bool index_assumed = false;
   int undefined = 0;
@@ -162,7 +163,7 @@ void Checker::range_checks(std::string& first_open, std::vector<std::string>& as
       if (undefined++ == 0) first_undefined = "'" + rc.text + "' at " + where;
       continue;
     }
-    open_wraps.push_back(rc.key);
+    (rc.obligation.empty() ? open_wraps : open_obligations).push_back(rc.key);
     if (first_open.empty() && spent)
       first_open = "the budget of " + std::to_string(opt_.budget_ms) +
                    " ms of solver work was spent before '" + rc.text + "' at " + where +

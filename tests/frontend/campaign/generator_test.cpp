@@ -71,9 +71,13 @@ TEST_CASE("generated-kernel campaign: the extractor passes, broken ones are caug
   }
   // Kernel 55 of the simple profile, seed 1, indexes an array through a cast to a
   // narrower type that wraps at the campaign's largest launch; kernel 47 bounds a loop by
-  // an element other threads write; kernel 49 writes two aliasing extern arrays.
-  for (const auto& [broken, index] : std::vector<std::pair<std::string, uint64_t>>{
-           {"dropped-casts", 55}, {"unread-loop-headers", 47}, {"distinct-extern-shared", 49}}) {
+  // an element other threads write; kernel 49 writes two aliasing extern arrays; kernel 5
+  // writes a fixed element once its `unsigned short` counter, stepping by -1, reaches 0.
+  for (const auto& [broken, index] :
+       std::vector<std::pair<std::string, uint64_t>>{{"dropped-casts", 55},
+                                                     {"unread-loop-headers", 47},
+                                                     {"distinct-extern-shared", 49},
+                                                     {"unchecked-loop-summaries", 5}}) {
     SECTION(broken) {
       opt.race.extract.broken = broken;
       opt.first = index;
