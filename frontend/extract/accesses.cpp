@@ -162,7 +162,20 @@ void Extractor::rvalue(const Expr* e, const Ctx& c) {
   if (isa<CXXBindTemporaryExpr>(e))
     throw NotAffine{"a temporary whose destructor runs at the end of the full-expression", e};
   if (const auto* d = dyn_cast<CXXDefaultArgExpr>(e)) return rvalue(d->getExpr(), c);
-  if (const auto* d = dyn_cast<CXXDefaultInitExpr>(e)) return rvalue(d->getExpr(), c);
+  if (const auto* d = dyn_cast<CXXDefaultInitExpr>(e)) {
+    // `this` in a default member initialiser is the object being initialised (a local:
+    // constructions in memory are refused), never the enclosing method's object.
+    this_.push_back(std::nullopt);
+    this_path_.push_back(std::nullopt);
+    struct Pop {
+      Extractor& x;
+      ~Pop() {
+        x.this_.pop_back();
+        x.this_path_.pop_back();
+      }
+    } pop{*this};
+    return rvalue(d->getExpr(), c);
+  }
   if (const auto* ic = dyn_cast<ImplicitCastExpr>(e)) {
     switch (ic->getCastKind()) {
     case CK_LValueToRValue:

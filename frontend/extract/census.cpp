@@ -41,6 +41,9 @@ private:
 class Census : public RecursiveASTVisitor<Census> {
 public:
   explicit Census(ASTContext& ctx) : ctx_(ctx) {}
+  // Both forms of an initialiser list: the semantic one holds the default member
+  // initialisers an aggregate's omitted members get.
+  bool shouldVisitImplicitCode() const { return true; }
   std::vector<const Stmt*> nodes;
 
   void run(const FunctionDecl* kernel) {
