@@ -168,6 +168,9 @@ struct KernelSummary {
   /// The kernel calls through a function pointer: every function of the file of the
   /// called type whose address is taken is assumed to be the one called, or none.
   bool indirect_calls = false;
+  /// The kernel (or a function it calls) has a `__syncwarp`: no barrier in the model,
+  /// but it may order two threads of one warp, so such a pair is no witness of a race.
+  bool warp_barriers = false;
 };
 
 struct ExtractResult {

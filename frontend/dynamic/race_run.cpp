@@ -35,6 +35,10 @@ public:
   std::vector<std::string> errors;
   std::vector<const VarDecl*> statics; // file-scope variables to register
 
+  bool VisitBuiltinBitCastExpr(BuiltinBitCastExpr* e) {
+    wrap(e->getSubExpr(), "rd");
+    return true;
+  }
   bool VisitImplicitCastExpr(ImplicitCastExpr* e) {
     if (e->getCastKind() == CK_LValueToRValue) wrap(e->getSubExpr(), "rd");
     return true;

@@ -186,6 +186,8 @@ void Extractor::rvalue(const Expr* e, const Ctx& c) {
       return rvalue(ic->getSubExpr(), c);
     }
   }
+  // `__builtin_bit_cast(T, x)` reads x's bytes.
+  if (const auto* bc = dyn_cast<BuiltinBitCastExpr>(e)) return load(bc->getSubExpr(), c);
   if (const auto* ec = dyn_cast<ExplicitCastExpr>(e)) return rvalue(ec->getSubExpr(), c);
   if (const auto* u = dyn_cast<UnaryOperator>(e)) {
     if (u->getOpcode() == UO_AddrOf) {
@@ -214,6 +216,10 @@ void Extractor::rvalue(const Expr* e, const Ctx& c) {
   if (const auto* il = dyn_cast<InitListExpr>(e)) {
     for (const Expr* i : il->inits())
       rvalue(i, c);
+    // The elements of an array left out of the list are made by its filler (a
+    // construction, a default member initialiser's value); once suffices, as for an
+    // array construction.
+    if (il->hasArrayFiller()) rvalue(il->getArrayFiller(), c);
     return;
   }
   if (const auto* d = dyn_cast<DeclRefExpr>(e); d && isa<EnumConstantDecl>(d->getDecl())) {

@@ -90,6 +90,11 @@ public:
   // argument (an expression of the class or the function, shared by every use), the
   // destructor of a temporary at the end of its full-expression.
   bool VisitCXXDefaultInitExpr(CXXDefaultInitExpr* e) { return TraverseStmt(e->getExpr()); }
+  bool VisitInitListExpr(InitListExpr* e) {
+    if (e->isSemanticForm() && e->hasArrayFiller()) return TraverseStmt(e->getArrayFiller());
+    return true;
+  }
+  bool VisitBuiltinBitCastExpr(BuiltinBitCastExpr* e) { return add(e); }
   bool VisitCXXDefaultArgExpr(CXXDefaultArgExpr* e) { return TraverseStmt(e->getExpr()); }
   // A temporary's destructor is never followed (the walk refuses the temporary).
   bool VisitCXXBindTemporaryExpr(CXXBindTemporaryExpr* e) { return add(e); }

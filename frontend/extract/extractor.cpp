@@ -71,6 +71,10 @@ void Extractor::cover(const Stmt* s, const std::string& how) {
 }
 
 Extractor::Obj Extractor::object(const ValueDecl* d, const std::string& n, Space space) {
+  // Every declaration of a variable (`extern` ones, a block-scope redeclaration, a
+  // static data member's two) names one object: keyed by the first declaration, sized
+  // by the definition.
+  d = canonical(d);
   if (auto it = objects_.find(d); d && it != objects_.end()) return it->second;
   // CUDA places every `extern __shared__` array of a kernel (and of the device functions
   // it calls) at the start of the block's dynamic shared memory: they are one object,
@@ -94,12 +98,20 @@ Extractor::Obj Extractor::object(const ValueDecl* d, const std::string& n, Space
       k_.global_vars.push_back(name);
     // Its size, for the question whether an access stays inside it.
     QualType t = d->getType();
+    if (const auto* v = dyn_cast<VarDecl>(d))
+      for (const VarDecl* r : v->redecls())
+        if (!r->getType()->isIncompleteType()) t = r->getType();
     if (dynamic)
       k_.object_bytes[name] = -1;
     else if (!t->isIncompleteType() && !t->isDependentType() && !t->isReferenceType())
       k_.object_bytes[name] = ctx_.getTypeSizeInChars(t).getQuantity();
   }
   return o;
+}
+
+const ValueDecl* Extractor::canonical(const ValueDecl* d) {
+  if (const auto* v = dyn_cast_or_null<VarDecl>(d)) return v->getCanonicalDecl();
+  return d;
 }
 
 int64_t Extractor::bytes(QualType t, const Stmt* at) const {

@@ -169,6 +169,8 @@ private:
   Obj object(const ValueDecl* d, const std::string& n, Space space);
 
   int64_t bytes(QualType t, const Stmt* at) const;
+  /// The declaration that stands for every declaration of `d` (a variable's first).
+  static const ValueDecl* canonical(const ValueDecl* d);
 
   // ------------------------------------------------------------ values
 

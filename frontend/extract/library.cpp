@@ -56,6 +56,7 @@ void Extractor::builtin_call(const CallExpr* call, const std::string& n, const C
   if (touches_memory_builtin(n))
     throw NotAffine{"the call '" + text(call) + "' it cannot model", call};
   // Warp shuffles, fences, math functions: no memory.
+  if (n == "__syncwarp") k_.warp_barriers = true;
   for (const Expr* a : call->arguments()) {
     if (a->getType()->isPointerType())
       throw NotAffine{"a call of '" + n + "' with a pointer argument", call};

@@ -107,7 +107,9 @@ std::optional<std::string> Extractor::param_path(const Expr* e0) {
   if (isa<CXXThisExpr>(e)) return this_path_.empty() ? std::nullopt : this_path_.back();
   if (const auto* m = dyn_cast<MemberExpr>(e)) {
     if (m->isArrow() && !isa<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts())) return std::nullopt;
-    if (!isa<FieldDecl>(m->getMemberDecl())) return std::nullopt;
+    // A member of a union shares its bytes with the others: no object of its own.
+    const auto* f = dyn_cast<FieldDecl>(m->getMemberDecl());
+    if (!f || f->getParent()->isUnion()) return std::nullopt;
     auto base = param_path(m->getBase());
     if (!base) return std::nullopt;
     return *base + "." + m->getMemberDecl()->getNameAsString();
@@ -115,7 +117,11 @@ std::optional<std::string> Extractor::param_path(const Expr* e0) {
   if (const auto* a = dyn_cast<ArraySubscriptExpr>(e)) {
     const Expr* base = a->getBase()->IgnoreParenImpCasts();
     auto k = a->getIdx()->getIntegerConstantExpr(ctx_);
-    if (!base->getType()->isArrayType() || !k || !exact_value(*k)) return std::nullopt;
+    // An element inside the array (`q.p[2]` of `int* p[2]` is other bytes).
+    const auto* at = ctx_.getAsConstantArrayType(base->getType());
+    if (!at || !k || !exact_value(*k) || *exact_value(*k) < 0 ||
+        static_cast<uint64_t>(*exact_value(*k)) >= at->getSize().getZExtValue())
+      return std::nullopt;
     auto b = param_path(base);
     if (!b) return std::nullopt;
     return *b + "[" + std::to_string(*exact_value(*k)) + "]";
@@ -155,7 +161,8 @@ Extractor::Target Extractor::lvalue(const Expr* e, const Ctx& c) {
                           "', whose target it cannot "
                           "follow",
                       e};
-    if (auto it = objects_.find(v); it != objects_.end()) return Place{it->second, Poly(0)};
+    if (auto it = objects_.find(canonical(v)); it != objects_.end())
+      return Place{it->second, Poly(0)};
     if (v->hasAttr<CUDASharedAttr>())
       return Place{object(v, v->getNameAsString(), Space::Shared), Poly(0)};
     if (v->hasGlobalStorage()) {

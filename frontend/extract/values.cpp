@@ -390,9 +390,11 @@ std::optional<std::string> Extractor::uniform_value(const Expr* e) {
       x = a->getBase()->IgnoreParenImpCasts();
     }
     if (const auto* d = dyn_cast<DeclRefExpr>(x); d && k)
-      if (const auto* v = dyn_cast<VarDecl>(d->getDecl()); v && objects_.count(v))
-        return std::string(objects_.at(v).space == Space::Shared ? "load shared " : "load ") +
-               objects_.at(v).name + "[" + std::to_string(*k) + "]";
+      if (const auto* v = dyn_cast<VarDecl>(d->getDecl()); v && objects_.count(canonical(v))) {
+        const Obj& o = objects_.at(canonical(v));
+        return std::string(o.space == Space::Shared ? "load shared " : "load ") + o.name + "[" +
+               std::to_string(*k) + "]";
+      }
   }
   // The address of a variable of memory (`p = A` of a `__shared__` array).
   if (e->getType()->isPointerType())

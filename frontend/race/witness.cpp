@@ -212,6 +212,9 @@ std::optional<RaceWitness> Checker::search_launch(const Env& launch, int& budget
         if (same_block && opt_.warp_sync > 0 &&
             linear(ex.thread) / opt_.warp_sync == linear(ey.thread) / opt_.warp_sync)
           continue;
+        // A `__syncwarp` between them may order two threads of one warp.
+        if (same_block && k_.warp_barriers && linear(ex.thread) / 32 == linear(ey.thread) / 32)
+          continue;
         if (!same_block && (ax.space == Space::Shared || opt_.only_intra_group)) continue;
         if (!same_block && ax.grid_phase != ay.grid_phase) continue;
         if (!in_c(ex) || !in_c(ey)) continue;

@@ -52,6 +52,15 @@ TEST_CASE("what the extractor cannot follow is reported with its position", "[fr
             .find("3:3 the pointer 'p': a pointer chosen by '?:'") != std::string::npos);
   CHECK(problems("__global__ void k(int* a) {\n  asm(\"exit;\");\n}\n")
             .find("2:3 the statement 'GCCAsmStmt'") != std::string::npos);
+  // Pointers in a structure parameter that share bytes (members of a union, an element
+  // past its array's end) are no objects of their own.
+  CHECK(problems(
+            "struct Q { union { int* a; int* b; }; };\n"
+            "__global__ void k(Q q) {\n  q.a[threadIdx.x] = 1;\n  q.b[threadIdx.x + 1] = 2;\n}\n")
+            .find("3:3 a pointer loaded from memory ('q.a')") != std::string::npos);
+  CHECK(problems("struct Q { int* p[2]; int* r; };\n"
+                 "__global__ void k(Q q) {\n  q.p[2][threadIdx.x] = 1;\n}\n")
+            .find("3:3 a pointer loaded from memory ('q.p[2]')") != std::string::npos);
   // Unsupported kernels are never called race-free.
   CHECK(verdict("__global__ void k(int* a) {\n  asm(\"exit;\");\n  a[threadIdx.x] = 1;\n}\n") ==
         Verdict::Unsupported);
