@@ -87,8 +87,8 @@ public:
     return add(c);
   }
   // Code that runs without a written call: a default member initialiser or default
-  // argument (an expression of the class or the function, shared by every use), the
-  // destructor of a temporary at the end of its full-expression.
+  // argument (an expression of the class or the function, shared by every use), an
+  // array filler, a temporary's destructor (the node only: the walk refuses it).
   bool VisitCXXDefaultInitExpr(CXXDefaultInitExpr* e) { return TraverseStmt(e->getExpr()); }
   bool VisitInitListExpr(InitListExpr* e) {
     if (e->isSemanticForm() && e->hasArrayFiller()) return TraverseStmt(e->getArrayFiller());
