@@ -126,6 +126,15 @@ struct CensusEntry {
   std::string text, how;
 };
 
+/// An entry of the value census: a value the extractor does not follow exactly, named by
+/// an unknown (`fm_any_N`: any value its facts allow, its own in each thread), where and
+/// why. Every value that feeds an address, a guard, a loop's bound or step or a
+/// precondition is a polynomial of the kernel's names or has such unknowns in it.
+struct ValueEntry {
+  Pos pos;
+  std::string unknown, text, why;
+};
+
 /// A GPUVerify assertion (`__assert(e)`, `__global_assert(e)`): checked, never trusted.
 struct Assertion {
   Pos pos;
@@ -162,6 +171,7 @@ struct KernelSummary {
   /// `fm_any_N` that may take any integer value, a different one in each thread.
   std::vector<std::string> unknowns;
   std::vector<Formula> unknown_facts; // what is known of them (`fm_any_3 >= 0`)
+  std::vector<ValueEntry> values;     // the value census: one entry per unknown
   /// The ranges of the scalar parameters' C types (`-2147483648 <= n <= 2147483647`).
   std::vector<Formula> type_facts;
   std::vector<Assertion> assertions;

@@ -66,6 +66,13 @@ json kernel_json(const KernelSummary& k, const KernelVerdict& v) {
   for (const CensusEntry& c : k.census)
     jk["census"].push_back(
         {{"line", c.pos.line}, {"col", c.pos.col}, {"text", c.text}, {"how", c.how}});
+  jk["values"] = json::array();
+  for (const ValueEntry& u : k.values)
+    jk["values"].push_back({{"line", u.pos.line},
+                            {"col", u.pos.col},
+                            {"unknown", u.unknown},
+                            {"text", u.text},
+                            {"why", u.why}});
   jk["unsupported"] = json::array();
   for (const Problem& p : k.unsupported)
     jk["unsupported"].push_back({{"line", p.pos.line}, {"col", p.pos.col}, {"what", p.what}});
@@ -119,6 +126,10 @@ void print_kernel(const std::string& file, const KernelSummary& k, const KernelV
     for (const CensusEntry& c : k.census)
       std::printf("    %d:%d %s: %s\n", c.pos.line, c.pos.col, c.text.c_str(),
                   c.how.empty() ? "UNACCOUNTED" : c.how.c_str());
+    std::printf("  values: %zu not followed exactly\n", k.values.size());
+    for (const ValueEntry& u : k.values)
+      std::printf("    %d:%d %s: %s, %s\n", u.pos.line, u.pos.col, u.text.c_str(),
+                  display_names(u.unknown).c_str(), u.why.c_str());
   }
   for (const Problem& p : k.unsupported)
     std::printf("%s: unsupported: %s\n", where(file, p.pos).c_str(), p.what.c_str());

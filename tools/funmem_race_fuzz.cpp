@@ -67,7 +67,8 @@ static int tool_main(int argc, char** argv) {
   app.add_option("--seed", opt.seed, "seed of the pairs");
   app.add_option("--jobs", jobs, "files checked at once");
   app.add_option("--seconds", opt.seconds,
-                 "time limit of one dynamic run (default 10, 60 with --generate)");
+                 "guard against a dynamic run that hangs without touching memory (default 60; "
+                 "a run's budget is 20 million accesses and barrier passes)");
   app.add_option("--budget-ms", opt.budget_ms,
                  "the static checker's budget per kernel, in ms of solver work (default 2000, "
                  "300 with --generate; unknown when spent)");
@@ -101,7 +102,6 @@ static int tool_main(int argc, char** argv) {
     opt.search_limit = 5000;
   }
   // A job runs every kernel of a batch (25 by default) at one launch.
-  if (generate > 0 && app.count("--seconds") == 0) opt.seconds = 60;
   if (generate > 0)
     return generated(opt, generate, first, batch, simple, jobs, work, coverage_file);
   if (inputs.empty()) {

@@ -58,7 +58,8 @@ static int tool_main(int argc, char** argv) {
   std::string file, block = "4", grid = "2", keep;
   std::vector<std::string> arg_texts, clang_args;
   int64_t elements = 0;
-  int seconds = 10;
+  int seconds = kHangSeconds;
+  uint64_t work = kRunWork;
   bool as_json = false;
   app.add_option("file", file, "a CUDA file (.cu)")->required();
   app.add_option("--blockDim", block, "threads per block: X or X,Y or X,Y,Z (default 4)");
@@ -69,7 +70,11 @@ static int tool_main(int argc, char** argv) {
                  "elements of every pointer argument's buffer (default threads^2 + 64)");
   std::vector<std::string> size_texts;
   app.add_option("--size", size_texts, "one pointer argument's element count NAME=COUNT");
-  app.add_option("--seconds", seconds, "time limit of the run (default 10)");
+  app.add_option("--work", work,
+                 "the run's budget: accesses and barrier passes (default 20000000)");
+  app.add_option("--seconds", seconds,
+                 "guard against a run that loops without touching memory: seconds of its CPU "
+                 "time (default 60)");
   app.add_option("--keep", keep, "build in this directory and keep it (default: a temporary one)");
   app.add_flag("--json", as_json, "one JSON object");
   app.add_option("--clang-arg", clang_args, "an extra argument for clang (repeatable)");
@@ -124,7 +129,7 @@ static int tool_main(int argc, char** argv) {
     cleanup();
     return 2;
   }
-  std::vector<JobResult> results = det.run({job}, seconds).front();
+  std::vector<JobResult> results = det.run({job}, seconds, work).front();
   cleanup();
   bool raced = false, failed = false;
   json out = {{"file", file}, {"kernels", json::array()}};

@@ -49,7 +49,7 @@ struct RaceCampaignOptions {
   int pairs_per_kernel = 0; // second-order mutants per kernel (0: none)
   uint64_t seed = 1;
   ExtractOptions extract;    // a broken variant, for the tests
-  int seconds = 10;          // per dynamic run
+  int seconds = 60;          // per dynamic run: a hang guard (its budget counts work)
   unsigned timeout_ms = 250; // the prover's budget per side condition (an unknown is fine)
   int search_limit = 20000;  // the witness search's budget
   unsigned budget_ms = 2000; // per kernel: the questions not asked by then leave `unknown`

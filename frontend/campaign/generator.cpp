@@ -271,6 +271,7 @@ void Gen::parameters(std::ostringstream& sig) {
   // Parameters: one to three pointers (integers, a structure or a union), zero to three
   // scalars s0.. of any integer type.
   int np = 1 + static_cast<int>(below(3));
+  std::vector<std::string> decls; // `T* p0`
   for (int i = 0; i < np; ++i) {
     Obj ob;
     ob.name = "p" + std::to_string(i);
@@ -295,8 +296,23 @@ void Gen::parameters(std::ostringstream& sig) {
       helpers_ << "union U_" << name_ << " { unsigned u; unsigned char b[4]; };\n";
       el = "U_" + name_;
     }
-    sig << (i ? ", " : "") << el << "* " << ob.name;
+    decls.push_back(el + "* " + ob.name);
     objs_.push_back(ob);
+  }
+  // Sometimes the pointers come in a structure passed by value (`q.p0`): each is an
+  // object of its own all the same.
+  if (hint_() % 100 < 15) {
+    helpers_ << "struct P_" << name_ << " {";
+    for (const std::string& d : decls)
+      helpers_ << " " << d << ";";
+    helpers_ << " };\n";
+    sig << "P_" << name_ << " q";
+    for (Obj& ob : objs_)
+      ob.name = "q." + ob.name;
+    cs_.insert("pointers in a structure parameter");
+  } else {
+    for (size_t i = 0; i < decls.size(); ++i)
+      sig << (i ? ", " : "") << decls[i];
   }
   int ns = static_cast<int>(below(4));
   for (int i = 0; i < ns; ++i) {
@@ -515,6 +531,7 @@ const std::vector<std::string>& generator_constructs() {
                                                "stores",
                                                "compound assignments",
                                                "structures",
+                                               "pointers in a structure parameter",
                                                "structure copies",
                                                "unions",
                                                "bit-fields",
@@ -524,6 +541,7 @@ const std::vector<std::string>& generator_constructs() {
                                                "uniform conditions",
                                                "early returns",
                                                "for loops",
+                                               "#pragma unroll",
                                                "while loops",
                                                "do loops",
                                                "break and continue",

@@ -134,6 +134,7 @@ public:
   Gen(uint64_t seed, uint64_t index, bool simple)
       : rng_(seed * 0x9E3779B97F4A7C15ull + index * 0xD1B54A32D192ED03ull + 1),
         spell_(seed * 0xC2B2AE3D27D4EB4Full + index * 0x165667B19E3779F9ull + 7),
+        hint_(seed * 0x94D049BB133111EBull + index * 0xBF58476D1CE4E5B9ull + 13),
         name_("g" + std::to_string(seed) + "_" + std::to_string(index)) {
     simple_ = simple;
   }
@@ -145,6 +146,9 @@ private:
   // Spellings of values (an enumerator or a character literal for a constant, a min/max
   // that keeps its value): a stream of their own, so that they change no other choice.
   std::mt19937_64 spell_;
+  // Forms that change no other choice of the kernel (pointers passed in a structure,
+  // `#pragma unroll`): a third stream, so that adding them kept every kernel's choices.
+  std::mt19937_64 hint_;
   std::string name_;
   std::set<std::string> cs_;
   std::ostringstream helpers_, file_scope_;

@@ -71,6 +71,11 @@ void Gen::loop(std::ostringstream& o, int ind) {
         odd_loop(ct, c, "(int)((" + be.s + " & 0) + (" + se.s + " & 0))", header, cv,
                  wrapped || (plain_ && (bound_mem || step_mem)), reached);
     const bool odd = header != drawn; // the step's expression is in the condition
+    // A hint that changes nothing.
+    if (hint_() % 100 < 10) {
+      o << "#pragma unroll\n";
+      cs_.insert("#pragma unroll");
+    }
     o << pad << "for (" << header << ") {\n";
     if (!head_stmt.empty()) o << pad << "  " << head_stmt << "\n";
     if (!reached.empty()) counter_guarded(o, pad + "  ", c, reached);

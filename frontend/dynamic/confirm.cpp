@@ -118,7 +118,7 @@ int confirm_by_running(const std::string& code, const std::string& file,
           j.launch = l;
           jobs.push_back(j);
         }
-      std::vector<std::vector<JobResult>> results = det.run(jobs, 10);
+      std::vector<std::vector<JobResult>> results = det.run(jobs);
       for (size_t j = 0; j < results.size() && j < jobs.size(); ++j) {
         if (ki >= results[j].size() || results[j][ki].races.empty()) continue;
         const ObservedRace& r = results[j][ki].races.front();

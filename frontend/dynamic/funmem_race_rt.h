@@ -22,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <pthread.h>
+#include <sys/time.h>
 #include <shared_mutex>
 #include <sstream>
 #include <string>
@@ -105,8 +106,21 @@ inline void reg(const void* p, size_t size, const char* name, bool shared) {
   regions.push_back({static_cast<const char*>(p), size, name, shared});
 }
 
+/// The run's work: accesses and barrier passes, all kernels of a job together. A run past
+/// `work_limit` stops: its budget counts work, the same on every machine.
+inline std::atomic<unsigned long long> work_done{0};
+inline unsigned long long work_limit = 0; // 0: none
+inline void count_work() {
+  if (work_limit && work_done.fetch_add(1, std::memory_order_relaxed) + 1 == work_limit) {
+    std::printf("error\tthe run exceeded its work budget (%llu accesses and barrier passes)\n",
+                work_limit);
+    std::fflush(stdout);
+    std::_Exit(3);
+  }
+}
 inline void* access(const void* p, int64_t n, int kind, int line, int col) {
   const char* c = static_cast<const char*>(p);
+  count_work();
   if (c >= stack_lo && c < stack_hi) return const_cast<void*>(p); // the thread's own
   {
     std::shared_lock<std::shared_mutex> l(mu);
@@ -128,15 +142,17 @@ inline void* access(const void* p, int64_t n, int kind, int line, int col) {
   if (n > static_cast<int64_t>(sizeof scratch)) std::abort();
   return scratch;
 }
+/// An address of any qualification (`volatile` ones too).
+inline const void* addr(const volatile void* p) { return const_cast<const void*>(p); }
 template <class T> T* rd(T* p, int line, int col) {
-  return static_cast<T*>(access(p, sizeof(T), Read, line, col));
+  return static_cast<T*>(access(addr(p), sizeof(T), Read, line, col));
 }
 template <class T> T* wr(T* p, int line, int col) {
-  return static_cast<T*>(access(p, sizeof(T), Write, line, col));
+  return static_cast<T*>(access(addr(p), sizeof(T), Write, line, col));
 }
 template <class T> T* rw(T* p, int line, int col) {
-  access(p, sizeof(T), Read, line, col);
-  return static_cast<T*>(access(p, sizeof(T), Write, line, col));
+  access(addr(p), sizeof(T), Read, line, col);
+  return static_cast<T*>(access(addr(p), sizeof(T), Write, line, col));
 }
 inline void* copy(int line, int col, void* to, const void* from, size_t n) {
   const void* f = access(from, static_cast<int64_t>(n), Read, line, col);
@@ -155,6 +171,7 @@ template <class T, class F> T atomic(T* p, F f) {
   return old;
 }
 inline void barrier() {
+  count_work();
   block_barrier->arrive_and_wait();
   ++epoch;
 }
@@ -366,6 +383,12 @@ struct Job {
       if (k == "@@fill" && v == 0) return true;
     return false;
   }
+  /// Whether a scalar argument is given.
+  bool given(const char* n) const {
+    for (const auto& [k, v] : args)
+      if (k == n) return true;
+    return false;
+  }
   /// A scalar argument: given, or the number of threads in x.
   long long scalar(const char* n) const {
     for (const auto& [k, v] : args)
@@ -373,10 +396,11 @@ struct Job {
     return static_cast<long long>(grid.x) * block.x;
   }
 };
-inline int job_seconds = 10;
+inline int job_seconds = 60;
 inline bool job_started = false;
-/// The next job: from standard input (`--jobs SECONDS`, a line each: mutant mutant2 gx
-/// gy gz bx by bz elements name=value...), or the command line's one.
+/// The next job: from standard input (`--jobs SECONDS WORK`, a line each: mutant mutant2
+/// gx gy gz bx by bz elements name=value...), or the command line's one. SECONDS guards
+/// against a run that loops without touching memory; WORK is its budget.
 inline bool read_job(Job& j, int argc, char** argv) {
   if (job_started) {
     std::printf("job-done\n");
@@ -386,6 +410,7 @@ inline bool read_job(Job& j, int argc, char** argv) {
   bool from_stdin = argc >= 3 && std::string(argv[1]) == "--jobs";
   if (from_stdin) {
     job_seconds = std::atoi(argv[2]);
+    if (argc >= 4) work_limit = std::strtoull(argv[3], nullptr, 10);
     char buf[4096];
     if (!std::fgets(buf, sizeof buf, stdin)) return false;
     line = buf;
@@ -411,7 +436,14 @@ inline bool read_job(Job& j, int argc, char** argv) {
       static_cast<size_t>(e > 0 ? e : std::min<long long>(threads * threads + 64, 1 << 22));
   mutant = j.mutant;
   mutant2 = j.mutant2;
-  alarm(static_cast<unsigned>(job_seconds));
+  work_done = 0;
+  // The guards: seconds of the process's CPU time (its threads' work, whatever else the
+  // machine runs) against a loop that touches no memory, and ten times as many seconds
+  // of wall-clock time against threads that wait forever.
+  itimerval cpu{};
+  cpu.it_value.tv_sec = job_seconds;
+  setitimer(ITIMER_PROF, &cpu, nullptr);
+  alarm(static_cast<unsigned>(job_seconds) * 10);
   return true;
 }
 inline void begin(const char* kernel) {

@@ -9,11 +9,14 @@
 
 #include <clang/Rewrite/Core/Rewriter.h>
 
+#include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace funmem::frontend {
@@ -185,6 +188,76 @@ std::string type_text(QualType t, const ASTContext& ctx) {
   return t.getAsString(pp);
 }
 
+/// The first function with a body of those a call through a pointer of type `t` may
+/// reach (those the extractor inlines for such a call), or null.
+const FunctionDecl* function_target(ASTContext& ctx, QualType t) {
+  for (const FunctionDecl* fd : address_taken_functions(ctx))
+    if (fd->hasBody() && ctx.hasSameType(fd->getType(), t->getPointeeType())) return fd;
+  return nullptr;
+}
+
+/// A buffer's element type for a pointer of type `t`, or null where none can be
+/// allocated (`void`, pointers, incomplete and function types).
+std::optional<QualType> element_type(QualType t) {
+  QualType e = t->getPointeeType().getUnqualifiedType();
+  if (e->isVoidType() || e->isPointerType() || e->isIncompleteType() || e->isFunctionType())
+    return std::nullopt;
+  return e;
+}
+
+/// Fills the members of a structure argument `lhs` of type `t`, named `path` as the
+/// extractor names the paths inside structure parameters (`q.a`, `q.in.p[1]`): each
+/// pointer a buffer of its own (`--size PATH=COUNT`), a function pointer the function a
+/// call through it reaches, an integer `--arg PATH=V` where given (0 otherwise, the
+/// structure being value-initialised). Pointers in a union (the extractor's
+/// `unsupported`), constant members and pointers to what cannot be allocated stay
+/// null: a use is an out-of-bounds error of the run, never a silent one.
+void fill_members(std::ostringstream& o, ASTContext& ctx, QualType t, const std::string& lhs,
+                  const std::string& path, bool in_union, int depth) {
+  if (t.isConstQualified() || depth > 8) return;
+  if (const auto* at = ctx.getAsConstantArrayType(t)) {
+    const uint64_t n = std::min<uint64_t>(at->getSize().getZExtValue(), 64);
+    for (uint64_t i = 0; i < n; ++i)
+      fill_members(o, ctx, at->getElementType(), lhs + "[" + std::to_string(i) + "]",
+                   path + "[" + std::to_string(i) + "]", in_union, depth + 1);
+    return;
+  }
+  if (t->isPointerType() && t->getPointeeType()->isFunctionType()) {
+    if (const FunctionDecl* target = function_target(ctx, t); target && !in_union)
+      o << "  " << lhs << " = &" << target->getNameAsString() << ";\n";
+    return;
+  }
+  if (t->isPointerType()) {
+    if (auto e = element_type(t); e && !in_union)
+      o << "  " << lhs << " = ::fmr::buffer<" << type_text(*e, ctx) << ">(\"" << path
+        << "\", j.size(\"" << path << "\"));\n";
+    return;
+  }
+  if (t->isIntegerType() || t->isEnumeralType()) {
+    if (!in_union)
+      o << "  if (j.given(\"" << path << "\")) " << lhs << " = static_cast<"
+        << type_text(t.getUnqualifiedType(), ctx) << ">(j.scalar(\"" << path << "\"));\n";
+    return;
+  }
+  const auto* rd = t->getAsCXXRecordDecl();
+  if (!rd || !rd->hasDefinition()) return;
+  rd = rd->getDefinition();
+  for (const CXXBaseSpecifier& b : rd->bases())
+    if (!b.isVirtual())
+      fill_members(o, ctx, b.getType(),
+                   "static_cast<" + type_text(b.getType().getUnqualifiedType(), ctx) + "&>(" + lhs +
+                       ")",
+                   path, in_union, depth + 1);
+  for (const FieldDecl* f : rd->fields()) {
+    if (f->isUnnamedBitfield()) continue;
+    // The members of an anonymous structure or union are named as the parent's.
+    const bool anonymous = f->isAnonymousStructOrUnion();
+    fill_members(o, ctx, f->getType(), anonymous ? lhs : lhs + "." + f->getNameAsString(),
+                 anonymous ? path : path + "." + f->getNameAsString(), in_union || rd->isUnion(),
+                 depth + 1);
+  }
+}
+
 /// The harness: per kernel, a structure of its arguments, a body that calls it, and a
 /// run that allocates pointer arguments, launches, and reports.
 std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& kernels,
@@ -240,12 +313,7 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
       std::string field = "a.p_" + std::to_string(p->getFunctionScopeIndex());
       std::string pn = p->getNameAsString();
       if (t->isPointerType() && t->getPointeeType()->isFunctionType()) {
-        // A function pointer: the first function with a body of the ones a call through
-        // it may reach (those the extractor inlines for such a call).
-        const FunctionDecl* target = nullptr;
-        for (const FunctionDecl* fd : address_taken_functions(ctx))
-          if (!target && fd->hasBody() && ctx.hasSameType(fd->getType(), t->getPointeeType()))
-            target = fd;
+        const FunctionDecl* target = function_target(ctx, t);
         if (!target) {
           errors.push_back(n + ": error: no function of the file for the argument '" + pn +
                            "' of type '" + type_text(t, ctx) + "'");
@@ -253,13 +321,13 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
         }
         o << "  " << field << " = &" << target->getNameAsString() << ";\n";
       } else if (t->isPointerType()) {
-        QualType e = t->getPointeeType().getUnqualifiedType();
-        if (e->isVoidType() || e->isPointerType() || e->isIncompleteType() || e->isFunctionType()) {
+        auto e = element_type(t);
+        if (!e) {
           errors.push_back(n + ": error: cannot allocate the argument '" + pn + "' of type '" +
                            type_text(t, ctx) + "'");
           continue;
         }
-        o << "  " << field << " = ::fmr::buffer<" << type_text(e, ctx) << ">(\"" << pn
+        o << "  " << field << " = ::fmr::buffer<" << type_text(*e, ctx) << ">(\"" << pn
           << "\", j.size(\"" << pn << "\"));\n";
       } else if (t->isIntegerType() || t->isEnumeralType()) {
         o << "  " << field << " = static_cast<" << type_text(t.getUnqualifiedType(), ctx)
@@ -268,8 +336,9 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
         o << "  " << field << " = 1;\n";
       } else if (t->isReferenceType()) {
         errors.push_back(n + ": error: cannot pass the reference argument '" + pn + "'");
+      } else if (t->isRecordType()) {
+        fill_members(o, ctx, t, field, pn, false, 0);
       }
-      // Structures by value: value-initialised.
     }
     o << "  ::fmr::launch(j.grid, j.block, fmr_body_" << n << ", &a);\n}\n";
   }
@@ -352,8 +421,8 @@ RaceDetector::RaceDetector(const std::string& code, const std::string& file,
   }
 }
 
-std::vector<std::vector<JobResult>> RaceDetector::run(const std::vector<RaceJob>& jobs,
-                                                      int seconds) const {
+std::vector<std::vector<JobResult>> RaceDetector::run(const std::vector<RaceJob>& jobs, int seconds,
+                                                      uint64_t work) const {
   std::vector<std::vector<JobResult>> out(jobs.size());
   size_t next = 0;
   while (next < jobs.size()) {
@@ -372,8 +441,8 @@ std::vector<std::vector<JobResult>> RaceDetector::run(const std::vector<RaceJob>
       }
     }
     std::string output;
-    int rc = run_command("'" + binary_ + "' --jobs " + std::to_string(seconds) + " < '" +
-                             in.string() + "' 2>&1",
+    int rc = run_command("'" + binary_ + "' --jobs " + std::to_string(seconds) + " " +
+                             std::to_string(work) + " < '" + in.string() + "' 2>&1",
                          &output);
     std::istringstream text(output);
     JobResult cur;
@@ -408,7 +477,12 @@ std::vector<std::vector<JobResult>> RaceDetector::run(const std::vector<RaceJob>
     if (next >= jobs.size()) break;
     // The job at `next` did not finish (a hang or a crash): report it and go on.
     if (!open) cur = JobResult{};
-    cur.errors.push_back("the run did not finish (exit status " + std::to_string(rc) + ")");
+    cur.errors.push_back(rc == 128 + SIGPROF ? "the run used its " + std::to_string(seconds) +
+                                                   " s of CPU time (a loop that touches no memory?)"
+                         : rc == 128 + SIGALRM
+                             ? "the run waited " + std::to_string(seconds * 10) +
+                                   " s (threads that wait forever?)"
+                             : "the run did not finish (exit status " + std::to_string(rc) + ")");
     out[next].push_back(cur);
     ++next;
   }

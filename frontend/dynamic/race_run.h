@@ -60,6 +60,14 @@ struct Instrumented {
 Instrumented instrument(const std::string& code, const std::string& file,
                         const std::vector<std::string>& clang_args = {});
 
+/// A run's budget: the accesses and barrier passes it may make (all kernels of a job
+/// together); a run past it did not finish, on every machine alike.
+inline constexpr uint64_t kRunWork = 20'000'000;
+/// A guard against a run that loops without touching memory (no work counted): seconds
+/// of the run's CPU time (ten times as many of wall-clock time against threads that
+/// wait forever). Only a hang reaches it.
+inline constexpr int kHangSeconds = 60;
+
 /// A compiled detector for one source: build once, run many jobs.
 class RaceDetector {
 public:
@@ -69,9 +77,11 @@ public:
   const std::vector<std::string>& errors() const { return errors_; }
   const std::vector<std::string>& kernels() const { return kernels_; }
   double compile_seconds() const { return compile_seconds_; }
-  /// Runs the jobs in one process (restarted after a job that did not finish within
-  /// `seconds`); per job, one result per kernel.
-  std::vector<std::vector<JobResult>> run(const std::vector<RaceJob>& jobs, int seconds = 10) const;
+  /// Runs the jobs in one process (restarted after a job that did not finish: past its
+  /// `work` or, looping without touching memory, its `seconds`); per job, one result per
+  /// kernel.
+  std::vector<std::vector<JobResult>>
+  run(const std::vector<RaceJob>& jobs, int seconds = kHangSeconds, uint64_t work = kRunWork) const;
 
 private:
   std::string work_dir_, binary_;

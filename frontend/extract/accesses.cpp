@@ -228,7 +228,10 @@ void Extractor::rvalue(const Expr* e, const Ctx& c) {
   }
   if (isa<DeclRefExpr>(e) || isa<ArraySubscriptExpr>(e) || isa<MemberExpr>(e))
     return address(e, c); // an lvalue whose value is not read
-  if (isa<UnaryExprOrTypeTraitExpr>(e)) {
+  if (const auto* u = dyn_cast<UnaryExprOrTypeTraitExpr>(e)) {
+    // The size of a variable-length array is computed when `sizeof` runs.
+    if (u->getTypeOfArgument()->isVariablyModifiedType())
+      throw NotAffine{"a sizeof of a variable-length array", e};
     cover(e, "not evaluated (sizeof)");
     return;
   }
@@ -239,6 +242,13 @@ void Extractor::rvalue(const Expr* e, const Ctx& c) {
     return;
   if (const auto* t = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
     return rvalue(t->getReplacement(), c);
+  // Any other integer constant (`noexcept(e)`, `offsetof`, `sizeof...(Ts)`, a type
+  // trait): its operands are not evaluated.
+  if (!e->isValueDependent() && e->getType()->isIntegralOrEnumerationType() &&
+      !e->HasSideEffects(ctx_) && e->isIntegerConstantExpr(ctx_)) {
+    cover(e, "a constant (its operands not evaluated)");
+    return;
+  }
   throw NotAffine{
       std::string("the expression kind '") + e->getStmtClassName() + "' ('" + text(e) + "')", e};
 }
@@ -267,9 +277,14 @@ void Extractor::assign(const Expr* lhs0, const Expr* rhs, bool compound, const C
       if (escaped_.count(v)) return;
       Poly value;
       attach(v, checks_of([&] {
-               value = c.conditional ? any()
-                       : !compound   ? poly(rhs)
-                                     : updated(env_.count(v) ? env_.at(v) : any(), at, rhs);
+               value = c.conditional
+                           ? any(at->getBeginLoc(), v, "assigned where the assignment may not run")
+                       : !compound
+                           ? poly(rhs)
+                           : updated(env_.count(v)
+                                         ? env_.at(v)
+                                         : any(at->getBeginLoc(), v, "updated, its value unknown"),
+                                     at, rhs);
                if (compound && !c.conditional) value = stored(value, v->getType(), at);
              }));
       env_[v] = value;

@@ -24,6 +24,10 @@ QualType called_type(const CallExpr* c) {
 
 void Extractor::call_expr(const CallExpr* call, const Ctx& c) {
   mark(call, "call");
+  // A launch from device code starts a grid of its own, whose threads run the kernel
+  // with their own indices: no call of the launching thread.
+  if (isa<CUDAKernelCallExpr>(call))
+    throw NotAffine{"a kernel launch from device code (dynamic parallelism)", call};
   const FunctionDecl* f = call->getDirectCallee();
   if (!f) return indirect_call(call, c);
   if (const auto* m = dyn_cast<MemberExpr>(call->getCallee()->IgnoreParenImpCasts()))

@@ -130,16 +130,22 @@ std::optional<int64_t> exact_value(const llvm::APSInt& v) {
   return v.getExtValue();
 }
 
-Poly Extractor::any() {
+Poly Extractor::any(const Stmt* at, std::string why, std::optional<int64_t> lo,
+                    std::optional<int64_t> hi) {
   std::string n = "fm_any_" + std::to_string(k_.unknowns.size());
   k_.unknowns.push_back(n);
-  return Poly::var(n);
-}
-
-Poly Extractor::any(std::optional<int64_t> lo, std::optional<int64_t> hi) {
-  Poly v = any();
+  k_.values.push_back(
+      {at ? pos(at->getBeginLoc()) : Pos{}, n, at ? text(at) : std::string(), std::move(why)});
+  Poly v = Poly::var(n);
   if (lo) k_.unknown_facts.push_back(ge(v, Poly(*lo)));
   if (hi) k_.unknown_facts.push_back(le(v, Poly(*hi)));
+  return v;
+}
+
+Poly Extractor::any(SourceLocation at, const ValueDecl* name, std::string why) {
+  Poly v = any(nullptr, std::move(why));
+  k_.values.back().pos = pos(at);
+  k_.values.back().text = name ? name->getNameAsString() : std::string();
   return v;
 }
 

@@ -178,10 +178,12 @@ private:
   std::optional<std::string> builtin(const Expr* e);
   bool in_header(const Decl* d) const;
 
-  /// A fresh value the extractor does not follow: any integer, its own in each thread.
-  Poly any();
-  /// The same, between `lo` and `hi` (inclusive) where they are given.
-  Poly any(std::optional<int64_t> lo, std::optional<int64_t> hi = std::nullopt);
+  /// A fresh value the extractor does not follow exactly: any integer (between `lo` and
+  /// `hi`, inclusive, where they are given), its own in each thread. The value census
+  /// records it with the node it stands for (`at`, or the variable `name` at `at`) and why.
+  Poly any(const Stmt* at, std::string why, std::optional<int64_t> lo = std::nullopt,
+           std::optional<int64_t> hi = std::nullopt);
+  Poly any(SourceLocation at, const ValueDecl* name, std::string why);
 
   /// The integer value of `e0` as a polynomial; what it cannot follow (a value read
   /// from memory, a float converted to an integer, a bit operation, a call without a
@@ -233,7 +235,7 @@ private:
     all.insert(all.end(), checks.begin(), checks.end());
   }
   /// An unknown, not negative when `nonneg` (a value of an unsigned type).
-  Poly any_of_sign(bool nonneg);
+  Poly any_of_sign(const Stmt* at, std::string why, bool nonneg);
   /// poly() of a binary operator, and of a call (nullopt: an unknown).
   Poly poly_binary(const BinaryOperator* b, bool nonneg);
   std::optional<Poly> poly_call(const CallExpr* c, bool nonneg);

@@ -78,7 +78,10 @@ Poly Extractor::in_range(const Poly& p, QualType t, const Expr* at, bool undefin
     if (free_summand(p, v)) return p;
   for (const std::string& v : p.free_vars())
     if (v.rfind("fm_any_", 0) == 0) {
-      Poly u = any(r.lo, r.hi);
+      Poly u = any(at,
+                   "C's value in '" + t.getAsString() +
+                       "' of a value with an unknown in it (where it may wrap)",
+                   r.lo, r.hi);
       k_.unknown_facts.push_back(Formula::disj({negation(inside), eq(u, p)}));
       return u;
     }

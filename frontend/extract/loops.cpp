@@ -83,7 +83,7 @@ void Extractor::for_stmt(const ForStmt* f, const Ctx& c) {
     // Not summarised (`why`): any number of iterations; its condition, invariants
     // included (not checked, as a `while` loop's), evaluated at each.
     if (init_done)
-      env_[var] = any();
+      env_[var] = any(f->getBeginLoc(), var, "the counter of a loop not summarised (" + why + ")");
     else if (const auto* ds = dyn_cast_or_null<DeclStmt>(f->getInit()); ds && var)
       guarded(ds, [&] { var_decl(var, c); });
     else if (f->getInit())
@@ -99,7 +99,8 @@ void Extractor::for_stmt(const ForStmt* f, const Ctx& c) {
   // are dropped.
   if (broken_ != "unread-loop-headers") {
     Ctx hc = c;
-    env_[var] = any();
+    env_[var] =
+        any(f->getBeginLoc(), var, "the counter in the loop's header (read at every value)");
     guarded(cond_expr, [&] { rvalue(cond_expr, hc); });
     hc.exact = false; // the increment: only after an iteration
     if (const auto* ca = dyn_cast_or_null<CompoundAssignOperator>(
@@ -121,7 +122,7 @@ void Extractor::for_stmt(const ForStmt* f, const Ctx& c) {
   if (!loop_body(f, l, c)) return;
   // After the loop: what it assigns, its counter included, holds any value.
   forget_assigned(f->getBody(), "");
-  env_[var] = any();
+  env_[var] = any(f->getBeginLoc(), var, "the counter after the loop");
 }
 
 std::pair<const VarDecl*, const Expr*> Extractor::loop_counter(const ForStmt* f, const Ctx& c) {

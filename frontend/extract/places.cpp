@@ -112,6 +112,8 @@ std::optional<std::string> Extractor::param_path(const Expr* e0) {
     if (!f || f->getParent()->isUnion()) return std::nullopt;
     auto base = param_path(m->getBase());
     if (!base) return std::nullopt;
+    // The members of an anonymous structure are named as the parent's.
+    if (f->isAnonymousStructOrUnion()) return base;
     return *base + "." + m->getMemberDecl()->getNameAsString();
   }
   if (const auto* a = dyn_cast<ArraySubscriptExpr>(e)) {

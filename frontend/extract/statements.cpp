@@ -44,7 +44,9 @@ void Extractor::forget_assigned(const Stmt* body, const std::string& except) {
   for (const ValueDecl* v : vs) {
     if (v->getNameAsString() == except) continue;
     // Locals declared inside `body` get their values when they are declared.
-    if (v->getType()->isIntegerType() && env_.count(v)) env_[v] = any();
+    if (v->getType()->isIntegerType() && env_.count(v))
+      env_[v] = any(body->getBeginLoc(), v,
+                    "assigned in a loop (at an iteration's start, after the loop)");
     if (ptrs_.erase(v) || v->getType()->isPointerType())
       bad_ptrs_[v] = "the pointer '" + v->getNameAsString() + "' is reassigned in a loop";
   }
@@ -131,6 +133,9 @@ bool Extractor::returns(const Stmt* s) {
 void Extractor::stmt(const Stmt* s, const Ctx& c) {
   if (!s) return;
   if (isa<NullStmt>(s)) return;
+  // `#pragma unroll`, `[[likely]]`, `[[fallthrough]]`: hints that change nothing a
+  // thread computes.
+  if (const auto* a = dyn_cast<AttributedStmt>(s)) return stmt(a->getSubStmt(), c);
   if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
     Ctx inner = c;
     block_items(cs, inner);
@@ -252,7 +257,9 @@ void Extractor::if_stmt(const IfStmt* i, const Ctx& c) {
   }
   std::map<const ValueDecl*, Poly> joined;
   for (const auto& [v, p] : after_then)
-    if (auto it = env_.find(v); it != env_.end()) joined[v] = it->second == p ? p : any();
+    if (auto it = env_.find(v); it != env_.end())
+      joined[v] =
+          it->second == p ? p : any(i->getBeginLoc(), v, "assigned differently in the branches");
   env_ = std::move(joined);
 }
 
@@ -320,7 +327,10 @@ void Extractor::var_decl(const VarDecl* v, const Ctx& c) {
   else if (init)
     rvalue(init, c);
   // An integer without an initial value holds any value.
-  if (t->isIntegerType()) attach(v, checks_of([&] { env_[v] = init ? poly(init) : any(); }));
+  if (t->isIntegerType())
+    attach(v, checks_of([&] {
+             env_[v] = init ? poly(init) : any(v->getLocation(), v, "declared without a value");
+           }));
 }
 
 } // namespace funmem::frontend::detail

@@ -60,10 +60,11 @@ Poly Extractor::poly(const Expr* e0) {
       // (not an integer: below)
     } else if (!from->isIntegralOrUnscopedEnumerationType()) {
       if (ce->getCastKind() != CK_LValueToRValue && ce->getCastKind() != CK_NoOp)
-        return any_of_sign(to->isUnsignedIntegerType());
+        return any_of_sign(ce, "a value that is not an integer, converted to one",
+                           to->isUnsignedIntegerType());
     } else if (to->isBooleanType() && !from->isBooleanType()) {
       // x != 0, exactly: 0 or 1.
-      Poly x = poly(sub), v = any(0, 1);
+      Poly x = poly(sub), v = any(ce, "exactly 0 or 1 as the operand is 0 or not (a fact)", 0, 1);
       k_.unknown_facts.push_back(
           Formula::disj({Formula::conj({eq(x, Poly(0)), eq(v, Poly(0))}),
                          Formula::conj({Formula::cmp(x, Rel::Ne, Poly(0)), eq(v, Poly(1))})}));
@@ -75,7 +76,7 @@ Poly Extractor::poly(const Expr* e0) {
   const Expr* e = e0->IgnoreParenImpCasts();
   // An unknown of an unsigned type (read and used as one) is not negative.
   bool nonneg = e0->getType()->isUnsignedIntegerType() && e->getType()->isUnsignedIntegerType();
-  auto any_value = [&] { return any_of_sign(nonneg); };
+  auto any_value = [&](std::string why) { return any_of_sign(e, std::move(why), nonneg); };
   if (const auto* c = dyn_cast<ExplicitCastExpr>(e)) return poly(c->getSubExpr());
   // A template's argument in an instantiation: its value.
   if (const auto* t = dyn_cast<SubstNonTypeTemplateParmExpr>(e)) return poly(t->getReplacement());
@@ -84,17 +85,18 @@ Poly Extractor::poly(const Expr* e0) {
     return Poly::var(*b);
   }
   // Floats (and anything else that is not an integer) converted to an integer.
-  if (!e->getType()->isIntegralOrUnscopedEnumerationType()) return any();
+  if (!e->getType()->isIntegralOrUnscopedEnumerationType())
+    return any(e, "a value that is not an integer, converted to one");
   if (const auto* l = dyn_cast<IntegerLiteral>(e)) {
     auto v = exact_value(llvm::APSInt(l->getValue(), l->getType()->isUnsignedIntegerType()));
-    return v ? Poly(*v) : any_value();
+    return v ? Poly(*v) : any_value("a constant beyond the model's 64-bit coefficients");
   }
   // A character literal has its type's value (`'\xff'` is -1 where char is signed), not
   // its code unit's.
   if (const auto* l = dyn_cast<CharacterLiteral>(e)) {
     if (auto k = l->getIntegerConstantExpr(ctx_))
       if (auto v = exact_value(*k)) return Poly(*v);
-    return any_value();
+    return any_value("a character constant Clang does not fold");
   }
   if (const auto* l = dyn_cast<CXXBoolLiteralExpr>(e)) return Poly(l->getValue() ? 1 : 0);
   if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
@@ -105,14 +107,15 @@ Poly Extractor::poly(const Expr* e0) {
     }
     if (const auto* ec = dyn_cast<EnumConstantDecl>(v)) {
       auto k = exact_value(ec->getInitVal());
-      return k ? Poly(*k) : any_value();
+      return k ? Poly(*k) : any_value("an enumerator beyond the model's 64-bit coefficients");
     }
     if (const auto* vd = dyn_cast<VarDecl>(v); vd && vd->getType().isConstQualified())
       if (const Expr* init = vd->getInit())
         if (auto c = init->getIntegerConstantExpr(ctx_))
           if (auto k = exact_value(*c)) return Poly(*k);
     // A local whose address is taken, a variable of memory: read afresh each time.
-    return any_value();
+    return any_value(local(v) ? "a local whose address is taken (read afresh at each use)"
+                              : "a value read from memory");
   }
   if (const auto* b = dyn_cast<BinaryOperator>(e)) return poly_binary(b, nonneg);
   if (const auto* u = dyn_cast<UnaryOperator>(e)) {
@@ -126,7 +129,8 @@ Poly Extractor::poly(const Expr* e0) {
   // `c ? a : b`: an unknown that is a where c holds and b elsewhere (a fact the
   // accesses' formula question uses).
   if (const auto* co = dyn_cast<ConditionalOperator>(e)) {
-    Poly v = any_value();
+    Poly v = any_value("`c ? a : b`: a where c holds, b elsewhere (a fact; free where a "
+                       "branch may wrap)");
     if (auto f = formula(co->getCond())) {
       // A branch whose value may wrap (a range check C defines the failure of) is its
       // C value only where the check holds: v equals it there and is free elsewhere.
@@ -150,15 +154,20 @@ Poly Extractor::poly(const Expr* e0) {
   }
   if (const auto* c = dyn_cast<CallExpr>(e))
     if (std::optional<Poly> v = poly_call(c, nonneg)) return *v;
-  return any_value();
+  if (isa<CallExpr>(e)) return any_value("the result of a call the value model does not follow");
+  if (e->isGLValue()) return any_value("a value read from memory");
+  return any(e,
+             std::string("an expression the value model does not follow ('") +
+                 e->getStmtClassName() + "')",
+             nonneg ? std::optional<int64_t>(0) : std::nullopt);
 }
 
-Poly Extractor::any_of_sign(bool nonneg) {
-  return any(nonneg ? std::optional<int64_t>(0) : std::nullopt);
+Poly Extractor::any_of_sign(const Stmt* at, std::string why, bool nonneg) {
+  return any(at, std::move(why), nonneg ? std::optional<int64_t>(0) : std::nullopt);
 }
 
 Poly Extractor::poly_binary(const BinaryOperator* b, bool nonneg) {
-  auto any_value = [&] { return any_of_sign(nonneg); };
+  auto any_value = [&](std::string why) { return any_of_sign(b, std::move(why), nonneg); };
   // C's result: in the operation's type, or wrapped (unsigned) / undefined (signed).
   auto typed = [&](const Poly& r) {
     return in_range(r, b->getType(), b, b->getType()->isSignedIntegerOrEnumerationType());
@@ -177,7 +186,7 @@ Poly Extractor::poly_binary(const BinaryOperator* b, bool nonneg) {
   case BO_Shl:
   case BO_Shr: {
     auto c = poly(b->getRHS()).constant();
-    if (!c || *c < 0 || *c > 30) return any_value();
+    if (!c || *c < 0 || *c > 30) return any_value("a shift by an amount not a constant in 0..30");
     Poly p = poly(b->getLHS());
     if (b->getOpcode() == BO_Shl) return typed(p * Poly(int64_t{1} << *c));
     // `>>` of a negative value rounds down, the model's division toward zero: the
@@ -202,7 +211,10 @@ Poly Extractor::poly_binary(const BinaryOperator* b, bool nonneg) {
     for (const Expr* side : {b->getLHS(), b->getRHS()})
       if (auto c = side->getIntegerConstantExpr(ctx_); c && !c->isNegative() && exact_value(*c)) {
         int64_t m = *exact_value(*c);
-        Poly v = any(0, m);
+        Poly v = any(b,
+                     "a mask by a constant: between 0 and it (the operand modulo it + 1 "
+                     "where it is 2^k - 1 and the operand is not negative)",
+                     0, m);
         // A mask 2^k - 1 of a value x >= 0 is x mod 2^k.
         if (m >= 0 && m < (int64_t{1} << 30) && (m & (m + 1)) == 0) {
           Poly x = poly(side == b->getLHS() ? b->getRHS() : b->getLHS());
@@ -211,15 +223,15 @@ Poly Extractor::poly_binary(const BinaryOperator* b, bool nonneg) {
         }
         return v;
       }
-    return any_value();
+    return any_value("a bit operation ('&' of no constant mask)");
   }
   default:
-    return any_value();
+    return any_value("the operator '" + b->getOpcodeStr().str() + "'");
   }
 }
 
 std::optional<Poly> Extractor::poly_call(const CallExpr* c, bool nonneg) {
-  auto any_value = [&] { return any_of_sign(nonneg); };
+  auto any_value = [&](std::string why) { return any_of_sign(c, std::move(why), nonneg); };
   if (const FunctionDecl* f = c->getDirectCallee()) {
     std::string n = f->getNameAsString();
     unsigned args = c->getNumArgs();
@@ -231,7 +243,8 @@ std::optional<Poly> Extractor::poly_call(const CallExpr* c, bool nonneg) {
            n == "ullmin" || n == "ullmax" || n == "fm_min" || n == "fm_max") &&
           args == 2) {
         const QualType t = c->getType();
-        if (!t->isIntegralOrUnscopedEnumerationType()) return any_value();
+        if (!t->isIntegralOrUnscopedEnumerationType())
+          return any_value("a minimum or maximum of values that are not integers");
         auto in_t = [&](unsigned k) {
           return converted(arg(k), c->getArg(k)->getType(), t, c->getArg(k));
         };
@@ -247,7 +260,8 @@ std::optional<Poly> Extractor::poly_call(const CallExpr* c, bool nonneg) {
       if ((n == "fm_bound" || n == "fm_i32") && args == 2) return arg(0);
       // __mul24(a, b): a * b when both fit in 24 bits (signed), else some value.
       if ((n == "__mul24" || n == "__umul24") && args == 2) {
-        Poly a = arg(0), b = arg(1), v = any_value();
+        Poly a = arg(0), b = arg(1),
+             v = any_value("a 24-bit product: a * b where both fit in 24 bits (a fact)");
         const Poly lo(-(int64_t{1} << 23)), hi(int64_t{1} << 23);
         k_.unknown_facts.push_back(
             Formula::disj({lt(a, lo), ge(a, hi), lt(b, lo), ge(b, hi), eq(v, a * b)}));
@@ -322,7 +336,7 @@ std::optional<Formula> Extractor::formula(const Expr* e0) {
 Poly Extractor::updated(const Poly& now, const Expr* at, const Expr* rhs) {
   if (const auto* u = dyn_cast<UnaryOperator>(at)) return now + Poly(u->isIncrementOp() ? 1 : -1);
   const auto* ca = dyn_cast<CompoundAssignOperator>(at);
-  if (!ca || !rhs) return any();
+  if (!ca || !rhs) return any(at, "an update the value model does not follow");
   Poly r = poly(rhs);
   switch (ca->getOpcode()) {
   case BO_AddAssign:
@@ -338,12 +352,12 @@ Poly Extractor::updated(const Poly& now, const Expr* at, const Expr* rhs) {
   case BO_ShlAssign:
   case BO_ShrAssign: {
     auto k = r.constant();
-    if (!k || *k < 0 || *k > 30) return any();
+    if (!k || *k < 0 || *k > 30) return any(at, "a shift by an amount not a constant in 0..30");
     return ca->getOpcode() == BO_ShlAssign ? now * Poly(int64_t{1} << *k)
                                            : Poly::div(now, Poly(int64_t{1} << *k));
   }
   default:
-    return any();
+    return any(at, "a bit operation");
   }
 }
 
@@ -363,6 +377,7 @@ std::optional<Poly> Extractor::stored_value(const Expr* e, std::vector<Formula>&
   }
   if (k_.unknowns.size() > unknowns) {
     k_.unknowns.resize(unknowns);
+    k_.values.resize(unknowns);
     k_.unknown_facts.resize(facts);
     return std::nullopt;
   }

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <map>
 
@@ -228,4 +229,27 @@ TEST_CASE("funmem-race-run: races, exit codes, JSON", "[frontend][race-run][tool
   CHECK(test::run_command(bin + " /nonexistent.cu").code == 2);
   CHECK(test::run_command(bin + " " + dir + "reduce.cu --blockDim 0").code == 2);
   CHECK(test::run_command(bin + " " + dir + "reduce.cu --arg n=x").code == 2);
+}
+
+TEST_CASE("funmem-race-run: a run's budget counts work; structure arguments' members",
+          "[frontend][race-run][tools]") {
+  const std::string bin = FUNMEM_RACE_RUN_BIN;
+  const fs::path dir = scratch("race-run-work");
+  fs::create_directories(dir);
+  // A spin on memory no thread writes: stopped by its budget of accesses, whatever the
+  // machine's load (the wall-clock guard is a minute away).
+  std::ofstream(dir / "spin.cu") << "__global__ void k(volatile int* a) {\n"
+                                    "  while (a[0] != 12345) {}\n"
+                                    "}\n";
+  auto spin = test::run_command(bin + " " + (dir / "spin.cu").string() + " --work 100000");
+  CHECK(spin.code == 2);
+  CHECK(spin.out.find("the run exceeded its work budget (100000 accesses") != std::string::npos);
+  // Pointers inside a structure argument are buffers of their own, sized by their path.
+  const std::string corpus = std::string(FUNMEM_SOURCE_DIR) + "/corpus/cuda/";
+  auto nested = test::run_command(bin + " --json " + corpus +
+                                  "struct-param-nested-race.cu --size q.out=3 --arg q.io.scale=3");
+  CHECK(nested.code == 1);
+  CHECK(nested.out.find("\"object\": \"q.io.dst[1]\"") != std::string::npos);
+  CHECK(nested.out.find("out of bounds: 4 byte(s) at 18:5") != std::string::npos);
+  CHECK(nested.out.find("q.out\",") == std::string::npos); // its writes are each thread's own
 }
