@@ -178,6 +178,9 @@ struct KernelSummary {
   /// The kernel calls through a function pointer: every function of the file of the
   /// called type whose address is taken is assumed to be the one called, or none.
   bool indirect_calls = false;
+  /// Functions the program declares without a body that the kernel calls (values only):
+  /// compiled elsewhere, each is assumed to touch none of the kernel's memory.
+  std::vector<std::string> bodyless_calls;
   /// The kernel (or a function it calls) has a `__syncwarp`: no barrier in the model,
   /// but it may order two threads of one warp, so such a pair is no witness of a race.
   bool warp_barriers = false;

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -45,6 +46,42 @@ bool sizes(std::string text, int64_t out[3]) {
   return false;
 }
 
+/// Reads `NAME=INTEGER` (`--arg`; decimal or 0x...) or `@NAME=COUNT` (`--size`, 1 to
+/// 2^40) into the launch; why not, or "".
+std::string read_arg(const std::string& a, Launch& l) {
+  size_t eq = a.find('=');
+  try {
+    if (eq == std::string::npos || eq == 0) throw std::invalid_argument(a);
+    size_t used = 0;
+    std::string v = a.substr(eq + 1);
+    const bool hex = v.find("0x") != std::string::npos || v.find("0X") != std::string::npos;
+    const int64_t value = std::stoll(v, &used, hex ? 16 : 10);
+    l.args[a.substr(0, eq)] = value;
+    if (used != v.size() || (a[0] == '@' && (value < 1 || value > int64_t{1} << 40)))
+      throw std::invalid_argument(a);
+  } catch (...) {
+    return "error: " + (a[0] == '@' ? "--size '" + a.substr(1) : "--arg '" + a) +
+           (a[0] == '@' ? "' is not NAME=COUNT (1 to 2^40)\n" : "' is not NAME=INTEGER\n");
+  }
+  return "";
+}
+
+/// Why a launch's `--arg` / `--size` name is none of the file's kernels' (a misspelt one
+/// would leave the value it meant to set at its default without a word), or "".
+std::string unknown_name(const RaceDetector& det, const Launch& l, const std::string& file) {
+  for (const auto& [n, v] : l.args) {
+    if (std::find(det.names().begin(), det.names().end(), n) != det.names().end()) continue;
+    const bool size = n[0] == '@';
+    std::string known;
+    for (const std::string& k : det.names())
+      if ((k[0] == '@') == size) known += (known.empty() ? "" : ", ") + k.substr(size ? 1 : 0);
+    return "error: " + (size ? "--size '" + n.substr(1) : "--arg '" + n) + "': no kernel of " +
+           file + " has " + (size ? "a pointer" : "a scalar parameter or member") +
+           " of that name" + (known.empty() ? std::string() : " (it has " + known + ")") + "\n";
+  }
+  return "";
+}
+
 } // namespace
 
 static int tool_main(int argc, char** argv);
@@ -67,14 +104,16 @@ static int tool_main(int argc, char** argv) {
   app.add_option("--arg", arg_texts,
                  "a scalar argument NAME=VALUE (others: the number of threads in x)");
   app.add_option("--elements", elements,
-                 "elements of every pointer argument's buffer (default threads^2 + 64)");
+                 "elements of every pointer argument's buffer (default threads^2 + 64)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
   std::vector<std::string> size_texts;
   app.add_option("--size", size_texts, "one pointer argument's element count NAME=COUNT");
-  app.add_option("--work", work,
-                 "the run's budget: accesses and barrier passes (default 20000000)");
+  app.add_option("--work", work, "the run's budget: accesses and barrier passes (default 20000000)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62));
   app.add_option("--seconds", seconds,
                  "guard against a run that loops without touching memory: seconds of its CPU "
-                 "time (default 60)");
+                 "time (default 60)")
+      ->check(CLI::Range(1, 86400));
   app.add_option("--keep", keep, "build in this directory and keep it (default: a temporary one)");
   app.add_flag("--json", as_json, "one JSON object");
   app.add_option("--clang-arg", clang_args, "an extra argument for clang (repeatable)");
@@ -91,20 +130,11 @@ static int tool_main(int argc, char** argv) {
   job.launch.elements = elements;
   for (const std::string& a : size_texts)
     arg_texts.push_back("@" + a);
-  for (const std::string& a : arg_texts) {
-    size_t eq = a.find('=');
-    try {
-      if (eq == std::string::npos || eq == 0) throw std::invalid_argument(a);
-      size_t used = 0;
-      std::string v = a.substr(eq + 1);
-      job.launch.args[a.substr(0, eq)] = std::stoll(v, &used);
-      if (used != v.size()) throw std::invalid_argument(a);
-    } catch (...) {
-      std::cerr << "error: " << (a[0] == '@' ? "--size '" + a.substr(1) : "--arg '" + a)
-                << "' is not NAME=INTEGER\n";
+  for (const std::string& a : arg_texts)
+    if (std::string e = read_arg(a, job.launch); !e.empty()) {
+      std::cerr << e;
       return 2;
     }
-  }
   bool ok = false;
   std::string code = read_file(file, &ok);
   if (!ok) {
@@ -129,14 +159,22 @@ static int tool_main(int argc, char** argv) {
     cleanup();
     return 2;
   }
+  if (std::string e = unknown_name(det, job.launch, file); !e.empty()) {
+    std::cerr << e;
+    cleanup();
+    return 2;
+  }
   std::vector<JobResult> results = det.run({job}, seconds, work).front();
   cleanup();
+  // A race seen is a race (also in a run that stopped); a run that stopped or had
+  // errors (accesses out of bounds, a construct not modelled, a kernel not run) did not
+  // check everything: no race observed is then no answer.
   bool raced = false, failed = false;
   json out = {{"file", file}, {"kernels", json::array()}};
   std::string launch = "blockDim " + block + " gridDim " + grid;
   for (const JobResult& r : results) {
     raced = raced || !r.races.empty();
-    failed = failed || !r.finished;
+    failed = failed || !r.finished || !r.errors.empty();
     if (as_json) {
       json jk = {{"kernel", r.kernel},
                  {"finished", r.finished},
@@ -149,9 +187,10 @@ static int tool_main(int argc, char** argv) {
       continue;
     }
     std::printf("%s: kernel %s: %s (%s)\n", file.c_str(), r.kernel.c_str(),
-                !r.finished       ? "did not finish"
-                : r.races.empty() ? "no race observed"
-                                  : "race",
+                !r.races.empty()    ? (r.finished ? "race" : "race (the run did not finish)")
+                : !r.finished       ? "did not finish"
+                : !r.errors.empty() ? "no race observed, but not every access was checked"
+                                    : "no race observed",
                 launch.c_str());
     for (const ObservedRace& x : r.races)
       std::printf("  race on %s, byte %lld:\n    %s\n    %s\n", x.object.c_str(),
@@ -160,5 +199,5 @@ static int tool_main(int argc, char** argv) {
       std::printf("  %s\n", e.c_str());
   }
   if (as_json) std::printf("%s\n", out.dump(2).c_str());
-  return failed ? 2 : raced ? 1 : 0;
+  return raced ? 1 : failed ? 2 : 0;
 }

@@ -1,10 +1,11 @@
 // Two tiles in shared memory; the second is stored one column to the right, so thread
-// (15, 15) writes Bs[15][16], past the end of Bs: the compiler may place As there, which
-// thread (0, 0) writes in the same barrier interval (the detector's layout does). Objects
-// are checked apart only for accesses that stay inside them; this one leaves, so the
-// verdict cannot be race-free. Where the byte lands is the compiler's choice: the static
-// checker says `unknown`, and funmem-extract's run of the kernel observes the race.
-// expect: race
+// (15, 15) writes Bs[15][16], past the end of Bs. Where the byte lands is the
+// compiler's choice (As, which thread (0, 0) writes in the same barrier interval, may
+// follow Bs): neither a race nor its absence can be promised. Objects are checked apart
+// only for accesses that stay inside them; this one leaves, so the static checker says
+// `unknown`, and the dynamic detector reports the write out of bounds of 'Bs' (an
+// element of a named array is checked against the array's bytes).
+// expect: unknown
 //--blockDim=[16,16] --gridDim=[1,1]
 #define TILE 16
 __global__ void tiles(const float* A, const float* B, float* C) {

@@ -106,6 +106,20 @@ void Gen::written(std::ostringstream& o, const std::string& pad, const Obj& ob,
     std::string tag = "T_" + name_, a = fresh("fa"), b = fresh("fb");
     if (!tag_) helpers_ << "struct " << tag << " {};\n";
     tag_ = true;
+    if (hint_() % 100 < 25) {
+      // The store in a captureless lambda (generic or not) converted to a function
+      // pointer in a file-scope table beside a function that stores nothing: only the
+      // lambda's body writes. (Constant: a run on zero-filled memory keeps it.)
+      std::string t = fresh("tbl");
+      const bool generic = hint_() % 2 == 0;
+      helpers_ << "__device__ void " << a << "(" << ob.el.name << "*, int, " << tag
+               << ") {}\n__device__ void (*const " << t << "[2])(" << ob.el.name << "*, int, "
+               << tag << ") = {" << a << ", [](" << (generic ? "auto" : ob.el.name) << "* q, "
+               << (generic ? "auto" : "int") << " i, " << tag << ") { q[i] = 1; }};\n";
+      o << pad << t << "[1](" << ob.name << ", " << idx << ", " << tag << "{});\n";
+      cs_.insert("lambdas converted to function pointers");
+      return;
+    }
     helpers_ << "__device__ void " << a << "(" << ob.el.name << "* q, int i, " << tag
              << ") { q[i] = 1; }\n__device__ void " << b << "(" << ob.el.name << "* q, int i, "
              << tag << ") { q[i] ^= 2; }\n";
@@ -567,6 +581,8 @@ const std::vector<std::string>& generator_constructs() {
                                                "virtual methods",
                                                "templates",
                                                "lambdas",
+                                               "lambdas converted to function pointers",
+                                               "functions without a body",
                                                "warp shuffles",
                                                "enumerators",
                                                "character literals",

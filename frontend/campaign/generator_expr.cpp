@@ -365,6 +365,17 @@ Val Gen::call_value(const Val& arg) {
   Val ret = conv(body, rt);
   ret.uniform = arg.uniform;
   std::string f = fresh("h");
+  if (hint_() % 100 < 5) {
+    // A function declared without a body (compiled elsewhere): any value of its type.
+    helpers_ << "__device__ " << rt.name << " " << f << "(" << pt.name << ");\n";
+    ret.s = f + "(" + arg.s + ")";
+    ret.lo = tmin(rt);
+    ret.hi = tmax(rt);
+    ret.uniform = false;
+    cs_.insert("functions without a body");
+    --depth_;
+    return ret;
+  }
   switch (!plain_ && chance(10) ? 2 : below(2)) {
   case 0:
     helpers_ << "__device__ " << rt.name << " " << f << "(" << pt.name << " " << pn << ") { return "

@@ -266,6 +266,23 @@ __device__ int __clz(int);
 __device__ int __popc(unsigned int);
 __device__ int __ffs(int);
 __device__ unsigned int __brev(unsigned int);
+__device__ int __clzll(long long);
+__device__ int __popcll(unsigned long long);
+__device__ int __ffsll(long long);
+__device__ unsigned long long __brevll(unsigned long long);
+__device__ int __mulhi(int, int);
+__device__ unsigned int __umulhi(unsigned int, unsigned int);
+__device__ unsigned int __sad(int, int, unsigned int);
+__device__ unsigned int __usad(unsigned int, unsigned int, unsigned int);
+__device__ int __float2int_rn(float);
+__device__ int __float2int_rz(float);
+__device__ int __float2int_rd(float);
+__device__ int __float2int_ru(float);
+__device__ float __int2float_rn(int);
+__device__ long clock();
+__device__ long long clock64();
+// A load through the read-only cache: a read of *p.
+template <class T> __device__ T __ldg(const T* p) { return *p; }
 // GPUVerify's annotation language (its CUDA header's names): specifications, not code.
 // The extractor neither executes nor trusts them (docs/extract.md): a precondition
 // that it ignores can only add launches, so a verdict stays sound for plain CUDA.

@@ -44,6 +44,31 @@ std::vector<const FunctionDecl*> main_file_kernels(ASTContext& ctx) {
   return out;
 }
 
+namespace {
+/// The named fields of `r` and of its non-virtual bases called `name`.
+int fields_named(const RecordDecl* r, const std::string& name) {
+  int n = 0;
+  if (!r || !(r = r->getDefinition())) return 0;
+  for (const FieldDecl* f : r->fields())
+    n += f->isAnonymousStructOrUnion() ? fields_named(f->getType()->getAsRecordDecl(), name)
+                                       : f->getNameAsString() == name;
+  if (const auto* c = dyn_cast<CXXRecordDecl>(r))
+    for (const CXXBaseSpecifier& b : c->bases())
+      n += fields_named(b.getType()->getAsRecordDecl(), name);
+  return n;
+}
+} // namespace
+
+std::string member_name(const RecordDecl* whole, const FieldDecl* f) {
+  std::string n = f->getNameAsString();
+  if (fields_named(whole, n) <= 1) return n;
+  // Named by its class (an anonymous member's by the named class around it).
+  const RecordDecl* owner = f->getParent();
+  while (owner && owner->isAnonymousStructOrUnion())
+    owner = dyn_cast<RecordDecl>(owner->getParent());
+  return (owner ? owner->getNameAsString() : std::string()) + "::" + n;
+}
+
 std::string kernel_name(const FunctionDecl* f, bool qualified) {
   std::string name;
   llvm::raw_string_ostream os(name);

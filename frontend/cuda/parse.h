@@ -46,6 +46,11 @@ std::vector<const clang::FunctionDecl*> address_taken_functions(clang::ASTContex
 /// when `qualified` (as a call names it).
 std::string kernel_name(const clang::FunctionDecl* f, bool qualified = false);
 
+/// The name of member `f` inside a structure of type `whole` as paths name it (`out` of
+/// `q.out`): its own, or `B::p` where another member of `whole` or of its bases has the
+/// same name (a derived class's `p` hides its base's).
+std::string member_name(const clang::RecordDecl* whole, const clang::FieldDecl* f);
+
 /// CUDA's built-in variables (`threadIdx.x` and its kin are their members): values, not
 /// memory.
 inline constexpr const char* kBuiltinVariables[] = {"threadIdx", "blockIdx", "blockDim", "gridDim",

@@ -22,10 +22,12 @@
 #include <memory>
 #include <mutex>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <shared_mutex>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <unistd.h>
 #include <vector>
@@ -39,9 +41,7 @@
 #define __restrict__ __restrict
 #define __launch_bounds__(...)
 
-struct uint3 {
-  unsigned int x, y, z;
-};
+struct uint3 { unsigned int x, y, z; };
 struct dim3 {
   unsigned int x, y, z;
   dim3(unsigned int a = 1, unsigned int b = 1, unsigned int c = 1) : x(a), y(b), z(c) {}
@@ -74,6 +74,7 @@ inline std::shared_mutex mu; // regions: looked up shared, registered exclusive
 inline std::mutex errors_mu;
 inline std::vector<Region> regions;
 inline std::vector<std::vector<Event>> events; // per thread of the launch
+inline std::vector<int> exit_epoch; // per thread: the barrier interval it returned in
 inline std::vector<std::string> errors;
 inline thread_local std::vector<Event>* my_events = nullptr;
 inline thread_local int epoch = 0, block_id = 0, thread_id = 0, grid_epoch = 0, warp_epoch = 0;
@@ -110,17 +111,79 @@ inline void reg(const void* p, size_t size, const char* name, bool shared) {
 /// `work_limit` stops: its budget counts work, the same on every machine.
 inline std::atomic<unsigned long long> work_done{0};
 inline unsigned long long work_limit = 0; // 0: none
+inline int report(int limit = 5);
+/// Ends a run that cannot go on (past its work budget, a fault): says why, reports the
+/// races of the accesses recorded so far (every thread that accesses memory afterwards
+/// waits), and exits with `status`.
+inline std::atomic<bool> stopping{false};
+[[noreturn]] inline void wait_forever() {
+  for (;;)
+    pause();
+}
+[[noreturn]] inline void stop_run(const char* why, int status) {
+  if (stopping.exchange(true)) wait_forever();
+  std::printf("error\t%s\n", why);
+  // Every access in flight ends first; none starts afterwards. (A fault inside the
+  // runtime may hold the lock: then what was recorded is not read.)
+  bool locked = false;
+  for (int i = 0; i < 2000 && !(locked = mu.try_lock()); ++i)
+    usleep(1000);
+  if (locked) report();
+  std::fflush(stdout);
+  std::_Exit(status);
+}
 inline void count_work() {
-  if (work_limit && work_done.fetch_add(1, std::memory_order_relaxed) + 1 == work_limit) {
-    std::printf("error\tthe run exceeded its work budget (%llu accesses and barrier passes)\n",
-                work_limit);
-    std::fflush(stdout);
-    std::_Exit(3);
+  if (stopping.load(std::memory_order_relaxed)) wait_forever();
+  if (work_limit && work_done.fetch_add(1, std::memory_order_relaxed) + 1 >= work_limit) {
+    static char why[128];
+    std::snprintf(why, sizeof why,
+                  "the run exceeded its work budget (%llu accesses and barrier passes)", work_limit);
+    stop_run(why, 3);
   }
 }
-inline void* access(const void* p, int64_t n, int kind, int line, int col) {
+/// A fault of the kernel (a division by zero, an access through a pointer the detector
+/// does not follow): the run stops with the signal's status after reporting.
+/// The guards' reasons (read_job writes the seconds in).
+inline char cpu_guard_why[128], wall_guard_why[128];
+extern "C" inline void on_fault(int sig) {
+  const char* why = sig == SIGFPE    ? "the run stopped at an arithmetic exception (a division by zero?)"
+                    : sig == SIGSEGV ? "the run stopped at a segmentation fault (a stack overflow?)"
+                    : sig == SIGBUS  ? "the run stopped at a bus error"
+                    : sig == SIGPROF ? cpu_guard_why
+                    : sig == SIGALRM ? wall_guard_why
+                                     : "the run stopped at an illegal instruction";
+  stop_run(why, 128 + sig);
+}
+/// A stack of its own for the handler (a fault may be a stack overflow), per thread.
+inline thread_local std::unique_ptr<char[]> signal_stack;
+inline void alternate_signal_stack() {
+  stack_t ss{};
+  ss.ss_size = 1 << 16;
+  signal_stack.reset(new char[ss.ss_size]);
+  ss.ss_sp = signal_stack.get();
+  sigaltstack(&ss, nullptr);
+}
+inline void* out_of_bounds(int64_t n, int line, int col, const char* of) {
+  std::lock_guard<std::mutex> l(errors_mu);
+  if (errors.size() < 20)
+    errors.push_back("out of bounds: " + std::to_string(n) + " byte(s) at " + std::to_string(line) +
+                     ":" + std::to_string(col) + (of ? std::string(" of '") + of + "'" : "") +
+                     " (block " + std::to_string(block_id) + " thread " +
+                     std::to_string(thread_id) + ")");
+  if (n > static_cast<int64_t>(sizeof scratch)) std::abort();
+  return scratch;
+}
+/// An access through a subscript of a named array (`a[i]`, `s[i][j]`): outside the
+/// array's bytes it is out of bounds, wherever it lands (another object next to it too).
+inline void* access(const void* p, int64_t n, int kind, int line, int col,
+                    const void* array = nullptr, size_t array_bytes = 0,
+                    const char* array_name = nullptr) {
   const char* c = static_cast<const char*>(p);
   count_work();
+  if (array) {
+    const char* a = static_cast<const char*>(array);
+    if (c < a || n < 0 || c + n > a + array_bytes) return out_of_bounds(n, line, col, array_name);
+  }
   if (c >= stack_lo && c < stack_hi) return const_cast<void*>(p); // the thread's own
   {
     std::shared_lock<std::shared_mutex> l(mu);
@@ -134,25 +197,37 @@ inline void* access(const void* p, int64_t n, int kind, int line, int col) {
       }
     }
   }
-  std::lock_guard<std::mutex> l(errors_mu);
-  if (errors.size() < 20)
-    errors.push_back("out of bounds: " + std::to_string(n) + " byte(s) at " + std::to_string(line) +
-                     ":" + std::to_string(col) + " (block " + std::to_string(block_id) +
-                     " thread " + std::to_string(thread_id) + ")");
-  if (n > static_cast<int64_t>(sizeof scratch)) std::abort();
-  return scratch;
+  return out_of_bounds(n, line, col, nullptr);
 }
 /// An address of any qualification (`volatile` ones too).
 inline const void* addr(const volatile void* p) { return const_cast<const void*>(p); }
+/// `v` as a pointer of type P (of any qualification: GCC's static_cast refuses a
+/// pointer to a `__restrict` pointer).
+template <class P> P as(void* v) {
+  P out;
+  std::memcpy(&out, &v, sizeof out);
+  return out;
+}
 template <class T> T* rd(T* p, int line, int col) {
-  return static_cast<T*>(access(addr(p), sizeof(T), Read, line, col));
+  return as<T*>(access(addr(p), sizeof(T), Read, line, col));
 }
 template <class T> T* wr(T* p, int line, int col) {
-  return static_cast<T*>(access(addr(p), sizeof(T), Write, line, col));
+  return as<T*>(access(addr(p), sizeof(T), Write, line, col));
 }
 template <class T> T* rw(T* p, int line, int col) {
   access(addr(p), sizeof(T), Read, line, col);
-  return static_cast<T*>(access(addr(p), sizeof(T), Write, line, col));
+  return as<T*>(access(addr(p), sizeof(T), Write, line, col));
+}
+// The same, for an element of the named array `a` (its bytes checked).
+template <class T, class A> T* rd_in(T* p, const A& a, const char* n, int line, int col) {
+  return as<T*>(access(addr(p), sizeof(T), Read, line, col, addr(&a), sizeof(A), n));
+}
+template <class T, class A> T* wr_in(T* p, const A& a, const char* n, int line, int col) {
+  return as<T*>(access(addr(p), sizeof(T), Write, line, col, addr(&a), sizeof(A), n));
+}
+template <class T, class A> T* rw_in(T* p, const A& a, const char* n, int line, int col) {
+  access(addr(p), sizeof(T), Read, line, col, addr(&a), sizeof(A), n);
+  return as<T*>(access(addr(p), sizeof(T), Write, line, col, addr(&a), sizeof(A), n));
 }
 inline void* copy(int line, int col, void* to, const void* from, size_t n) {
   const void* f = access(from, static_cast<int64_t>(n), Read, line, col);
@@ -164,7 +239,7 @@ inline void* set(int line, int col, void* to, int v, size_t n) {
 }
 inline std::mutex atomic_mu;
 template <class T, class F> T atomic(T* p, F f) {
-  T* q = static_cast<T*>(access(p, sizeof(T), Atomic, 0, 0));
+  T* q = as<T*>(access(p, sizeof(T), Atomic, 0, 0));
   std::lock_guard<std::mutex> l(atomic_mu);
   T old = *q;
   *q = f(old);
@@ -184,6 +259,7 @@ struct ThreadStart {
 };
 inline void* thread_main(void* p) {
   auto* s = static_cast<ThreadStart*>(p);
+  alternate_signal_stack();
   char here = 0;
   stack_hi = &here + 4096;
   stack_lo = &here - (1 << 20);
@@ -197,6 +273,8 @@ inline void* thread_main(void* p) {
   my_events = &events[static_cast<size_t>(s->block) * blockDim.x * blockDim.y * blockDim.z +
                       static_cast<size_t>(s->thread)];
   s->body(s->arg);
+  exit_epoch[static_cast<size_t>(s->block) * blockDim.x * blockDim.y * blockDim.z +
+             static_cast<size_t>(s->thread)] = epoch;
   block_barrier->arrive_and_drop();
   warp_barriers[static_cast<size_t>(s->thread) / 32]->arrive_and_drop();
   return nullptr;
@@ -208,6 +286,7 @@ inline void launch(dim3 g, dim3 b, void (*body)(void*), void* arg) {
   blockDim = b;
   const int threads = static_cast<int>(b.x * b.y * b.z), blocks = static_cast<int>(g.x * g.y * g.z);
   events.assign(static_cast<size_t>(threads) * blocks, {});
+  exit_epoch.assign(static_cast<size_t>(threads) * blocks, -1);
   for (int blk = 0; blk < blocks; ++blk) {
     std::barrier<> bar(threads);
     block_barrier = &bar;
@@ -297,27 +376,49 @@ inline std::string describe(const Event& e) {
 }
 
 /// Prints the races of the last launch (at most `limit` lines) and its errors.
-inline int report(int limit = 5) {
+inline int report(int limit) {
   if (unmodelled.exchange(false)) limit = 0;
   std::vector<Event> all;
   for (auto& v : events)
     all.insert(all.end(), v.begin(), v.end());
-  std::sort(all.begin(), all.end(), [](const Event& a, const Event& b) {
-    return a.region != b.region ? a.region < b.region : a.off < b.off;
-  });
+  // One of each access (a loop repeats them), then the pairs at overlapping bytes: at
+  // most kComparisons of them, a count, so the search ends alike on every machine.
+  auto key = [](const Event& e) {
+    return std::make_tuple(e.region, e.off, e.size, e.kind, e.block, e.thread, e.epoch,
+                           e.grid_epoch, e.warp_epoch, e.line, e.col);
+  };
+  std::sort(all.begin(), all.end(),
+            [&](const Event& a, const Event& b) { return key(a) < key(b); });
+  all.erase(std::unique(all.begin(), all.end(),
+                        [&](const Event& a, const Event& b) { return key(a) == key(b); }),
+            all.end());
+  constexpr unsigned long long kComparisons = 200'000'000;
+  unsigned long long compared = 0;
   int found = 0;
   std::vector<std::string> seen;
   for (size_t i = 0; i < all.size() && found < limit; ++i) {
     const Event& a = all[i];
     for (size_t j = i + 1;
          j < all.size() && all[j].region == a.region && all[j].off < a.off + a.size; ++j) {
+      if (++compared > kComparisons) {
+        errors.push_back("the race search stopped after 200000000 pairs of accesses");
+        i = all.size();
+        break;
+      }
       const Event& b = all[j];
       if (a.kind == Read && b.kind == Read) continue;
       // Atomics of one width at one address are ordered; of different widths they race.
       if (a.kind == Atomic && b.kind == Atomic && a.size == b.size && a.off == b.off) continue;
       if (a.block == b.block && a.thread == b.thread) continue;
       bool same_block = a.block == b.block;
-      if (same_block && a.epoch != b.epoch) continue;
+      // A barrier orders them, unless the earlier one's thread returned before it (it
+      // never arrived: nothing of its last interval is ordered with what follows).
+      if (same_block && a.epoch != b.epoch) {
+        const Event& first = a.epoch < b.epoch ? a : b;
+        const size_t t = static_cast<size_t>(first.block) * blockDim.x * blockDim.y * blockDim.z +
+                         static_cast<size_t>(first.thread);
+        if (exit_epoch[t] != first.epoch) continue;
+      }
       // A __syncwarp orders the accesses of its warp's threads on its two sides.
       if (same_block && a.thread / 32 == b.thread / 32 && a.warp_epoch != b.warp_epoch) continue;
       if (!same_block && regions[static_cast<size_t>(a.region)].shared) continue;
@@ -352,10 +453,23 @@ template <class T> T* dynamic_shared(const char* name) {
   reg(dynamic_shared_memory, sizeof(dynamic_shared_memory), name, true);
   return reinterpret_cast<T*>(dynamic_shared_memory);
 }
-/// A buffer for a pointer parameter: `count` elements, registered as global memory.
+/// Address space around each buffer that no object occupies: an index past either end
+/// by less (any `int` index of elements up to 8 bytes) is out of bounds, never an
+/// access of another buffer.
+inline constexpr size_t kGap = size_t{1} << 34;
+inline std::vector<std::pair<void*, size_t>> reservations; // unmapped by reset()
+/// A buffer for a pointer parameter: `count` elements, registered as global memory, alone
+/// in its reservation of address space.
 template <class T> T* buffer(const char* name, size_t count) {
-  size_t bytes = sizeof(T) * count;
-  char* p = static_cast<char*>(std::calloc(bytes + 1, 1));
+  size_t bytes = sizeof(T) * count, page = 4096, len = (bytes + page) / page * page;
+  void* r = mmap(nullptr, len + 2 * kGap, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
+  char* p = static_cast<char*>(r) + kGap;
+  if (r == MAP_FAILED || mprotect(p, len, PROT_READ | PROT_WRITE) != 0) {
+    std::printf("error\tcannot map a buffer of %zu bytes\n", bytes);
+    std::exit(3);
+  }
+  reservations.push_back({r, len + 2 * kGap});
   for (size_t i = 0; i < count && !zero_fill; ++i) {
     if constexpr (std::is_integral_v<T>)
       reinterpret_cast<T*>(p)[i] = static_cast<T>((i * 7 + 3) % count);
@@ -364,6 +478,17 @@ template <class T> T* buffer(const char* name, size_t count) {
   }
   reg(p, bytes, name, false);
   return reinterpret_cast<T*>(p);
+}
+/// `*at = v` through its bytes: a constant member is filled as the others are.
+template <class T, class V> void put(T* at, V v) {
+  using U = std::remove_cv_t<T>;
+  U u = static_cast<U>(v);
+  std::memcpy(const_cast<void*>(addr(at)), &u, sizeof u);
+}
+/// An error of the run (a kernel the harness cannot launch).
+inline void fail(const char* why) {
+  std::lock_guard<std::mutex> l(errors_mu);
+  errors.push_back(why);
 }
 /// A run: the mutants switched on, the launch, the buffers' length, scalar arguments.
 struct Job {
@@ -377,6 +502,12 @@ struct Job {
       if (k.size() > 1 && k[0] == '@' && k.compare(1, std::string::npos, n) == 0 && v >= 0)
         return static_cast<size_t>(v);
     return elements;
+  }
+  /// The first kernel to run (`@@from`: the job continues after a kernel that stopped).
+  long from() const {
+    for (const auto& [k, v] : args)
+      if (k == "@@from") return static_cast<long>(v);
+    return 0;
   }
   bool zero_fill() const {
     for (const auto& [k, v] : args)
@@ -419,6 +550,15 @@ inline bool read_job(Job& j, int argc, char** argv) {
     for (int i = 1; i < argc; ++i)
       line += std::string(argv[i]) + " ";
   }
+  if (!job_started)
+    for (int sig : {SIGFPE, SIGSEGV, SIGBUS, SIGILL, SIGPROF, SIGALRM})
+    {
+      struct sigaction sa{};
+      sa.sa_handler = on_fault;
+      sa.sa_flags = SA_ONSTACK;
+      sigaction(sig, &sa, nullptr);
+    }
+  if (!job_started) alternate_signal_stack();
   job_started = true;
   j = Job{};
   long long g[3] = {1, 1, 1}, b[3] = {1, 1, 1}, e = 0;
@@ -440,6 +580,10 @@ inline bool read_job(Job& j, int argc, char** argv) {
   // The guards: seconds of the process's CPU time (its threads' work, whatever else the
   // machine runs) against a loop that touches no memory, and ten times as many seconds
   // of wall-clock time against threads that wait forever.
+  std::snprintf(cpu_guard_why, sizeof cpu_guard_why,
+                "the run used its %d s of CPU time (a loop that touches no memory?)", job_seconds);
+  std::snprintf(wall_guard_why, sizeof wall_guard_why,
+                "the run waited %d s (threads that wait forever?)", job_seconds * 10);
   itimerval cpu{};
   cpu.it_value.tv_sec = job_seconds;
   setitimer(ITIMER_PROF, &cpu, nullptr);
@@ -471,240 +615,12 @@ inline void reset() {
   std::unique_lock<std::shared_mutex> l(mu);
   regions.clear();
   errors.clear();
+  for (const auto& [r, n] : reservations)
+    munmap(r, n);
+  reservations.clear();
 }
 
 } // namespace fmr
 
-#define __syncthreads() ::fmr::barrier()
-typedef unsigned int uint;
-// Vector types (as funmem_cuda_min.h declares them).
-#define FM_VECTOR_TYPES(T, N, A2, A4)                                                              \
-  struct N##1 {                                                                                    \
-    T x;                                                                                           \
-  };                                                                                               \
-  struct alignas(A2) N##2 {                                                                        \
-    T x, y;                                                                                        \
-  };                                                                                               \
-  struct alignas(A4) N##4 {                                                                        \
-    T x, y, z, w;                                                                                  \
-  };                                                                                               \
-  inline N##1 make_##N##1(T x) {                                                                   \
-    return {x};                                                                                    \
-  }                                                                                                \
-  inline N##2 make_##N##2(T x, T y) {                                                              \
-    return {x, y};                                                                                 \
-  }                                                                                                \
-  inline N##3 make_##N##3(T x, T y, T z) {                                                         \
-    return {x, y, z};                                                                              \
-  }                                                                                                \
-  inline N##4 make_##N##4(T x, T y, T z, T w) {                                                    \
-    return {x, y, z, w};                                                                           \
-  }
-struct char3 {
-  char x, y, z;
-};
-FM_VECTOR_TYPES(char, char, 2, 4)
-struct uchar3 {
-  unsigned char x, y, z;
-};
-FM_VECTOR_TYPES(unsigned char, uchar, 2, 4)
-struct short3 {
-  short x, y, z;
-};
-FM_VECTOR_TYPES(short, short, 4, 8)
-struct ushort3 {
-  unsigned short x, y, z;
-};
-FM_VECTOR_TYPES(unsigned short, ushort, 4, 8)
-struct int3 {
-  int x, y, z;
-};
-FM_VECTOR_TYPES(int, int, 8, 16)
-FM_VECTOR_TYPES(unsigned int, uint, 8, 16)
-struct longlong3 {
-  long long x, y, z;
-};
-FM_VECTOR_TYPES(long long, longlong, 16, 16)
-struct ulonglong3 {
-  unsigned long long x, y, z;
-};
-FM_VECTOR_TYPES(unsigned long long, ulonglong, 16, 16)
-struct float3 {
-  float x, y, z;
-};
-FM_VECTOR_TYPES(float, float, 8, 16)
-struct double3 {
-  double x, y, z;
-};
-FM_VECTOR_TYPES(double, double, 16, 16)
-// cuRAND's device API as funmem_cuda_min.h models it: the state (an MTGP32 state: the
-// byte of the thread's index in its block mod 256) read and written.
-struct curandStateXORWOW {
-  unsigned int d, v[5];
-  int boxmuller_flag, boxmuller_flag_double;
-  float boxmuller_extra;
-  double boxmuller_extra_double;
-};
-typedef struct curandStateXORWOW curandState;
-typedef struct curandStateXORWOW curandState_t;
-struct curandStateMtgp32 {
-  unsigned int s[1024];
-  int offset, pIdx;
-};
-typedef struct curandStateMtgp32 curandStateMtgp32_t;
-inline void curand_init(unsigned long long seed, unsigned long long, unsigned long long,
-                        curandState* s) {
-  static_cast<curandState*>(::fmr::access(s, sizeof *s, ::fmr::Write, 0, 0))->d =
-      static_cast<unsigned int>(seed);
-}
-inline unsigned int curand(curandState* s) {
-  ::fmr::access(s, sizeof *s, ::fmr::Read, 0, 0);
-  auto* w = static_cast<curandState*>(::fmr::access(s, sizeof *s, ::fmr::Write, 0, 0));
-  return w->d = w->d * 1664525u + 1013904223u;
-}
-inline unsigned int curand(curandStateMtgp32* s) {
-  unsigned t = threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
-  char* b = reinterpret_cast<char*>(s) + t % 256;
-  ::fmr::access(b, 1, ::fmr::Read, 0, 0);
-  ::fmr::access(b, 1, ::fmr::Write, 0, 0);
-  return t * 2654435761u;
-}
-template <class S> float curand_uniform(S* s) {
-  return static_cast<float>(curand(s) % 1000 + 1) / 1000.0f;
-}
-template <class S> float curand_normal(S* s) {
-  return static_cast<float>(curand(s) % 1000) / 500.0f - 1.0f;
-}
-template <class S> double curand_uniform_double(S* s) {
-  return curand_uniform(s);
-}
-template <class S> double curand_normal_double(S* s) {
-  return curand_normal(s);
-}
-// Cooperative groups: a thread block's barrier, and the grid's (an epoch of its own:
-// blocks run one after another, so only the epochs order them).
-namespace cooperative_groups {
-struct thread_block {
-  void sync() const { ::fmr::barrier(); }
-};
-struct grid_group {
-  void sync() const {
-    ++::fmr::grid_epoch;
-    ::fmr::barrier();
-  }
-};
-inline thread_block this_thread_block() {
-  return {};
-}
-inline grid_group this_grid() {
-  return {};
-}
-inline void synchronize(const thread_block& b) {
-  b.sync();
-}
-inline void synchronize(const grid_group& g) {
-  g.sync();
-}
-} // namespace cooperative_groups
-// GPUVerify's annotations are specifications: they do not run (their arguments, where
-// the predicates such as __implies or __enabled appear, are dropped with them).
-#define __requires(...) ((void)0)
-#define __ensures(...) ((void)0)
-#define __assert(...) ((void)0)
-#define __assume(...) ((void)0)
-#define __axiom(...) ((void)0)
-#define __invariant(...) ((void)0)
-#define __global_invariant(...) ((void)0)
-#define __global_requires(...) ((void)0)
-#define __global_ensures(...) ((void)0)
-#define __global_assert(...) ((void)0)
-#define __candidate_invariant(...) ((void)0)
-#define __candidate_global_invariant(...) ((void)0)
-#define __function_wide_invariant(...) ((void)0)
-#define __requires_fresh_array(...) ((void)0)
-/// Mutant schemata: the kernel mutator's switches.
-inline bool fm_mutant(long k) {
-  return fmr::m(k);
-}
-inline void __syncwarp(unsigned int mask = 0xffffffffu) {
-  fmr::warp_barrier(mask);
-}
-// Warp shuffles (the mask is taken as the whole warp; `width` segments the warp).
-template <class T> T __shfl_sync(unsigned int, T v, int src, int width = 32) {
-  long l = fmr::lane();
-  return fmr::shuffle(v, l / width * width + ((src % width) + width) % width);
-}
-template <class T> T __shfl_down_sync(unsigned int, T v, unsigned int d, int width = 32) {
-  long l = fmr::lane(), s = l + static_cast<long>(d);
-  return fmr::shuffle(v, s / width == l / width ? s : l);
-}
-template <class T> T __shfl_up_sync(unsigned int, T v, unsigned int d, int width = 32) {
-  long l = fmr::lane(), s = l - static_cast<long>(d);
-  return fmr::shuffle(v, s >= 0 && s / width == l / width ? s : l);
-}
-template <class T> T __shfl_xor_sync(unsigned int, T v, int m, int width = 32) {
-  long l = fmr::lane(), s = l ^ m;
-  return fmr::shuffle(v, s / width == l / width ? s : l);
-}
-inline void __threadfence() {}
-inline void __threadfence_block() {}
-// Every atomic that funmem_cuda_min.h declares (the extractor's header), each recorded
-// with its own width: CUDA's semantics, one lock for all.
-#define FMR_ATOMIC(name, T, expr)                                                            \
-  inline T name(T* p, T v) {                                                                 \
-    return fmr::atomic(p, [&](T o) { return static_cast<T>(expr); });                        \
-  }
-#define FMR_ATOMIC_ARITH(T)                                                                  \
-  FMR_ATOMIC(atomicAdd, T, o + v)                                                            \
-  FMR_ATOMIC(atomicExch, T, v)
-#define FMR_ATOMIC_INT(T)                                                                    \
-  FMR_ATOMIC(atomicAdd, T, o + v)                                                            \
-  FMR_ATOMIC(atomicExch, T, v)                                                               \
-  FMR_ATOMIC(atomicMin, T, o < v ? o : v)                                                    \
-  FMR_ATOMIC(atomicMax, T, o > v ? o : v)                                                    \
-  FMR_ATOMIC(atomicAnd, T, o & v)                                                            \
-  FMR_ATOMIC(atomicOr, T, o | v)                                                             \
-  FMR_ATOMIC(atomicXor, T, o ^ v)                                                            \
-  inline T atomicCAS(T* p, T c, T v) {                                                       \
-    return fmr::atomic(p, [&](T o) { return o == c ? v : o; });                              \
-  }
-FMR_ATOMIC_INT(int)
-FMR_ATOMIC_INT(unsigned int)
-FMR_ATOMIC_INT(unsigned long long)
-FMR_ATOMIC_ARITH(float)
-FMR_ATOMIC(atomicAdd, double, o + v)
-FMR_ATOMIC(atomicSub, int, o - v)
-FMR_ATOMIC(atomicSub, unsigned int, o - v)
-FMR_ATOMIC(atomicInc, unsigned int, o >= v ? 0u : o + 1)
-FMR_ATOMIC(atomicDec, unsigned int, o == 0 || o > v ? v : o - 1)
-#undef FMR_ATOMIC_INT
-#undef FMR_ATOMIC_ARITH
-#undef FMR_ATOMIC
-// CUDA's min/max overloads (as funmem_cuda_min.h declares them): both arguments in the
-// result's type.
-#define FMR_MINMAX(R, A, B)                                                                 \
-  inline R min(A a, B b) { return (R)a < (R)b ? (R)a : (R)b; }                              \
-  inline R max(A a, B b) { return (R)a > (R)b ? (R)a : (R)b; }
-FMR_MINMAX(int, int, int)
-FMR_MINMAX(unsigned int, unsigned int, unsigned int)
-FMR_MINMAX(unsigned int, int, unsigned int)
-FMR_MINMAX(unsigned int, unsigned int, int)
-FMR_MINMAX(long, long, long)
-FMR_MINMAX(unsigned long, unsigned long, unsigned long)
-FMR_MINMAX(unsigned long, long, unsigned long)
-FMR_MINMAX(unsigned long, unsigned long, long)
-FMR_MINMAX(long long, long long, long long)
-FMR_MINMAX(unsigned long long, unsigned long long, unsigned long long)
-FMR_MINMAX(unsigned long long, long long, unsigned long long)
-FMR_MINMAX(unsigned long long, unsigned long long, long long)
-FMR_MINMAX(float, float, float)
-FMR_MINMAX(double, double, double)
-FMR_MINMAX(double, float, double)
-FMR_MINMAX(double, double, float)
-#undef FMR_MINMAX
-inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
-inline unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
-inline long long llmin(long long a, long long b) { return a < b ? a : b; }
-inline long long llmax(long long a, long long b) { return a > b ? a : b; }
-inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
-inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+// The CUDA device API the kernels call (funmem_race_cuda.h) follows: CMake appends it
+// to this text.

@@ -7,6 +7,7 @@
 #include "support/files.h"
 #include "support/process.h"
 
+#include <clang/Lex/Lexer.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <sstream>
 
@@ -29,10 +31,13 @@ using clang::Expr;
 using clang::Stmt;
 namespace fs = std::filesystem;
 
+/// A type as C++ source names it.
+std::string type_text(QualType t, const ASTContext& ctx);
+
 /// Wraps every load and store of memory; registers static-storage variables.
 class Instrumenter : public RecursiveASTVisitor<Instrumenter> {
 public:
-  Instrumenter(ASTContext& ctx, Rewriter& rw) : sm_(ctx.getSourceManager()), rw_(rw) {}
+  Instrumenter(ASTContext& ctx, Rewriter& rw) : ctx_(&ctx), sm_(ctx.getSourceManager()), rw_(rw) {}
   bool shouldTraversePostOrder() const { return true; }
 
   std::vector<std::string> errors;
@@ -124,7 +129,33 @@ public:
     return true;
   }
 
+  // Copies that have no source text to wrap: refused, never missed.
+  bool VisitLambdaExpr(LambdaExpr* l) {
+    for (const LambdaCapture& c : l->captures()) {
+      if (c.capturesThis() && c.getCaptureKind() == LCK_StarThis)
+        error(c.getLocation(), "the copy of *this that a lambda captures");
+      if (!c.capturesVariable() || c.getCaptureKind() != LCK_ByCopy || l->isInitCapture(&c))
+        continue;
+      const auto* v = dyn_cast<VarDecl>(c.getCapturedVar());
+      if (v && (v->hasGlobalStorage() || v->getType()->isReferenceType()))
+        error(c.getLocation(), "the copy of '" + v->getNameAsString() + "' that a lambda captures");
+    }
+    return true;
+  }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt* f) {
+    if (memory(f->getRangeInit()))
+      error(f->getRangeInit()->getBeginLoc(),
+            "the loads of a range-based for over memory ('" +
+                Lexer::getSourceText(
+                    CharSourceRange::getTokenRange(f->getRangeInit()->getSourceRange()), sm_,
+                    LangOptions())
+                    .str() +
+                "')");
+    return true;
+  }
+
 private:
+  ASTContext* ctx_;
   SourceManager& sm_;
   Rewriter& rw_;
 
@@ -148,10 +179,16 @@ private:
     const Expr* e = e0->IgnoreParens();
     if (e->getType()->isFunctionType()) return false;
     if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
-      const auto* v = dyn_cast<VarDecl>(d->getDecl());
+      // A structured binding names a member of the variable it decomposes.
+      const ValueDecl* decl = d->getDecl();
+      if (const auto* b = dyn_cast<BindingDecl>(decl)) decl = b->getDecomposedDecl();
+      const auto* v = dyn_cast_or_null<VarDecl>(decl);
       if (!v || builtin_variable(v->getNameAsString())) return false;
       return v->hasGlobalStorage() || v->getType()->isReferenceType();
     }
+    // An lvalue cast (`(B&)a[0]`, with its implicit part: to a base) is its operand's
+    // memory, seen as its type.
+    if (const auto* c = dyn_cast<CastExpr>(e); c && c->isGLValue()) return memory(c->getSubExpr());
     if (const auto* m = dyn_cast<MemberExpr>(e)) {
       if (const auto* d = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()))
         if (builtin_variable(d->getDecl()->getNameAsString())) return false;
@@ -173,11 +210,70 @@ private:
     if (const auto* u = dyn_cast<UnaryOperator>(e)) return u->getOpcode() == UO_Deref;
     return false;
   }
-  void wrap(const Expr* e, const char* fn) {
+  /// The named array a subscript indexes (`a` of `a[i]` and of `a[i][j]`), if it is a
+  /// variable of static storage of a constant array type.
+  const DeclRefExpr* array_of(const Expr* e) {
+    const auto* s = dyn_cast<ArraySubscriptExpr>(e->IgnoreParens());
+    while (s) {
+      const Expr* base = s->getBase()->IgnoreParenImpCasts();
+      if (const auto* d = dyn_cast<DeclRefExpr>(base)) {
+        const auto* v = dyn_cast<VarDecl>(d->getDecl());
+        bool named =
+            v && v->hasGlobalStorage() && isa<ConstantArrayType>(v->getType()) && rewritable(d);
+        return named ? d : nullptr;
+      }
+      s = base->getType()->isArrayType() ? dyn_cast<ArraySubscriptExpr>(base) : nullptr;
+    }
+    return nullptr;
+  }
+  void wrap(const Expr* e0, const char* fn) {
+    // Parentheses and conversions that change no byte (`const`); a conversion to a base
+    // class of a read: the base's bytes; `?:` and `,` lvalues: their operands.
+    const Expr* e = e0->IgnoreParens();
+    std::string base;
+    for (;;) {
+      const auto* ic = dyn_cast<ImplicitCastExpr>(e);
+      if (ic && ic->getCastKind() == CK_NoOp) {
+        e = ic->getSubExpr()->IgnoreParens();
+      } else if (ic && base.empty() && std::string(fn) == "rd" &&
+                 (ic->getCastKind() == CK_DerivedToBase ||
+                  ic->getCastKind() == CK_UncheckedDerivedToBase)) {
+        base = type_text(ic->getType().getUnqualifiedType(), *ctx_);
+        e = ic->getSubExpr()->IgnoreParens();
+      } else {
+        break;
+      }
+    }
+    if (const auto* c = dyn_cast<ConditionalOperator>(e); c && c->isGLValue()) {
+      wrap(c->getTrueExpr(), fn);
+      wrap(c->getFalseExpr(), fn);
+      return;
+    }
+    if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->getOpcode() == BO_Comma) {
+      wrap(b->getRHS(), fn);
+      return;
+    }
     if (!memory(e) || !rewritable(e)) return;
+    if (!base.empty()) {
+      PresumedLoc p = sm_.getPresumedLoc(e->getBeginLoc());
+      rw_.InsertTextBefore(e->getBeginLoc(), "(*::fmr::rd(static_cast<const " + base + "*>(&(");
+      rw_.InsertTextAfterToken(e->getEndLoc(), ")), " + std::to_string(p.getLine()) + ", " +
+                                                   std::to_string(p.getColumn()) + "))");
+      return;
+    }
     PresumedLoc p = sm_.getPresumedLoc(e->getBeginLoc());
-    rw_.InsertTextBefore(e->getBeginLoc(), std::string("(*::fmr::") + fn + "(&(");
-    rw_.InsertTextAfterToken(e->getEndLoc(), "), " + std::to_string(p.getLine()) + ", " +
+    // An element of a named array is checked against the array's bytes: an index past
+    // its end is out of bounds even where another object follows it.
+    std::string within;
+    if (const DeclRefExpr* a = array_of(e)) {
+      std::string name = Lexer::getSourceText(CharSourceRange::getTokenRange(a->getSourceRange()),
+                                              sm_, LangOptions())
+                             .str();
+      within = name + ", \"" + a->getDecl()->getNameAsString() + "\", ";
+    }
+    rw_.InsertTextBefore(e->getBeginLoc(),
+                         std::string("(*::fmr::") + fn + (within.empty() ? "" : "_in") + "(&(");
+    rw_.InsertTextAfterToken(e->getEndLoc(), "), " + within + std::to_string(p.getLine()) + ", " +
                                                  std::to_string(p.getColumn()) + "))");
   }
 };
@@ -196,74 +292,171 @@ const FunctionDecl* function_target(ASTContext& ctx, QualType t) {
   return nullptr;
 }
 
-/// A buffer's element type for a pointer of type `t`, or null where none can be
-/// allocated (`void`, pointers, incomplete and function types).
-std::optional<QualType> element_type(QualType t) {
+/// A buffer's element type for a pointer of type `t` (bytes for `void*`), or null where
+/// none can be allocated (pointers to pointers, incomplete and function types).
+std::optional<QualType> element_type(ASTContext& ctx, QualType t) {
   QualType e = t->getPointeeType().getUnqualifiedType();
-  if (e->isVoidType() || e->isPointerType() || e->isIncompleteType() || e->isFunctionType())
+  if (e->isVoidType()) return ctx.UnsignedCharTy;
+  if (e->isPointerType() || e->isIncompleteType() || e->isFunctionType() || e->isReferenceType())
     return std::nullopt;
   return e;
 }
 
-/// Fills the members of a structure argument `lhs` of type `t`, named `path` as the
-/// extractor names the paths inside structure parameters (`q.a`, `q.in.p[1]`): each
-/// pointer a buffer of its own (`--size PATH=COUNT`), a function pointer the function a
-/// call through it reaches, an integer `--arg PATH=V` where given (0 otherwise, the
-/// structure being value-initialised). Pointers in a union (the extractor's
-/// `unsupported`), constant members and pointers to what cannot be allocated stay
-/// null: a use is an out-of-bounds error of the run, never a silent one.
-void fill_members(std::ostringstream& o, ASTContext& ctx, QualType t, const std::string& lhs,
-                  const std::string& path, bool in_union, int depth) {
-  if (t.isConstQualified() || depth > 8) return;
-  if (const auto* at = ctx.getAsConstantArrayType(t)) {
-    const uint64_t n = std::min<uint64_t>(at->getSize().getZExtValue(), 64);
-    for (uint64_t i = 0; i < n; ++i)
-      fill_members(o, ctx, at->getElementType(), lhs + "[" + std::to_string(i) + "]",
-                   path + "[" + std::to_string(i) + "]", in_union, depth + 1);
-    return;
+/// Writes the code that gives a kernel's arguments their values in a run, each place
+/// named as the extractor names it (`n`, `q.out`, `q.in.p[1]`, `q.B::p`): a pointer a
+/// buffer of its own (`--size PATH=COUNT`), a function pointer the first function a call
+/// through it may reach, an integer `--arg PATH=V` (a parameter: the number of threads
+/// in x where not given; a member: where given), a floating-point parameter 1. Constant
+/// members are filled as the others; of a union's members only the first is (the others
+/// share its bytes). A place it cannot fill (a reference, a pointer to pointers) makes
+/// `error` say why: the kernel is then reported and not run.
+class Filler {
+public:
+  Filler(ASTContext& ctx, std::ostringstream& o) : ctx_(ctx), o_(o) {}
+  std::string error;
+  std::vector<std::string> scalars, buffers; // the names --arg and --size accept
+
+  void parameter(QualType t, const std::string& lhs, const std::string& path) {
+    t = t.getUnqualifiedType();
+    if (t->isReferenceType())
+      fail("cannot pass the reference argument '" + path + "'");
+    else if (t->isRealFloatingType())
+      put(lhs, "1");
+    else if (t->isIntegerType() || t->isEnumeralType()) {
+      scalars.push_back(path);
+      put(lhs, "j.scalar(\"" + path + "\")");
+    } else
+      place(t, lhs, path, nullptr, 0);
   }
-  if (t->isPointerType() && t->getPointeeType()->isFunctionType()) {
-    if (const FunctionDecl* target = function_target(ctx, t); target && !in_union)
-      o << "  " << lhs << " = &" << target->getNameAsString() << ";\n";
-    return;
+
+private:
+  ASTContext& ctx_;
+  std::ostringstream& o_;
+
+  void fail(const std::string& why) {
+    if (error.empty()) error = why;
   }
-  if (t->isPointerType()) {
-    if (auto e = element_type(t); e && !in_union)
-      o << "  " << lhs << " = ::fmr::buffer<" << type_text(*e, ctx) << ">(\"" << path
-        << "\", j.size(\"" << path << "\"));\n";
-    return;
+  /// `lhs = value`, through its bytes (a constant member too).
+  void put(const std::string& lhs, const std::string& value) {
+    o_ << "  ::fmr::put(&(" << lhs << "), " << value << ");\n";
   }
-  if (t->isIntegerType() || t->isEnumeralType()) {
-    if (!in_union)
-      o << "  if (j.given(\"" << path << "\")) " << lhs << " = static_cast<"
-        << type_text(t.getUnqualifiedType(), ctx) << ">(j.scalar(\"" << path << "\"));\n";
-    return;
+  void place(QualType t, const std::string& lhs, const std::string& path, const RecordDecl* whole,
+             int depth) {
+    if (depth > 8) return;
+    if (t->isReferenceType()) {
+      fail("the member '" + path + "' is a reference: the harness cannot make the structure");
+      return;
+    }
+    if (const auto* at = ctx_.getAsConstantArrayType(t)) {
+      const uint64_t n = std::min<uint64_t>(at->getSize().getZExtValue(), 64);
+      for (uint64_t i = 0; i < n; ++i)
+        place(at->getElementType(), lhs + "[" + std::to_string(i) + "]",
+              path + "[" + std::to_string(i) + "]", whole, depth + 1);
+      return;
+    }
+    if (t->isPointerType() && t->getPointeeType()->isFunctionType()) {
+      if (const FunctionDecl* target = function_target(ctx_, t))
+        put(lhs, "&" + target->getQualifiedNameAsString());
+      else
+        fail("no function of the file for '" + path + "' of type '" + type_text(t, ctx_) + "'");
+      return;
+    }
+    if (t->isPointerType()) {
+      auto e = element_type(ctx_, t);
+      if (!e) {
+        fail("cannot allocate '" + path + "' of type '" + type_text(t, ctx_) + "'");
+        return;
+      }
+      buffers.push_back(path);
+      put(lhs,
+          "::fmr::buffer<" + type_text(*e, ctx_) + ">(\"" + path + "\", j.size(\"" + path + "\"))");
+      return;
+    }
+    if (t->isIntegerType() || t->isEnumeralType()) {
+      scalars.push_back(path);
+      o_ << "  if (j.given(\"" << path << "\")) ::fmr::put(&(" << lhs << "), j.scalar(\"" << path
+         << "\"));\n";
+      return;
+    }
+    const auto* rd = t->getAsRecordDecl();
+    if (!rd || !rd->getDefinition()) return;
+    rd = rd->getDefinition();
+    const RecordDecl* named = whole ? whole : rd; // members are named from it
+    if (const auto* c = dyn_cast<CXXRecordDecl>(rd))
+      for (const CXXBaseSpecifier& b : c->bases())
+        if (!b.isVirtual())
+          place(b.getType(),
+                "static_cast<" + type_text(b.getType().getUnqualifiedType(), ctx_) + "&>(" + lhs +
+                    ")",
+                path, named, depth + 1);
+    for (const FieldDecl* f : rd->fields()) {
+      if (f->isUnnamedBitfield()) continue;
+      if (f->isBitField()) {
+        // No address: assigned where given and not constant.
+        if (f->getType().isConstQualified()) continue;
+        std::string at = path + "." + member_name(named, f);
+        scalars.push_back(at);
+        o_ << "  if (j.given(\"" << at << "\")) " << lhs << "." << f->getNameAsString()
+           << " = j.scalar(\"" << at << "\");\n";
+      } else if (f->isAnonymousStructOrUnion()) {
+        // Its members are named as the parent's.
+        place(f->getType(), lhs, path, named, depth + 1);
+      } else {
+        place(f->getType(), lhs + "." + f->getNameAsString(), path + "." + member_name(named, f),
+              f->getType()->isRecordType() ? nullptr : named, depth + 1);
+      }
+      if (rd->isUnion()) break; // the others share the first one's bytes
+    }
   }
-  const auto* rd = t->getAsCXXRecordDecl();
-  if (!rd || !rd->hasDefinition()) return;
-  rd = rd->getDefinition();
-  for (const CXXBaseSpecifier& b : rd->bases())
-    if (!b.isVirtual())
-      fill_members(o, ctx, b.getType(),
-                   "static_cast<" + type_text(b.getType().getUnqualifiedType(), ctx) + "&>(" + lhs +
-                       ")",
-                   path, in_union, depth + 1);
-  for (const FieldDecl* f : rd->fields()) {
-    if (f->isUnnamedBitfield()) continue;
-    // The members of an anonymous structure or union are named as the parent's.
-    const bool anonymous = f->isAnonymousStructOrUnion();
-    fill_members(o, ctx, f->getType(), anonymous ? lhs : lhs + "." + f->getNameAsString(),
-                 anonymous ? path : path + "." + f->getNameAsString(), in_union || rd->isUnion(),
-                 depth + 1);
+};
+
+/// Definitions of the functions the file declares and uses without a body (compiled
+/// elsewhere): each returns a value-initialised result and touches no memory, what
+/// funmem-extract assumes of them (its race-free verdicts say so).
+std::string bodyless_stubs(ASTContext& ctx) {
+  const SourceManager& sm = ctx.getSourceManager();
+  std::ostringstream o;
+  std::function<void(const DeclContext*)> scan = [&](const DeclContext* dc) {
+    for (const Decl* d : dc->decls()) {
+      if (const auto* ns = dyn_cast<NamespaceDecl>(d); ns && !ns->isAnonymousNamespace()) scan(ns);
+      if (const auto* ls = dyn_cast<LinkageSpecDecl>(d)) scan(ls);
+      const auto* f = dyn_cast<FunctionDecl>(d);
+      if (!f || isa<CXXMethodDecl>(f) || f->isDefined() || !f->isUsed() || f->getBuiltinID() ||
+          f->isTemplated() || f->getPreviousDecl() ||
+          !sm.isInMainFile(sm.getExpansionLoc(f->getLocation())))
+        continue;
+      const auto* type = f->getType()->getAs<FunctionProtoType>();
+      if (!type || f->getReturnType()->isReferenceType()) continue;
+      o << "auto " << f->getQualifiedNameAsString() << "(";
+      for (unsigned i = 0; i < f->getNumParams(); ++i)
+        o << (i ? ", " : "") << type_text(f->getParamDecl(i)->getType(), ctx);
+      if (f->isVariadic()) o << (f->getNumParams() ? ", ..." : "...");
+      o << ")" << (type->isNothrow() ? " noexcept" : "") << " -> "
+        << type_text(f->getReturnType(), ctx) << " { return"
+        << (f->getReturnType()->isVoidType() ? "" : " {}") << "; }\n";
+    }
+  };
+  scan(ctx.getTranslationUnitDecl());
+  return o.str();
+}
+
+/// `text` as a C string literal.
+std::string c_string(const std::string& text) {
+  std::string out = "\"";
+  for (char ch : text) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch == '\n' ? ' ' : ch;
   }
+  return out + "\"";
 }
 
 /// The harness: per kernel, a structure of its arguments, a body that calls it, and a
 /// run that allocates pointer arguments, launches, and reports.
 std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& kernels,
-                    const std::vector<const VarDecl*>& statics, std::vector<std::string>& errors) {
+                    const std::vector<const VarDecl*>& statics, std::vector<std::string>& names) {
   std::ostringstream o;
   o << "\n// ---- funmem-race-run harness ----\n";
+  o << bodyless_stubs(ctx);
   o << "static void fmr_register_statics() {\n";
   for (const VarDecl* v : statics) {
     std::string n = v->getNameAsString();
@@ -297,49 +490,45 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
     // as written (namespaces, template arguments).
     std::string n = k->getNameAsString() + "_" + std::to_string(ki);
     std::string callee = kernel_name(k, true);
-    o << "struct fmr_args_" << n << " {\n";
-    for (const ParmVarDecl* p : k->parameters())
-      o << "  " << type_text(p->getType().getUnqualifiedType(), ctx) << " p_"
-        << p->getFunctionScopeIndex() << ";\n";
-    o << "};\nstatic void fmr_body_" << n << "(void* a) {\n  auto* x = static_cast<fmr_args_" << n
-      << "*>(a);\n  " << callee << "(";
-    for (const ParmVarDecl* p : k->parameters())
-      o << (p->getFunctionScopeIndex() ? ", " : "") << "x->p_" << p->getFunctionScopeIndex();
+    // The arguments as bytes (constructed by nothing, filled member by member).
+    std::ostringstream fill;
+    Filler filler(ctx, fill);
+    // Each parameter's type by an alias (`int (*)[4]`, `void (*)(int)` are no
+    // declarators to write `T*` or `T x` after).
+    std::vector<std::string> types;
+    std::ostringstream aliases;
+    for (const ParmVarDecl* p : k->parameters()) {
+      const std::string t = "fmr_t_" + n + "_" + std::to_string(p->getFunctionScopeIndex());
+      if (!p->getType()->isReferenceType())
+        aliases << "using " << t << " = " << type_text(p->getType().getUnqualifiedType(), ctx)
+                << ";\n";
+      types.push_back(t);
+      filler.parameter(p->getType(),
+                       "(*reinterpret_cast<" + t + "*>(a.p_" +
+                           std::to_string(p->getFunctionScopeIndex()) + "))",
+                       p->getNameAsString());
+    }
+    names.insert(names.end(), filler.scalars.begin(), filler.scalars.end());
+    for (const std::string& b : filler.buffers)
+      names.push_back("@" + b);
+    if (!filler.error.empty()) {
+      // Reported as the kernel's run, which does not start; the other kernels run.
+      o << "static void fmr_run_" << n << "(const ::fmr::Job&) {\n  ::fmr::events.clear();\n"
+        << "  ::fmr::fail(" << c_string("the kernel is not run: " + filler.error) << ");\n}\n";
+      continue;
+    }
+    o << aliases.str() << "struct fmr_args_" << n << " {\n";
+    for (size_t i = 0; i < types.size(); ++i)
+      o << "  alignas(" << types[i] << ") unsigned char p_" << i << "[sizeof(" << types[i]
+        << ")];\n";
+    o << "};\nstatic void fmr_body_" << n << "(void* v) {\n  auto& a = *static_cast<fmr_args_" << n
+      << "*>(v);\n  " << callee << "(";
+    for (size_t i = 0; i < types.size(); ++i)
+      o << (i ? ", " : "") << "*reinterpret_cast<" << types[i] << "*>(a.p_" << i << ")";
     o << ");\n}\n";
     o << "static void fmr_run_" << n << "(const ::fmr::Job& j) {\n  fmr_args_" << n
-      << " a{};\n  ::fmr::zero_fill = j.zero_fill();\n";
-    for (const ParmVarDecl* p : k->parameters()) {
-      QualType t = p->getType();
-      std::string field = "a.p_" + std::to_string(p->getFunctionScopeIndex());
-      std::string pn = p->getNameAsString();
-      if (t->isPointerType() && t->getPointeeType()->isFunctionType()) {
-        const FunctionDecl* target = function_target(ctx, t);
-        if (!target) {
-          errors.push_back(n + ": error: no function of the file for the argument '" + pn +
-                           "' of type '" + type_text(t, ctx) + "'");
-          continue;
-        }
-        o << "  " << field << " = &" << target->getNameAsString() << ";\n";
-      } else if (t->isPointerType()) {
-        auto e = element_type(t);
-        if (!e) {
-          errors.push_back(n + ": error: cannot allocate the argument '" + pn + "' of type '" +
-                           type_text(t, ctx) + "'");
-          continue;
-        }
-        o << "  " << field << " = ::fmr::buffer<" << type_text(*e, ctx) << ">(\"" << pn
-          << "\", j.size(\"" << pn << "\"));\n";
-      } else if (t->isIntegerType() || t->isEnumeralType()) {
-        o << "  " << field << " = static_cast<" << type_text(t.getUnqualifiedType(), ctx)
-          << ">(j.scalar(\"" << pn << "\"));\n";
-      } else if (t->isRealFloatingType()) {
-        o << "  " << field << " = 1;\n";
-      } else if (t->isReferenceType()) {
-        errors.push_back(n + ": error: cannot pass the reference argument '" + pn + "'");
-      } else if (t->isRecordType()) {
-        fill_members(o, ctx, t, field, pn, false, 0);
-      }
-    }
+      << " a{};\n  ::fmr::zero_fill = j.zero_fill();\n"
+      << fill.str();
     o << "  ::fmr::launch(j.grid, j.block, fmr_body_" << n << ", &a);\n}\n";
   }
   o << "int main(int argc, char** argv) {\n"
@@ -351,9 +540,9 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
   for (size_t ki = 0; ki < kernels.size(); ++ki) {
     const FunctionDecl* k = kernels[ki];
     std::string n = k->getNameAsString() + "_" + std::to_string(ki), shown = kernel_name(k);
-    o << "    ::fmr::begin(\"" << shown << "\");\n    fmr_run_" << n
-      << "(j);\n    ::fmr::report();\n"
-      << "    ::fmr::end(\"" << shown << "\");\n";
+    o << "    if (j.from() <= " << ki << ") {\n      ::fmr::begin(\"" << shown
+      << "\");\n      fmr_run_" << n << "(j);\n      ::fmr::report();\n"
+      << "      ::fmr::end(\"" << shown << "\");\n    }\n";
   }
   o << "  }\n  return 0;\n}\n";
   return o.str();
@@ -378,7 +567,7 @@ Instrumented instrument(const std::string& code, const std::string& file,
   out.errors.insert(out.errors.end(), ins.errors.begin(), ins.errors.end());
   const RewriteBuffer* buf = rw.getRewriteBufferFor(sm.getMainFileID());
   out.source = buf ? std::string(buf->begin(), buf->end()) : code;
-  out.source += harness(ctx, kernels, ins.statics, out.errors);
+  out.source += harness(ctx, kernels, ins.statics, out.names);
   return out;
 }
 
@@ -388,6 +577,7 @@ RaceDetector::RaceDetector(const std::string& code, const std::string& file,
   Instrumented ins = instrument(code, file, clang_args);
   errors_ = ins.errors;
   kernels_ = ins.kernels;
+  names_ = ins.names;
   if (!errors_.empty()) return;
   fs::create_directories(fs::path(work_dir) / "include");
   auto write = [](const fs::path& p, const std::string& text) {
@@ -425,13 +615,17 @@ std::vector<std::vector<JobResult>> RaceDetector::run(const std::vector<RaceJob>
                                                       uint64_t work) const {
   std::vector<std::vector<JobResult>> out(jobs.size());
   size_t next = 0;
+  // The job at `next` starts at kernel `from`: after a kernel whose run stopped (a hang,
+  // a fault), the job goes on with the next kernel in a new process.
+  size_t from = 0;
   while (next < jobs.size()) {
     fs::path in = fs::path(work_dir_) / "jobs.txt";
     {
       std::ofstream f(in);
       for (size_t j = next; j < jobs.size(); ++j) {
         const RaceJob& job = jobs[j];
-        const Launch& l = job.launch;
+        Launch l = job.launch;
+        if (j == next && from > 0) l.args["@@from"] = static_cast<int64_t>(from);
         f << job.mutant << ' ' << job.mutant2 << ' ' << l.grid[0] << ' ' << l.grid[1] << ' '
           << l.grid[2] << ' ' << l.block[0] << ' ' << l.block[1] << ' ' << l.block[2] << ' '
           << l.elements;
@@ -472,19 +666,28 @@ std::vector<std::vector<JobResult>> RaceDetector::run(const std::vector<RaceJob>
         open = false;
       } else if (f[0] == "job-done") {
         ++next;
+        from = 0;
       }
     }
     if (next >= jobs.size()) break;
     // The job at `next` did not finish (a hang or a crash): report it and go on.
     if (!open) cur = JobResult{};
-    cur.errors.push_back(rc == 128 + SIGPROF ? "the run used its " + std::to_string(seconds) +
-                                                   " s of CPU time (a loop that touches no memory?)"
-                         : rc == 128 + SIGALRM
-                             ? "the run waited " + std::to_string(seconds * 10) +
-                                   " s (threads that wait forever?)"
-                             : "the run did not finish (exit status " + std::to_string(rc) + ")");
+    // The run's own reason (its work budget, a fault), or the guard that stopped it.
+    bool said = std::any_of(cur.errors.begin(), cur.errors.end(),
+                            [](const std::string& e) { return e.rfind("the run ", 0) == 0; });
+    if (!said)
+      cur.errors.push_back(
+          rc == 128 + SIGPROF ? "the run used its " + std::to_string(seconds) +
+                                    " s of CPU time (a loop that touches no memory?)"
+          : rc == 128 + SIGALRM
+              ? "the run waited " + std::to_string(seconds * 10) + " s (threads that wait forever?)"
+              : "the run did not finish (exit status " + std::to_string(rc) + ")");
     out[next].push_back(cur);
-    ++next;
+    from = out[next].size();
+    if (from >= kernels_.size()) {
+      ++next;
+      from = 0;
+    }
   }
   return out;
 }

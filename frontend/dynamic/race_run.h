@@ -54,6 +54,9 @@ struct Instrumented {
   std::string source;
   std::vector<std::string> errors; // `file:line:col: error: ...`
   std::vector<std::string> kernels;
+  /// The names a launch may give values: scalar parameters and members (`n`, `q.n`), and
+  /// pointers as `@` and their path (`@out`, `@q.in`): `--arg` and `--size` take these.
+  std::vector<std::string> names;
 };
 
 /// Instruments `code` (named `file`; CUDA device code as funmem-extract reads it).
@@ -76,6 +79,8 @@ public:
                const std::vector<std::string>& clang_args = {});
   const std::vector<std::string>& errors() const { return errors_; }
   const std::vector<std::string>& kernels() const { return kernels_; }
+  /// See Instrumented::names.
+  const std::vector<std::string>& names() const { return names_; }
   double compile_seconds() const { return compile_seconds_; }
   /// Runs the jobs in one process (restarted after a job that did not finish: past its
   /// `work` or, looping without touching memory, its `seconds`); per job, one result per
@@ -85,7 +90,7 @@ public:
 
 private:
   std::string work_dir_, binary_;
-  std::vector<std::string> errors_, kernels_;
+  std::vector<std::string> errors_, kernels_, names_;
   double compile_seconds_ = 0;
 };
 

@@ -2,6 +2,8 @@
 // calls through function pointers, returned pointers and constructions.
 #include "frontend/extract/extractor.h"
 
+#include <clang/Basic/Builtins.h>
+
 namespace funmem::frontend::detail {
 
 std::vector<const FunctionDecl*>
@@ -15,6 +17,37 @@ indirect_callees(ASTContext& ctx, QualType fn,
   for (const FunctionDecl* f : *cache)
     if (ctx.hasSameFunctionTypeIgnoringExceptionSpec(f->getType(), fn)) out.push_back(f);
   return out;
+}
+
+/// Clang's builtins that do not evaluate their operands (`__builtin_constant_p(p[0] = 1)`
+/// stores nothing).
+bool unevaluated_builtin(const FunctionDecl* f) {
+  switch (f->getBuiltinID()) {
+  case Builtin::BI__builtin_constant_p:
+  case Builtin::BI__builtin_classify_type:
+  case Builtin::BI__builtin_assume:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// The call operator a lambda's static invoker runs: the lambda's, or for a generic
+/// lambda the instantiation with the invoker's parameter types (null if none).
+const CXXMethodDecl* lambda_operator(const CXXMethodDecl* invoker) {
+  const CXXRecordDecl* lambda = invoker->getParent();
+  if (!lambda->isGenericLambda()) return lambda->getLambdaCallOperator();
+  const FunctionTemplateDecl* t = lambda->getDependentLambdaCallOperator();
+  if (!t) return nullptr;
+  for (const FunctionDecl* op : t->specializations()) {
+    if (op->getNumParams() != invoker->getNumParams()) continue;
+    bool same = true;
+    for (unsigned i = 0; i < op->getNumParams(); ++i)
+      same = same && invoker->getASTContext().hasSameType(op->getParamDecl(i)->getType(),
+                                                          invoker->getParamDecl(i)->getType());
+    if (same) return cast<CXXMethodDecl>(op);
+  }
+  return nullptr;
 }
 
 QualType called_type(const CallExpr* c) {
@@ -208,8 +241,25 @@ bool Extractor::changed(const Stmt* body, const ParmVarDecl* p) const {
 }
 
 void Extractor::inline_call(const CallExpr* call, const FunctionDecl* f, const Ctx& c) {
+  // A captureless lambda's conversion to a function pointer yields its static invoker,
+  // which Clang gives no body: a call of it runs the lambda's call operator.
+  if (const auto* m = dyn_cast<CXXMethodDecl>(f); m && m->isLambdaStaticInvoker()) {
+    const CXXMethodDecl* op = lambda_operator(m);
+    if (!op)
+      throw NotAffine{"a call through the function pointer of a generic lambda ('" + text(call) +
+                          "') whose call operator is not instantiated for it",
+                      call};
+    f = op;
+  }
   const FunctionDecl* d = f->getDefinition();
   if (!d || !d->hasBody()) {
+    // Clang's builtins whose operands are not evaluated: no access of theirs runs.
+    if (unevaluated_builtin(f)) {
+      for (const Expr* a : call->arguments())
+        cover(a, "not evaluated (an operand of " + f->getNameAsString() + ")");
+      mark(call, "built-in function (operands not evaluated)");
+      return;
+    }
     // Defined elsewhere (or nowhere): given values only, it reaches none of the
     // kernel's memory unless the file has `__device__` variables other files see.
     // An argument bound to a reference parameter is its object's address; an integer
@@ -234,8 +284,17 @@ void Extractor::inline_call(const CallExpr* call, const FunctionDecl* f, const C
                       call};
     for (const Expr* a : call->arguments())
       rvalue(a, c);
+    // One the program declares (compiled elsewhere), not CUDA's library or a Clang
+    // builtin: the verdict assumes it touches none of the kernel's memory, as GPUVerify
+    // does, and says so.
+    if (!in_header(f) && !f->getBuiltinID()) {
+      std::string n = f->getQualifiedNameAsString();
+      if (std::find(k_.bodyless_calls.begin(), k_.bodyless_calls.end(), n) ==
+          k_.bodyless_calls.end())
+        k_.bodyless_calls.push_back(n);
+    }
     mark(call, "a call of " + f->getNameAsString() +
-                   " without a body: values only, none of the kernel's memory");
+                   " without a body: values only, none of the kernel's memory (assumed)");
     return;
   }
   if (std::find(inlined_.begin(), inlined_.end(), d) != inlined_.end() || inlined_.size() > 16)
@@ -243,18 +302,18 @@ void Extractor::inline_call(const CallExpr* call, const FunctionDecl* f, const C
   if (d->isVariadic()) throw NotAffine{"a call of the variadic '" + f->getNameAsString() + "'"};
   std::vector<const Expr*> args(call->arg_begin(), call->arg_end());
   Target self;
-  std::optional<std::string> self_path;
+  std::optional<ParamPlace> self_path;
   bool method = false;
   if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call)) {
     const Expr* obj = mc->getImplicitObjectArgument();
     const auto* me = dyn_cast<MemberExpr>(mc->getCallee()->IgnoreParens());
     self = me && me->isArrow() ? ptr(obj, c) : lvalue(obj, c);
-    if (!(me && me->isArrow())) self_path = param_path(obj);
+    if (!(me && me->isArrow())) self_path = param_place(obj);
     method = true;
   } else if (isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(d) &&
              !cast<CXXMethodDecl>(d)->isStatic()) {
     self = lvalue(call->getArg(0), c);
-    self_path = param_path(call->getArg(0));
+    self_path = param_place(call->getArg(0));
     args.erase(args.begin());
     method = true;
   }

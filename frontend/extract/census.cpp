@@ -11,25 +11,58 @@ namespace {
 class AddressTaken : public RecursiveASTVisitor<AddressTaken> {
 public:
   std::vector<const FunctionDecl*> functions;
+  // Both forms of an initialiser list: the semantic one holds the conversions (a
+  // lambda's to a function pointer in `{f, [](int* p) { ... }}`).
+  bool shouldVisitImplicitCode() const { return true; }
+  // And the instantiations of templates, where a function's address may be taken too
+  // (a lambda converted in a class or function template).
+  bool shouldVisitTemplateInstantiations() const { return true; }
 
   // Visited before its children: the callee's reference is known when it is reached.
   bool VisitCallExpr(CallExpr* c) {
     callees_.insert(c->getCallee()->IgnoreParenImpCasts());
     return true;
   }
+  // A captureless lambda converted to a function pointer: the pointer is its static
+  // invoker's (`+[](int* p) { ... }`, `void (*f)(int*) = [](int* p) { ... }`).
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr* c) {
+    const auto* conv = dyn_cast_or_null<CXXConversionDecl>(c->getMethodDecl());
+    if (!conv || !conv->getParent()->isLambda()) return true;
+    const CXXRecordDecl* lambda = conv->getParent();
+    const FunctionDecl* invoker = nullptr;
+    // The conversion's body returns the invoker (a generic lambda's instantiation).
+    if (const FunctionDecl* def = conv->getDefinition(); def && def->getBody())
+      invoker = returned_function(def->getBody());
+    if (!invoker && !lambda->isGenericLambda()) invoker = lambda->getLambdaStaticInvoker();
+    if (invoker) add(invoker);
+    return true;
+  }
   bool VisitDeclRefExpr(DeclRefExpr* d) {
     const auto* f = dyn_cast<FunctionDecl>(d->getDecl());
     if (!f || callees_.count(d)) return true;
-    // Without a body too (a math function, one defined elsewhere): a call of it is then
-    // modelled as such calls are.
-    const FunctionDecl* def = f->getDefinition() ? f->getDefinition() : f->getCanonicalDecl();
-    if (std::find(functions.begin(), functions.end(), def) == functions.end())
-      functions.push_back(def);
+    add(f);
     return true;
   }
 
 private:
   std::set<const Expr*> callees_;
+
+  void add(const FunctionDecl* f) {
+    // Without a body too (a math function, one defined elsewhere): a call of it is then
+    // modelled as such calls are.
+    const FunctionDecl* def = f->getDefinition() ? f->getDefinition() : f->getCanonicalDecl();
+    if (std::find(functions.begin(), functions.end(), def) == functions.end())
+      functions.push_back(def);
+  }
+  /// The function whose address a statement returns (a conversion's `return __invoke;`).
+  static const FunctionDecl* returned_function(const Stmt* s) {
+    if (!s) return nullptr;
+    if (const auto* d = dyn_cast<DeclRefExpr>(s))
+      if (const auto* f = dyn_cast<FunctionDecl>(d->getDecl())) return f;
+    for (const Stmt* k : s->children())
+      if (const FunctionDecl* f = returned_function(k)) return f;
+    return nullptr;
+  }
 };
 
 /// The census (docs/extract.md): every node of a kernel, and of every function it
@@ -80,6 +113,8 @@ public:
   // An annotation's arguments never run: the call is the node, nothing under it.
   bool TraverseCallExpr(CallExpr* c) {
     if (is_annotation(c->getDirectCallee())) return add(c);
+    // Nor do the operands of a builtin that does not evaluate them.
+    if (const FunctionDecl* f = c->getDirectCallee(); f && unevaluated_builtin(f)) return add(c);
     return RecursiveASTVisitor<Census>::TraverseCallExpr(c);
   }
   bool VisitCXXConstructExpr(CXXConstructExpr* c) {
@@ -101,6 +136,9 @@ public:
   bool VisitAsmStmt(AsmStmt* s) { return add(s); }
   bool VisitCXXNewExpr(CXXNewExpr* e) { return add(e); }
   bool VisitCXXDeleteExpr(CXXDeleteExpr* e) { return add(e); }
+  // A type's operand is never evaluated (`decltype(a[0] = 1) r = ...`).
+  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc) { return true; }
+  bool TraverseTypeOfExprTypeLoc(TypeOfExprTypeLoc) { return true; }
 
 private:
   ASTContext& ctx_; // for the functions an indirect call may reach
@@ -114,6 +152,9 @@ private:
   void reach(const FunctionDecl* f) {
     // Trivial special members are modelled as whole-object copies, not followed.
     if (f && f->isTrivial()) return;
+    // A lambda's static invoker runs its call operator (calls.cpp).
+    if (const auto* m = dyn_cast_or_null<CXXMethodDecl>(f); m && m->isLambdaStaticInvoker())
+      f = lambda_operator(m);
     const FunctionDecl* d = f ? f->getDefinition() : nullptr;
     if (d && d->hasBody() && functions_.insert(d).second) todo_.push_back(d);
   }

@@ -47,6 +47,11 @@ indirect_callees(ASTContext& ctx, QualType fn,
                  std::optional<std::vector<const FunctionDecl*>>& cache);
 /// The function type an indirect call calls (its callee is a pointer to it).
 QualType called_type(const CallExpr* c);
+/// Clang's builtins that do not evaluate their operands (`__builtin_constant_p`).
+bool unevaluated_builtin(const FunctionDecl* f);
+/// The call operator a lambda's static invoker runs (for a generic lambda, the
+/// instantiation with the invoker's parameter types; null if there is none).
+const CXXMethodDecl* lambda_operator(const CXXMethodDecl* invoker);
 
 /// What the extractor cannot follow, and where (`at`: the innermost node concerned).
 struct NotAffine {
@@ -118,7 +123,13 @@ private:
   std::map<const ValueDecl*, Target> refs_;          // references' targets
   std::optional<std::vector<const FunctionDecl*>> address_taken_; // see indirect_callees
   std::vector<Target> this_;                                      // `this` of the inlined methods
-  std::vector<std::optional<std::string>> this_path_;             // and their param_path
+  /// A place inside a structure parameter: its path, and the structure whose members
+  /// it names (`whole`: a base class's members are named from the derived class).
+  struct ParamPlace {
+    std::string path;
+    const RecordDecl* whole = nullptr;
+  };
+  std::vector<std::optional<ParamPlace>> this_path_; // and their param_place
   std::set<const ParmVarDecl*> fixed_params_; // structure parameters the kernel never changes
   std::map<std::string, Obj> field_objects_;  // targets of their pointers, by path
   std::vector<const FunctionDecl*> inlined_;  // the inlined calls, innermost last
@@ -255,6 +266,7 @@ private:
   /// changes (`q.p`, `q.s.p`, `q.p[4]`, `this->p` in a method called on `q`): the same
   /// in every thread.
   std::optional<std::string> param_path(const Expr* e0);
+  std::optional<ParamPlace> param_place(const Expr* e0);
 
   Poly poly_at(const Expr* e);
 

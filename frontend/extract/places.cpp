@@ -98,10 +98,18 @@ Extractor::Target Extractor::pointer_variable(const Expr* lv, const Ctx& c) {
 }
 
 std::optional<std::string> Extractor::param_path(const Expr* e0) {
+  auto p = param_place(e0);
+  return p ? std::optional<std::string>(p->path) : std::nullopt;
+}
+
+std::optional<Extractor::ParamPlace> Extractor::param_place(const Expr* e0) {
   const Expr* e = e0->IgnoreParenImpCasts();
+  auto place = [&](std::string path) {
+    return ParamPlace{std::move(path), e->getType()->getAsRecordDecl()};
+  };
   if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
     if (const auto* p = dyn_cast<ParmVarDecl>(d->getDecl()); p && fixed_params_.count(p))
-      return p->getNameAsString();
+      return place(p->getNameAsString());
     return std::nullopt;
   }
   if (isa<CXXThisExpr>(e)) return this_path_.empty() ? std::nullopt : this_path_.back();
@@ -110,11 +118,12 @@ std::optional<std::string> Extractor::param_path(const Expr* e0) {
     // A member of a union shares its bytes with the others: no object of its own.
     const auto* f = dyn_cast<FieldDecl>(m->getMemberDecl());
     if (!f || f->getParent()->isUnion()) return std::nullopt;
-    auto base = param_path(m->getBase());
+    auto base = param_place(m->getBase());
     if (!base) return std::nullopt;
     // The members of an anonymous structure are named as the parent's.
     if (f->isAnonymousStructOrUnion()) return base;
-    return *base + "." + m->getMemberDecl()->getNameAsString();
+    const RecordDecl* whole = base->whole ? base->whole : f->getParent();
+    return place(base->path + "." + member_name(whole, f));
   }
   if (const auto* a = dyn_cast<ArraySubscriptExpr>(e)) {
     const Expr* base = a->getBase()->IgnoreParenImpCasts();
@@ -124,9 +133,9 @@ std::optional<std::string> Extractor::param_path(const Expr* e0) {
     if (!at || !k || !exact_value(*k) || *exact_value(*k) < 0 ||
         static_cast<uint64_t>(*exact_value(*k)) >= at->getSize().getZExtValue())
       return std::nullopt;
-    auto b = param_path(base);
+    auto b = param_place(base);
     if (!b) return std::nullopt;
-    return *b + "[" + std::to_string(*exact_value(*k)) + "]";
+    return place(b->path + "[" + std::to_string(*exact_value(*k)) + "]");
   }
   return std::nullopt;
 }

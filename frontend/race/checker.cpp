@@ -76,6 +76,14 @@ KernelVerdict Checker::run() {
     if (k_.indirect_calls)
       v.reason += "; assumes a call through a function pointer reaches a function of this "
                   "file whose address it takes";
+    if (!k_.bodyless_calls.empty()) {
+      v.reason += "; assumes ";
+      for (size_t i = 0; i < k_.bodyless_calls.size(); ++i)
+        v.reason += (i ? ", " : "") + k_.bodyless_calls[i];
+      v.reason += " (declared without a body) touch" +
+                  std::string(k_.bodyless_calls.size() == 1 ? "es" : "") +
+                  " none of the kernel's memory";
+    }
     if (benign_) v.reason += "; assumes two writes of one value do not race";
     if (opt_.warp_sync > 0)
       v.reason += "; assumes warps of " + std::to_string(opt_.warp_sync) + " run in lock-step";

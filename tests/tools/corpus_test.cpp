@@ -104,7 +104,7 @@ TEST_CASE("funmem-check exit codes", "[tools]") {
   fs::remove(tmp);
 }
 
-TEST_CASE("every stage ends as the source does; a broken sc that changes an error is caught",
+TEST_CASE("every stage ends as the source does, a broken sc that changes an error is caught",
           "[tools][sc]") {
   // The bounds of the update follow only from an assume after src's creation: sc must
   // not build src in dst's memory, and every stage ends with the assume's error.

@@ -222,16 +222,37 @@ TEST_CASE("funmem-race-run: races, exit codes, JSON", "[frontend][race-run][tool
   CHECK(json.code == 1);
   CHECK(json.out.find("\"object\": \"pairs\"") != std::string::npos);
   // One buffer's size: x of 3 elements, read by 8 threads.
+  // (A run with accesses out of bounds did not check everything: exit 2.)
   auto small = test::run_command(bin + " " + dir + "saxpy-gridstride.cu --size x=3");
-  CHECK(small.code == 0);
+  CHECK(small.code == 2);
+  CHECK(small.out.find("no race observed, but not every access was checked") != std::string::npos);
   CHECK(small.out.find("out of bounds: 4 byte(s) at 7:16") != std::string::npos);
+  // Names that no kernel has, and budgets of nothing, are refused.
+  auto misspelt = test::run_command(bin + " " + dir + "saxpy-gridstride.cu --size xx=3");
+  CHECK(misspelt.code == 2);
+  CHECK(misspelt.out.find("--size 'xx': no kernel of") != std::string::npos);
+  CHECK(test::run_command(bin + " " + dir + "saxpy-gridstride.cu --arg nn=3").code == 2);
+  CHECK(test::run_command(bin + " " + dir + "saxpy-gridstride.cu --work 0").code != 0);
+  // An index past a buffer's end never lands in the next buffer (rows of 64 elements in
+  // buffers of 8^2 + 64): out of bounds, not a race.
+  auto rows =
+      test::run_command(bin + " " + dir + "detector-adjacent-buffers.cu --blockDim 8 --gridDim 1");
+  CHECK(rows.code == 2);
+  CHECK(rows.out.find("race on") == std::string::npos);
+  CHECK(rows.out.find("out of bounds: 4 byte(s) at 7:50") != std::string::npos);
+  // Nor past a named shared array's end into the one after it.
+  auto tiles =
+      test::run_command(bin + " " + dir + "shared-index-leaves.cu --blockDim 16,16 --gridDim 1");
+  CHECK(tiles.code == 2);
+  CHECK(tiles.out.find("race on") == std::string::npos);
+  CHECK(tiles.out.find("of 'Bs'") != std::string::npos);
   CHECK(test::run_command(bin + " " + dir + "saxpy-gridstride.cu --size x").code == 2);
   CHECK(test::run_command(bin + " /nonexistent.cu").code == 2);
   CHECK(test::run_command(bin + " " + dir + "reduce.cu --blockDim 0").code == 2);
   CHECK(test::run_command(bin + " " + dir + "reduce.cu --arg n=x").code == 2);
 }
 
-TEST_CASE("funmem-race-run: a run's budget counts work; structure arguments' members",
+TEST_CASE("funmem-race-run: a run's budget counts work, structure arguments' members are filled",
           "[frontend][race-run][tools]") {
   const std::string bin = FUNMEM_RACE_RUN_BIN;
   const fs::path dir = scratch("race-run-work");
@@ -252,4 +273,148 @@ TEST_CASE("funmem-race-run: a run's budget counts work; structure arguments' mem
   CHECK(nested.out.find("\"object\": \"q.io.dst[1]\"") != std::string::npos);
   CHECK(nested.out.find("out of bounds: 4 byte(s) at 18:5") != std::string::npos);
   CHECK(nested.out.find("q.out\",") == std::string::npos); // its writes are each thread's own
+}
+
+TEST_CASE("funmem-race-run: races seen before a run stops, kernels that cannot run, every "
+          "argument filled",
+          "[frontend][race-run][tools]") {
+  const std::string bin = FUNMEM_RACE_RUN_BIN;
+  const fs::path dir = scratch("race-run-stops");
+  fs::create_directories(dir);
+  // A race, then a loop past the budget; a race, then a division by zero; a kernel after
+  // both still runs (a process of its own).
+  std::ofstream(dir / "stops.cu")
+      << "__global__ void spin(int* a) {\n"
+         "  a[threadIdx.x / 2] = 1;\n"
+         "  for (int i = 0; i < 1 << 30; ++i) a[64 + threadIdx.x] += i;\n"
+         "}\n"
+         "__global__ void divide(int* a, int n) {\n"
+         "  int z = n - n;\n"
+         "  a[100 + threadIdx.x] = 5 / z;\n"
+         "}\n"
+         "__global__ void last(int* a) { a[0] = threadIdx.x; }\n";
+  auto stops = test::run_command(bin + " " + (dir / "stops.cu").string() + " --work 100000");
+  CHECK(stops.code == 1);
+  CHECK(stops.out.find("kernel spin: race (the run did not finish)") != std::string::npos);
+  CHECK(stops.out.find("the run exceeded its work budget (100000") != std::string::npos);
+  CHECK(stops.out.find("kernel divide: did not finish") != std::string::npos);
+  CHECK(stops.out.find("the run stopped at an arithmetic exception") != std::string::npos);
+  CHECK(stops.out.find("kernel last: race (") != std::string::npos);
+  // Constant structures and members, untyped and union pointers are filled; a kernel
+  // whose argument cannot be made is reported and not run, the others are.
+  std::ofstream(dir / "members.cu")
+      << "struct Q { int* const out; void* raw; int n; };\n"
+         "__global__ void k(const Q q) { q.out[threadIdx.x / 2] = 1; }\n"
+         "__global__ void pp(int** p) { p[0][threadIdx.x] = 1; }\n"
+         "struct R { int& r; };\n"
+         "__global__ void ref(R s) { s.r = 1; }\n"
+         "struct U { union { int* a; long b; }; };\n"
+         "__global__ void un(U u) { u.a[threadIdx.x / 2] = 1; }\n"
+         "__global__ void raw(Q q) { static_cast<char*>(q.raw)[threadIdx.x / 2] = 1; }\n"
+         "struct RQ { float* __restrict__ res; };\n"
+         "__global__ void rq(RQ r) { r.res[threadIdx.x / 2] = 1; }\n";
+  auto members = test::run_command(bin + " " + (dir / "members.cu").string());
+  CHECK(members.code == 1);
+  CHECK(members.out.find("race on q.out, byte 0") != std::string::npos);
+  CHECK(members.out.find("race on u.a, byte 0") != std::string::npos);
+  CHECK(members.out.find("race on q.raw, byte 0") != std::string::npos);
+  CHECK(members.out.find("race on r.res, byte 0") != std::string::npos);
+  CHECK(members.out.find("the kernel is not run: cannot allocate 'p' of type 'int **'") !=
+        std::string::npos);
+  CHECK(members.out.find("the kernel is not run: the member 's.r' is a reference") !=
+        std::string::npos);
+  // A partial __syncwarp is not modelled: no answer (exit 2), never "no race".
+  std::ofstream(dir / "warp.cu") << "__global__ void k(int* a) {\n"
+                                    "  a[threadIdx.x] = 1;\n"
+                                    "  __syncwarp(0x3);\n"
+                                    "  a[threadIdx.x ^ 1] += 1;\n"
+                                    "}\n";
+  auto warp = test::run_command(bin + " " + (dir / "warp.cu").string());
+  CHECK(warp.code == 2);
+  CHECK(warp.out.find("not every access was checked") != std::string::npos);
+  // A function declared without a body runs as funmem-extract assumes it: a value,
+  // no memory. A derived structure's member and its base's of the same name are two.
+  const std::string corpus = std::string(FUNMEM_SOURCE_DIR) + "/corpus/cuda/";
+  CHECK(test::run_command(bin + " " + corpus + "bodyless-call-assumed.cu").code == 0);
+  auto hidden = test::run_command(bin + " --json " + corpus + "base-method-hidden-member-race.cu");
+  CHECK(hidden.code == 1);
+  CHECK(hidden.out.find("\"object\": \"q.B::p\"") != std::string::npos);
+  CHECK(test::run_command(bin + " " + corpus + "base-derived-same-name.cu --size q.D::p=70").code ==
+        0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("funmem-race-run: copies, bindings and casts are instrumented or refused, guards "
+          "report what was seen",
+          "[frontend][race-run][tools]") {
+  const std::string bin = FUNMEM_RACE_RUN_BIN;
+  const fs::path dir = scratch("race-run-copies");
+  fs::create_directories(dir);
+  // Thread 1 writes a[0]; every thread copies it (or writes all of it) at once.
+  std::ofstream(dir / "copies.cu")
+      << "#define G (blockIdx.x * blockDim.x + threadIdx.x)\n"
+         "struct B { int y; };\nstruct D : B { int z; };\n"
+         "__device__ int f(B v) { return v.y; }\n"
+         "__global__ void k_arg(B* a, int* out) { if (G == 1) a[0].y = 3; out[G] = f(a[0]); }\n"
+         "__global__ void k_paren(B* a, int* out) { if (G == 1) a[0].y = 3; B b = (a[0]); "
+         "out[G] = b.y; }\n"
+         "__global__ void k_brace(B* a, int* out) { if (G == 1) a[0].y = 3; B b{a[0]}; out[G] = "
+         "b.y; }\n"
+         "__global__ void k_ref(B* a, int* out) { if (G == 1) a[0].y = 3; B& r = a[0]; B b = r; "
+         "out[G] = b.y; }\n"
+         "__global__ void k_slice(D* a, int* out) { if (G == 1) a[0].y = 3; B b = a[0]; out[G] = "
+         "b.y; }\n"
+         "__global__ void k_cast(D* a) { B b; b.y = G; (B&)a[0] = b; }\n"
+         "__global__ void k_cond(B* a, int c) { B b; b.y = G; (c ? a[0] : a[1]) = b; }\n"
+         "struct P { int x, y; };\n"
+         "__global__ void k_bind(P* a) { auto& [x, y] = a[0]; x = threadIdx.x; }\n"
+         "__global__ void k_bindval(P* a, int* out) { if (G == 1) a[0].y = 5; auto [x, y] = "
+         "a[0]; out[G] = x + y; }\n";
+  auto copies = test::run_command(bin + " " + (dir / "copies.cu").string());
+  CHECK(copies.code == 1);
+  for (const char* k : {"k_arg", "k_paren", "k_brace", "k_ref", "k_slice", "k_cast", "k_cond",
+                        "k_bind", "k_bindval"}) {
+    INFO(k << "\n" << copies.out);
+    CHECK(copies.out.find(std::string("kernel ") + k + ": race (") != std::string::npos);
+  }
+  // Copies without source text are refused, never missed.
+  std::ofstream(dir / "refused.cu")
+      << "__global__ void k(int* a, int* out) { int& r = a[0]; auto f = [=] { return r; }; "
+         "out[threadIdx.x] = f(); }\n"
+         "__global__ void s(int* out) { __shared__ int t[4]; int sum = 0; for (int v : t) sum "
+         "+= v; out[threadIdx.x] = sum; }\n";
+  auto refused = test::run_command(bin + " " + (dir / "refused.cu").string());
+  CHECK(refused.code == 2);
+  CHECK(refused.out.find("cannot instrument the copy of 'r' that a lambda captures") !=
+        std::string::npos);
+  CHECK(refused.out.find("cannot instrument the loads of a range-based for over memory ('t')") !=
+        std::string::npos);
+  // Races seen before a stack overflow or the CPU-time guard are reported; a thread that
+  // returned before a barrier is ordered with nothing after it.
+  std::ofstream(dir / "guards.cu")
+      << "__device__ int rec(int n) { volatile int pad[64]; pad[0] = n; return n ? rec(n - 1) + "
+         "pad[0] : 0; }\n"
+         "__global__ void deep(int* a, int n) { a[0] = threadIdx.x; __syncthreads(); a[threadIdx.x "
+         "+ 1] = rec(n); }\n";
+  auto deep = test::run_command(bin + " " + (dir / "guards.cu").string() + " --arg n=100000000");
+  CHECK(deep.code == 1);
+  CHECK(deep.out.find("the run stopped at a segmentation fault") != std::string::npos);
+  std::ofstream(dir / "spin.cu") << "__global__ void k(int* a) {\n  a[0] = threadIdx.x;\n"
+                                    "  volatile int x = 0;\n  for (;;) x++;\n}\n";
+  auto spin = test::run_command(bin + " " + (dir / "spin.cu").string() + " --seconds 2");
+  CHECK(spin.code == 1);
+  CHECK(spin.out.find("the run used its 2 s of CPU time") != std::string::npos);
+  std::ofstream(dir / "exit.cu") << "__global__ void k(int* out) {\n  __shared__ int s[4];\n"
+                                    "  if (threadIdx.x == 0) { s[0] = 1; return; }\n"
+                                    "  __syncthreads();\n  out[threadIdx.x] = s[0];\n}\n";
+  CHECK(test::run_command(bin + " " + (dir / "exit.cu").string()).code == 1);
+  // A parameter whose type is no declarator prefix (a pointer to arrays) builds.
+  std::ofstream(dir / "rows.cu")
+      << "__global__ void k(int (*m)[4]) { m[blockIdx.x * blockDim.x + threadIdx.x][0] = 1; }\n"
+         "__global__ void other(int* a) { a[0] = threadIdx.x; }\n";
+  auto rows = test::run_command(bin + " " + (dir / "rows.cu").string());
+  CHECK(rows.code == 1);
+  CHECK(rows.out.find("kernel k: no race observed") != std::string::npos);
+  CHECK(rows.out.find("kernel other: race") != std::string::npos);
+  fs::remove_all(dir);
 }

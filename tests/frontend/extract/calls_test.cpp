@@ -33,7 +33,7 @@ TEST_CASE("a pointer returned by a one-statement device function is followed", "
             .find("a pointer returned by the call") != std::string::npos);
 }
 
-TEST_CASE("a device function ending in if (c) return a; else ... is followed", "[frontend]") {
+TEST_CASE("a device function ending in if (c) return a, else ..., is followed", "[frontend]") {
   auto code = [](const std::string& store) {
     return "__device__ int pick(int* a, int i) {\n"
            "  if (i > 3) return a[i];\n"

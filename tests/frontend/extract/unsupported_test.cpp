@@ -123,6 +123,33 @@ TEST_CASE("what the extractor does not follow is any value: over-approximations"
                 "  a[blockIdx.x * blockDim.x + threadIdx.x] = f(1);\n}\n") == Verdict::RaceFree);
   CHECK(verdict("__device__ void f(int*);\n__global__ void k(int* a) {\n  f(a);\n}\n") ==
         Verdict::Unsupported);
+  // The assumption is the verdict's: named, for the program's own functions only (not
+  // CUDA's library, not Clang's builtins).
+  FileCheck own = check_file("__device__ int f(int);\n__global__ void k(int* a) {\n"
+                             "  a[blockIdx.x * blockDim.x + threadIdx.x] = f(1) + __popc(3);\n}\n",
+                             "bodyless.cu");
+  REQUIRE(own.verdicts.size() == 1);
+  CHECK(own.verdicts[0].reason.find("assumes f (declared without a body) touches none of the "
+                                    "kernel's memory") != std::string::npos);
+  CHECK(own.verdicts[0].reason.find("__popc") == std::string::npos);
+  FileCheck lib = check_file("__global__ void k(int* a) {\n"
+                             "  a[blockIdx.x * blockDim.x + threadIdx.x] = __popc(3);\n}\n",
+                             "library.cu");
+  REQUIRE(lib.verdicts.size() == 1);
+  CHECK(lib.verdicts[0].reason.find("without a body") == std::string::npos);
+  // A captureless lambda converted to a function pointer is a target of calls through
+  // pointers of its type: with it, the second store may be the lambda's racy one.
+  CHECK(verdict("typedef void (*fn)(int*, int);\n"
+                "__device__ void own(int* p, int i) { p[i] = i; }\n"
+                "__device__ fn t[2] = {own, [](int* p, int i) { p[i / 2] = i; }};\n"
+                "__global__ void k(int* a, fn f) {\n  f(a, blockIdx.x * blockDim.x + "
+                "threadIdx.x);\n}\n") != Verdict::RaceFree);
+  // Operands that are not evaluated store nothing.
+  CHECK(verdict("__global__ void k(int* p) {\n"
+                "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "  if (__builtin_constant_p(p[0] = t)) p[2 * t] = 1;\n"
+                "  __builtin_assume(p[1] == 0);\n  p[2 * t + 1] = __builtin_classify_type(p[0] = "
+                "1);\n}\n") == Verdict::RaceFree);
   // A pointer in a structure parameter the kernel never changes: an object of its own.
   CHECK(verdict("struct s { int* p; };\n__global__ void k(s q) {\n"
                 "  q.p[blockIdx.x * blockDim.x + threadIdx.x] = 1;\n}\n") == Verdict::RaceFree);
