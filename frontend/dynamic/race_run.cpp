@@ -413,7 +413,7 @@ private:
 /// Definitions of the functions the file declares and uses without a body (compiled
 /// elsewhere): each returns a value-initialised result and touches no memory, what
 /// funmem-extract assumes of them (its race-free verdicts say so).
-std::string bodyless_stubs(ASTContext& ctx) {
+std::string bodyless_definitions(ASTContext& ctx) {
   const SourceManager& sm = ctx.getSourceManager();
   std::ostringstream o;
   std::function<void(const DeclContext*)> scan = [&](const DeclContext* dc) {
@@ -456,7 +456,7 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
                     const std::vector<const VarDecl*>& statics, std::vector<std::string>& names) {
   std::ostringstream o;
   o << "\n// ---- funmem-race-run harness ----\n";
-  o << bodyless_stubs(ctx);
+  o << bodyless_definitions(ctx);
   o << "static void fmr_register_statics() {\n";
   for (const VarDecl* v : statics) {
     std::string n = v->getNameAsString();
