@@ -79,11 +79,34 @@ void Gen::store(std::ostringstream& o, const std::string& pad) {
   written(o, pad, ob, idx, at);
 }
 
+/// A store of element 0 (every thread's: a race if it ran) in an operand C does not
+/// evaluate.
+void Gen::unevaluated_store(std::ostringstream& o, const std::string& pad, const Obj& ob) {
+  // (A constant value: drawing one would change the kernel's other choices.)
+  const std::string st = ob.name + "[0] = 1";
+  switch (more_() % 4) {
+  case 0:
+    o << pad << "(void)sizeof(" << st << ");\n";
+    break;
+  case 1:
+    o << pad << "(void)sizeof(decltype(" << st << "));\n";
+    break;
+  case 2:
+    o << pad << "(void)__builtin_constant_p(" << st << ");\n";
+    break;
+  default:
+    o << pad << "(void)__builtin_classify_type(" << st << ");\n";
+    break;
+  }
+  cs_.insert("stores in unevaluated operands");
+}
+
 /// A plain write of `at` (ob's element `idx`): stored directly, through a device
 /// function, a function pointer, a virtual method, a lambda or a reference member, or
 /// by a compound assignment.
 void Gen::written(std::ostringstream& o, const std::string& pad, const Obj& ob,
                   const std::string& idx, const std::string& at) {
+  if (more_() % 100 < 5) unevaluated_store(o, pad, ob);
   switch (below(9)) {
   case 0: {
     // A device function storing through a pointer, or through a reference.
@@ -118,6 +141,21 @@ void Gen::written(std::ostringstream& o, const std::string& pad, const Obj& ob,
                << (generic ? "auto" : "int") << " i, " << tag << ") { q[i] = 1; }};\n";
       o << pad << t << "[1](" << ob.name << ", " << idx << ", " << tag << "{});\n";
       cs_.insert("lambdas converted to function pointers");
+      return;
+    }
+    if (more_() % 100 < 20) {
+      // The same two stores in captureless lambdas (generic or not) converted to function
+      // pointers inside a template's instantiation, which returns one of them.
+      std::string t = fresh("pk");
+      const bool generic = more_() % 2 == 0;
+      const std::string q = generic ? "auto" : "T", i = generic ? "auto" : "int";
+      helpers_ << "template <typename T> __device__ auto " << t << "(bool c) -> void (*)(T*, int, "
+               << tag << ") {\n  if (c) return [](" << q << "* q, " << i << " i, " << tag
+               << ") { q[i] = 1; };\n  return [](" << q << "* q, " << i << " i, " << tag
+               << ") { q[i] ^= 2; };\n}\n";
+      o << pad << t << "<" << ob.el.name << ">(" << cond(false) << ")(" << ob.name << ", " << idx
+        << ", " << tag << "{});\n";
+      cs_.insert("lambdas converted in template instantiations");
       return;
     }
     helpers_ << "__device__ void " << a << "(" << ob.el.name << "* q, int i, " << tag
@@ -582,6 +620,8 @@ const std::vector<std::string>& generator_constructs() {
                                                "templates",
                                                "lambdas",
                                                "lambdas converted to function pointers",
+                                               "lambdas converted in template instantiations",
+                                               "stores in unevaluated operands",
                                                "functions without a body",
                                                "warp shuffles",
                                                "enumerators",

@@ -135,6 +135,7 @@ public:
       : rng_(seed * 0x9E3779B97F4A7C15ull + index * 0xD1B54A32D192ED03ull + 1),
         spell_(seed * 0xC2B2AE3D27D4EB4Full + index * 0x165667B19E3779F9ull + 7),
         hint_(seed * 0x94D049BB133111EBull + index * 0xBF58476D1CE4E5B9ull + 13),
+        more_(seed * 0xD6E8FEB86659FD93ull + index * 0xA0761D6478BD642Full + 29),
         name_("g" + std::to_string(seed) + "_" + std::to_string(index)) {
     simple_ = simple;
   }
@@ -149,6 +150,9 @@ private:
   // Forms that change no other choice of the kernel (pointers passed in a structure,
   // `#pragma unroll`): a third stream, so that adding them kept every kernel's choices.
   std::mt19937_64 hint_;
+  // Forms added after the third stream's (lambdas converted in template instantiations,
+  // stores in unevaluated operands): a fourth, for the same reason.
+  std::mt19937_64 more_;
   std::string name_;
   std::set<std::string> cs_;
   std::ostringstream helpers_, file_scope_;
@@ -191,6 +195,7 @@ private:
   Val call_value(const Val& arg);
   Val read(const Obj& o);
   std::string value_for(CType el);
+  void unevaluated_store(std::ostringstream& o, const std::string& pad, const Obj& ob);
   // The kernel.
   void parameters(std::ostringstream& sig);
   void memory(std::ostringstream& prologue);

@@ -120,8 +120,18 @@ inline std::atomic<bool> stopping{false};
   for (;;)
     pause();
 }
+/// Set in the thread that reports: a fault there ends the process at once, and the
+/// guards' signals go to other threads (which wait), never interrupting the report.
+inline thread_local bool reporting = false;
 [[noreturn]] inline void stop_run(const char* why, int status) {
+  if (reporting) std::_Exit(status);
   if (stopping.exchange(true)) wait_forever();
+  reporting = true;
+  sigset_t guards;
+  sigemptyset(&guards);
+  sigaddset(&guards, SIGPROF);
+  sigaddset(&guards, SIGALRM);
+  pthread_sigmask(SIG_BLOCK, &guards, nullptr);
   std::printf("error\t%s\n", why);
   // Every access in flight ends first; none starts afterwards. (A fault inside the
   // runtime may hold the lock: then what was recorded is not read.)

@@ -242,6 +242,13 @@ void Extractor::rvalue(const Expr* e, const Ctx& c) {
     return;
   if (const auto* t = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
     return rvalue(t->getReplacement(), c);
+  // A lambda that captures nothing: its closure object holds no state (a call runs the
+  // body, a conversion gives a function pointer, whose targets are the functions of its
+  // type). One that captures (init-captures too) is refused below.
+  if (const auto* l = dyn_cast<LambdaExpr>(e); l && l->capture_size() == 0) {
+    cover(e, "a lambda that captures nothing (no memory)");
+    return;
+  }
   // Any other integer constant (`noexcept(e)`, `offsetof`, `sizeof...(Ts)`, a type
   // trait): its operands are not evaluated.
   if (!e->isValueDependent() && e->getType()->isIntegralOrEnumerationType() &&

@@ -294,6 +294,7 @@ TEST_CASE("funmem-race-run: races seen before a run stops, kernels that cannot r
          "}\n"
          "__global__ void last(int* a) { a[0] = threadIdx.x; }\n";
   auto stops = test::run_command(bin + " " + (dir / "stops.cu").string() + " --work 100000");
+  INFO(stops.out);
   CHECK(stops.code == 1);
   CHECK(stops.out.find("kernel spin: race (the run did not finish)") != std::string::npos);
   CHECK(stops.out.find("the run exceeded its work budget (100000") != std::string::npos);
