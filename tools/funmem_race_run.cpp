@@ -82,6 +82,19 @@ std::string unknown_name(const RaceDetector& det, const Launch& l, const std::st
   return "";
 }
 
+/// Why a launch's `--arg` value is outside its place's type in some kernel (the kernel
+/// would get it converted, another value than the one asked for), or "".
+std::string out_of_type(const RaceDetector& det, const Launch& l) {
+  for (const ScalarRange& r : det.ranges()) {
+    auto it = l.args.find(r.path);
+    if (it == l.args.end() || (it->second >= r.lo && it->second <= r.hi)) continue;
+    return "error: --arg '" + r.path + "=" + std::to_string(it->second) + "': '" + r.path +
+           "' of kernel " + r.kernel + " has type '" + r.type + "', whose values are " +
+           std::to_string(r.lo) + " to " + std::to_string(r.hi) + "\n";
+  }
+  return "";
+}
+
 } // namespace
 
 static int tool_main(int argc, char** argv);
@@ -159,7 +172,8 @@ static int tool_main(int argc, char** argv) {
     cleanup();
     return 2;
   }
-  if (std::string e = unknown_name(det, job.launch, file); !e.empty()) {
+  if (std::string e = unknown_name(det, job.launch, file) + out_of_type(det, job.launch);
+      !e.empty()) {
     std::cerr << e;
     cleanup();
     return 2;

@@ -184,6 +184,14 @@ void Gen::written(std::ostringstream& o, const std::string& pad, const Obj& ob,
   }
   case 3: {
     if (plain_ || chance(90)) break;
+    if (more_() % 100 < 50) {
+      // A lambda that captures nothing, kept in a local and called through it.
+      o << pad << "{ auto st = [](" << ob.el.name << "* q, int i, " << ob.el.name
+        << " v) { q[i] = v; }; st(" << ob.name << ", " << idx << ", " << value_for(ob.el)
+        << "); }\n";
+      cs_.insert("captureless lambdas kept in locals");
+      return;
+    }
     // A lambda capturing the object by reference.
     o << pad << "{ auto st = [&](int i, " << ob.el.name << " v) { " << ob.name << "[i] = v; }; st("
       << idx << ", " << value_for(ob.el) << "); }\n";
@@ -621,6 +629,7 @@ const std::vector<std::string>& generator_constructs() {
                                                "lambdas",
                                                "lambdas converted to function pointers",
                                                "lambdas converted in template instantiations",
+                                               "captureless lambdas kept in locals",
                                                "stores in unevaluated operands",
                                                "functions without a body",
                                                "warp shuffles",

@@ -42,6 +42,12 @@ std::vector<const clang::FunctionDecl*> main_file_kernels(clang::ASTContext& ctx
 /// reach when the file is the whole device program (GPUVerify's assumption too).
 std::vector<const clang::FunctionDecl*> address_taken_functions(clang::ASTContext& ctx);
 
+/// Whether a function of type `function` may be called through a pointer to `called`:
+/// their types agree once what a function pointer conversion drops (`noexcept`,
+/// `noreturn`, parameters' `noescape`, other function type attributes) is dropped from
+/// both. (Both ways: the extractor over-approximates the functions a call reaches.)
+bool reachable_through(clang::ASTContext& ctx, clang::QualType function, clang::QualType called);
+
 /// A kernel's name with its template arguments (`scale<64>`), and with its namespaces
 /// when `qualified` (as a call names it).
 std::string kernel_name(const clang::FunctionDecl* f, bool qualified = false);

@@ -43,6 +43,15 @@ public:
   std::vector<std::string> errors;
   std::vector<const VarDecl*> statics; // file-scope variables to register
 
+  // `__builtin_choose_expr` and `_Generic`: see select_only.
+  bool TraverseChooseExpr(ChooseExpr* e) {
+    return select_only(e, e->getChosenSubExpr(), e->getRParenLoc());
+  }
+  bool TraverseGenericSelectionExpr(GenericSelectionExpr* e) {
+    if (e->isResultDependent()) return true;
+    return select_only(e, e->getResultExpr(), e->getRParenLoc());
+  }
+
   bool VisitBuiltinBitCastExpr(BuiltinBitCastExpr* e) {
     wrap(e->getSubExpr(), "rd");
     return true;
@@ -84,6 +93,14 @@ public:
                                                                 : nullptr;
     if (!to) return true;
     const Expr* callee = c->getCallee()->IgnoreParenImpCasts();
+    const Expr* named = c->getCallee();
+    while (isa<ParenExpr>(named) || isa<ImplicitCastExpr>(named))
+      named = isa<ParenExpr>(named) ? cast<ParenExpr>(named)->getSubExpr()
+                                    : cast<ImplicitCastExpr>(named)->getSubExpr();
+    if (named != callee) {
+      error(c->getBeginLoc(), "a call of " + n + " that __builtin_choose_expr or _Generic selects");
+      return true;
+    }
     if (!rewritable(callee)) return true;
     PresumedLoc p = sm_.getPresumedLoc(c->getBeginLoc());
     rw_.ReplaceText(callee->getSourceRange(), std::string(to) + "_at(" +
@@ -226,22 +243,62 @@ private:
     }
     return nullptr;
   }
+  /// `e` without parentheses and `__extension__`, but not through the selections that
+  /// select_only rewrites (a wrap of one is a wrap of all of its new text).
+  static const Expr* parens(const Expr* e) {
+    for (;;) {
+      if (const auto* p = dyn_cast<ParenExpr>(e))
+        e = p->getSubExpr();
+      else if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_Extension)
+        e = u->getSubExpr();
+      else
+        return e;
+    }
+  }
+  /// `__builtin_choose_expr(c, a, b)` and `_Generic(x, ...)`, which g++ has in C only:
+  /// replaced by the branch they select, in parentheses, instrumented (the others never
+  /// run). False where it cannot be rewritten (then an error says why).
+  bool select_only(const Expr* whole, Expr* chosen, SourceLocation end) {
+    if (!TraverseStmt(chosen)) return false;
+    if (whole->getBeginLoc().isMacroID() || end.isMacroID() || chosen->getBeginLoc().isMacroID() ||
+        chosen->getEndLoc().isMacroID()) {
+      error(whole->getBeginLoc(),
+            std::string("a '") + (isa<ChooseExpr>(whole) ? "__builtin_choose_expr" : "_Generic") +
+                "' in a macro expansion");
+      return true;
+    }
+    if (!sm_.isInMainFile(whole->getBeginLoc())) return true;
+    const std::string text = rw_.getRewrittenText(chosen->getSourceRange());
+    rw_.ReplaceText(SourceRange(whole->getBeginLoc(), end), "(" + text + ")");
+    return true;
+  }
   void wrap(const Expr* e0, const char* fn) {
     // Parentheses and conversions that change no byte (`const`); a conversion to a base
     // class of a read: the base's bytes; `?:` and `,` lvalues: their operands.
-    const Expr* e = e0->IgnoreParens();
+    const Expr* e = parens(e0);
     std::string base;
     for (;;) {
       const auto* ic = dyn_cast<ImplicitCastExpr>(e);
       if (ic && ic->getCastKind() == CK_NoOp) {
-        e = ic->getSubExpr()->IgnoreParens();
+        e = parens(ic->getSubExpr());
       } else if (ic && base.empty() && std::string(fn) == "rd" &&
                  (ic->getCastKind() == CK_DerivedToBase ||
                   ic->getCastKind() == CK_UncheckedDerivedToBase)) {
         base = type_text(ic->getType().getUnqualifiedType(), *ctx_);
-        e = ic->getSubExpr()->IgnoreParens();
+        e = parens(ic->getSubExpr());
       } else {
         break;
+      }
+    }
+    if (isa<ChooseExpr>(e) || isa<GenericSelectionExpr>(e)) {
+      // Rewritten to its selected branch (select_only): wrapped whole, unless that is a
+      // `?:` or `,` lvalue, whose operands' places are gone from the text.
+      const Expr* sel = e->IgnoreParens();
+      if ((isa<ConditionalOperator>(sel) && sel->isGLValue()) ||
+          (isa<BinaryOperator>(sel) && cast<BinaryOperator>(sel)->getOpcode() == BO_Comma)) {
+        error(e->getBeginLoc(), "a '?:' or ',' lvalue that __builtin_choose_expr or _Generic "
+                                "selects");
+        return;
       }
     }
     if (const auto* c = dyn_cast<ConditionalOperator>(e); c && c->isGLValue()) {
@@ -288,7 +345,7 @@ std::string type_text(QualType t, const ASTContext& ctx) {
 /// reach (those the extractor inlines for such a call), or null.
 const FunctionDecl* function_target(ASTContext& ctx, QualType t) {
   for (const FunctionDecl* fd : address_taken_functions(ctx))
-    if (fd->hasBody() && ctx.hasSameType(fd->getType(), t->getPointeeType())) return fd;
+    if (fd->hasBody() && reachable_through(ctx, fd->getType(), t->getPointeeType())) return fd;
   return nullptr;
 }
 
@@ -315,6 +372,7 @@ public:
   Filler(ASTContext& ctx, std::ostringstream& o) : ctx_(ctx), o_(o) {}
   std::string error;
   std::vector<std::string> scalars, buffers; // the names --arg and --size accept
+  std::vector<ScalarRange> ranges;           // the scalars' values
 
   void parameter(QualType t, const std::string& lhs, const std::string& path) {
     t = t.getUnqualifiedType();
@@ -323,7 +381,7 @@ public:
     else if (t->isRealFloatingType())
       put(lhs, "1");
     else if (t->isIntegerType() || t->isEnumeralType()) {
-      scalars.push_back(path);
+      scalar(t, path, 0);
       put(lhs, "j.scalar(\"" + path + "\")");
     } else
       place(t, lhs, path, nullptr, 0);
@@ -335,6 +393,34 @@ private:
 
   void fail(const std::string& why) {
     if (error.empty()) error = why;
+  }
+  /// Records an integer place (`bits`: a bit-field's width, else 0) and its values.
+  void scalar(QualType t, const std::string& path, unsigned bits) {
+    scalars.push_back(path);
+    ScalarRange r;
+    r.path = path;
+    r.type = type_text(t.getUnqualifiedType(), ctx_) + (bits ? " : " + std::to_string(bits) : "");
+    bool is_signed = t->isSignedIntegerOrEnumerationType();
+    unsigned width = bits ? bits : static_cast<unsigned>(ctx_.getIntWidth(t));
+    if (const auto* et = t->getAs<EnumType>(); et && !bits && !et->getDecl()->isFixed()) {
+      // The values of the enumeration: those of the smallest bit-field holding every
+      // enumerator (C++ [dcl.enum]).
+      const EnumDecl* d = et->getDecl();
+      const unsigned neg = d->getNumNegativeBits(), pos = d->getNumPositiveBits();
+      is_signed = neg > 0;
+      width = is_signed ? std::max(pos + 1, neg) : std::max(pos, 1u);
+    }
+    if (t->isBooleanType()) {
+      r.lo = 0;
+      r.hi = 1;
+    } else if (is_signed) {
+      r.lo = width >= 64 ? INT64_MIN : -(int64_t{1} << (width - 1));
+      r.hi = width >= 64 ? INT64_MAX : (int64_t{1} << (width - 1)) - 1;
+    } else {
+      r.lo = 0;
+      r.hi = width >= 63 ? INT64_MAX : (int64_t{1} << width) - 1;
+    }
+    ranges.push_back(r);
   }
   /// `lhs = value`, through its bytes (a constant member too).
   void put(const std::string& lhs, const std::string& value) {
@@ -373,7 +459,7 @@ private:
       return;
     }
     if (t->isIntegerType() || t->isEnumeralType()) {
-      scalars.push_back(path);
+      scalar(t, path, 0);
       o_ << "  if (j.given(\"" << path << "\")) ::fmr::put(&(" << lhs << "), j.scalar(\"" << path
          << "\"));\n";
       return;
@@ -395,7 +481,7 @@ private:
         // No address: assigned where given and not constant.
         if (f->getType().isConstQualified()) continue;
         std::string at = path + "." + member_name(named, f);
-        scalars.push_back(at);
+        scalar(f->getType(), at, f->getBitWidthValue(ctx_));
         o_ << "  if (j.given(\"" << at << "\")) " << lhs << "." << f->getNameAsString()
            << " = j.scalar(\"" << at << "\");\n";
       } else if (f->isAnonymousStructOrUnion()) {
@@ -453,7 +539,8 @@ std::string c_string(const std::string& text) {
 /// The harness: per kernel, a structure of its arguments, a body that calls it, and a
 /// run that allocates pointer arguments, launches, and reports.
 std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& kernels,
-                    const std::vector<const VarDecl*>& statics, std::vector<std::string>& names) {
+                    const std::vector<const VarDecl*>& statics, std::vector<std::string>& names,
+                    std::vector<ScalarRange>& ranges) {
   std::ostringstream o;
   o << "\n// ---- funmem-race-run harness ----\n";
   o << bodyless_definitions(ctx);
@@ -509,6 +596,10 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
                        p->getNameAsString());
     }
     names.insert(names.end(), filler.scalars.begin(), filler.scalars.end());
+    for (ScalarRange& r : filler.ranges) {
+      r.kernel = kernel_name(k);
+      ranges.push_back(r);
+    }
     for (const std::string& b : filler.buffers)
       names.push_back("@" + b);
     if (!filler.error.empty()) {
@@ -567,7 +658,7 @@ Instrumented instrument(const std::string& code, const std::string& file,
   out.errors.insert(out.errors.end(), ins.errors.begin(), ins.errors.end());
   const RewriteBuffer* buf = rw.getRewriteBufferFor(sm.getMainFileID());
   out.source = buf ? std::string(buf->begin(), buf->end()) : code;
-  out.source += harness(ctx, kernels, ins.statics, out.names);
+  out.source += harness(ctx, kernels, ins.statics, out.names, out.ranges);
   return out;
 }
 
@@ -578,6 +669,7 @@ RaceDetector::RaceDetector(const std::string& code, const std::string& file,
   errors_ = ins.errors;
   kernels_ = ins.kernels;
   names_ = ins.names;
+  ranges_ = ins.ranges;
   if (!errors_.empty()) return;
   fs::create_directories(fs::path(work_dir) / "include");
   auto write = [](const fs::path& p, const std::string& text) {

@@ -50,6 +50,13 @@ struct JobResult {
 };
 
 /// The instrumented program: its source (with harness) or why it cannot be built.
+/// The values an integer place that `--arg` sets can hold: its type's (a `bool` 0 and
+/// 1, a bit-field its width's, an enumeration without a fixed type its enumerators').
+struct ScalarRange {
+  std::string kernel, path, type;
+  int64_t lo = 0, hi = 0; // `hi` is at most 2^63 - 1 (an --arg value is an int64_t)
+};
+
 struct Instrumented {
   std::string source;
   std::vector<std::string> errors; // `file:line:col: error: ...`
@@ -57,6 +64,7 @@ struct Instrumented {
   /// The names a launch may give values: scalar parameters and members (`n`, `q.n`), and
   /// pointers as `@` and their path (`@out`, `@q.in`): `--arg` and `--size` take these.
   std::vector<std::string> names;
+  std::vector<ScalarRange> ranges; // of the scalar names, per kernel
 };
 
 /// Instruments `code` (named `file`; CUDA device code as funmem-extract reads it).
@@ -81,6 +89,8 @@ public:
   const std::vector<std::string>& kernels() const { return kernels_; }
   /// See Instrumented::names.
   const std::vector<std::string>& names() const { return names_; }
+  /// See Instrumented::ranges.
+  const std::vector<ScalarRange>& ranges() const { return ranges_; }
   double compile_seconds() const { return compile_seconds_; }
   /// Runs the jobs in one process (restarted after a job that did not finish: past its
   /// `work` or, looping without touching memory, its `seconds`); per job, one result per
@@ -91,6 +101,7 @@ public:
 private:
   std::string work_dir_, binary_;
   std::vector<std::string> errors_, kernels_, names_;
+  std::vector<ScalarRange> ranges_;
   double compile_seconds_ = 0;
 };
 

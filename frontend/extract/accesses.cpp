@@ -157,6 +157,11 @@ void Extractor::rvalue(const Expr* e, const Ctx& c) {
   if (!e) return;
   mark(e, "evaluated");
   if (const auto* p = dyn_cast<ParenExpr>(e)) return rvalue(p->getSubExpr(), c);
+  // `__builtin_choose_expr(c, a, b)`, `_Generic(x, ...)`: only the branch selected at
+  // compile time runs (not `x`).
+  if (const auto* ch = dyn_cast<ChooseExpr>(e)) return rvalue(ch->getChosenSubExpr(), c);
+  if (const auto* g = dyn_cast<GenericSelectionExpr>(e); g && !g->isResultDependent())
+    return rvalue(g->getResultExpr(), c);
   if (const auto* f = dyn_cast<FullExpr>(e)) return rvalue(f->getSubExpr(), c);
   if (const auto* t = dyn_cast<MaterializeTemporaryExpr>(e)) return rvalue(t->getSubExpr(), c);
   if (isa<CXXBindTemporaryExpr>(e))

@@ -12,10 +12,10 @@ indirect_callees(ASTContext& ctx, QualType fn,
   if (!cache) cache = address_taken_functions(ctx);
   std::vector<const FunctionDecl*> out;
   if (!fn->isFunctionType()) return out; // a bound member function (`(s.*m)()`)
-  // A pointer to a `noexcept` function converts to one without it: a call through either
-  // type may reach both.
+  // A pointer to a `noexcept` or `noreturn` function, or to one whose parameters are
+  // `noescape`, converts to one without: a call through either type may reach both.
   for (const FunctionDecl* f : *cache)
-    if (ctx.hasSameFunctionTypeIgnoringExceptionSpec(f->getType(), fn)) out.push_back(f);
+    if (reachable_through(ctx, f->getType(), fn)) out.push_back(f);
   return out;
 }
 

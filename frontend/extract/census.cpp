@@ -1,6 +1,7 @@
 // The census (docs/extract.md): every node of a kernel, and of every function it
 // reaches, that can touch memory, found by syntax alone, and the check that the
-// extractor accounted for each; the address-taken functions of a file.
+// extractor accounted for each; the address-taken functions of a file and which of them
+// a call through a function pointer may reach.
 #include "frontend/extract/extractor.h"
 
 namespace funmem::frontend::detail {
@@ -136,6 +137,23 @@ public:
   bool VisitAsmStmt(AsmStmt* s) { return add(s); }
   bool VisitCXXNewExpr(CXXNewExpr* e) { return add(e); }
   bool VisitCXXDeleteExpr(CXXDeleteExpr* e) { return add(e); }
+  // Nor those of `sizeof` and `alignof` (but a variable-length array's, which the walk
+  // refuses), `noexcept(e)` and a requires-expression: integer constants whose operands
+  // C++ never evaluates (`sizeof(f(p))` runs no `f`).
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr* e) {
+    if (e->getTypeOfArgument()->isVariablyModifiedType())
+      return RecursiveASTVisitor<Census>::TraverseUnaryExprOrTypeTraitExpr(e);
+    return true;
+  }
+  bool TraverseCXXNoexceptExpr(CXXNoexceptExpr*) { return true; }
+  // `__builtin_choose_expr(c, a, b)` runs the branch the constant `c` chooses only, and
+  bool TraverseChooseExpr(ChooseExpr* e) { return TraverseStmt(e->getChosenSubExpr()); }
+  // `_Generic(x, ...)` the association it selects only (not `x`).
+  bool TraverseGenericSelectionExpr(GenericSelectionExpr* e) {
+    if (e->isResultDependent()) return RecursiveASTVisitor<Census>::TraverseGenericSelectionExpr(e);
+    return TraverseStmt(e->getResultExpr());
+  }
+  bool TraverseRequiresExpr(RequiresExpr*) { return true; }
   // A type's operand is never evaluated (`decltype(a[0] = 1) r = ...`).
   bool TraverseDecltypeTypeLoc(DecltypeTypeLoc) { return true; }
   bool TraverseTypeOfExprTypeLoc(TypeOfExprTypeLoc) { return true; }
@@ -184,6 +202,25 @@ void Extractor::census(const FunctionDecl* f) {
 namespace funmem::frontend {
 
 using namespace detail;
+
+namespace {
+
+/// `t` without what a function pointer conversion may drop (see reachable_through).
+QualType plain_function_type(ASTContext& ctx, QualType t) {
+  const auto* p = t->getAs<FunctionProtoType>();
+  if (!p) return t.getCanonicalType();
+  FunctionProtoType::ExtProtoInfo epi = p->getExtProtoInfo();
+  epi.ExceptionSpec = FunctionProtoType::ExceptionSpecInfo();
+  epi.ExtInfo = FunctionType::ExtInfo();
+  epi.ExtParameterInfos = nullptr;
+  return ctx.getFunctionType(p->getReturnType(), p->getParamTypes(), epi).getCanonicalType();
+}
+
+} // namespace
+
+bool reachable_through(ASTContext& ctx, QualType function, QualType called) {
+  return ctx.hasSameType(plain_function_type(ctx, function), plain_function_type(ctx, called));
+}
 
 std::vector<const FunctionDecl*> address_taken_functions(ASTContext& ctx) {
   AddressTaken a;

@@ -12,6 +12,9 @@ Extractor::Target Extractor::shifted(const Target& t, const Poly& by) {
 Extractor::Target Extractor::ptr(const Expr* e, const Ctx& c) {
   mark(e, "address");
   if (const auto* p = dyn_cast<ParenExpr>(e)) return ptr(p->getSubExpr(), c);
+  if (const auto* ch = dyn_cast<ChooseExpr>(e)) return ptr(ch->getChosenSubExpr(), c);
+  if (const auto* g = dyn_cast<GenericSelectionExpr>(e); g && !g->isResultDependent())
+    return ptr(g->getResultExpr(), c);
   if (const auto* ic = dyn_cast<CastExpr>(e)) {
     switch (ic->getCastKind()) {
     case CK_ArrayToPointerDecay:
@@ -153,6 +156,9 @@ Poly Extractor::poly_at(const Expr* e) {
 Extractor::Target Extractor::lvalue(const Expr* e, const Ctx& c) {
   mark(e, "place");
   if (const auto* p = dyn_cast<ParenExpr>(e)) return lvalue(p->getSubExpr(), c);
+  if (const auto* ch = dyn_cast<ChooseExpr>(e)) return lvalue(ch->getChosenSubExpr(), c);
+  if (const auto* g = dyn_cast<GenericSelectionExpr>(e); g && !g->isResultDependent())
+    return lvalue(g->getResultExpr(), c);
   if (const auto* ic = dyn_cast<ImplicitCastExpr>(e); ic && ic->getCastKind() == CK_NoOp)
     return lvalue(ic->getSubExpr(), c);
   if (const auto* ic = dyn_cast<ImplicitCastExpr>(e);

@@ -252,6 +252,46 @@ TEST_CASE("funmem-race-run: races, exit codes, JSON", "[frontend][race-run][tool
   CHECK(test::run_command(bin + " " + dir + "reduce.cu --arg n=x").code == 2);
 }
 
+TEST_CASE("funmem-race-run: an --arg value its place's type cannot hold is refused",
+          "[frontend][race-run][tools]") {
+  // The kernel would get the value converted: another one than the one asked for.
+  const std::string code =
+      "enum E { A, B = 5 };\nenum N { M = -3, P = 2 };\nenum class F : signed char { X };\n"
+      "struct S { unsigned f : 3; int g; };\n"
+      "__global__ void k(unsigned char c, bool b, E e, N n, F x, S s, long long w, "
+      "unsigned long long u, int* out) {\n"
+      "  out[blockIdx.x * blockDim.x + threadIdx.x] = c + b + e + n + (int)x + s.f + (int)w + "
+      "u;\n}\n";
+  Instrumented ins = instrument(code, "k.cu");
+  REQUIRE(ins.errors.empty());
+  std::map<std::string, std::pair<int64_t, int64_t>> got;
+  for (const ScalarRange& r : ins.ranges) {
+    CHECK(r.kernel == "k");
+    got[r.path] = {r.lo, r.hi};
+  }
+  using R = std::pair<int64_t, int64_t>;
+  CHECK(got["c"] == R{0, 255});
+  CHECK(got["b"] == R{0, 1});
+  CHECK(got["e"] == R{0, 7});  // the values of the smallest bit-field holding 0 and 5
+  CHECK(got["n"] == R{-4, 3}); // ... holding -3 and 2
+  CHECK(got["x"] == R{-128, 127});
+  CHECK(got["s.f"] == R{0, 7});
+  CHECK(got["s.g"] == R{INT32_MIN, INT32_MAX});
+  CHECK(got["w"] == R{INT64_MIN, INT64_MAX});
+  CHECK(got["u"] == R{0, INT64_MAX});
+  // The tool: a value that fits runs, one that does not is refused before any run.
+  fs::path file = scratch("arg-types") / "k.cu";
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << code;
+  const std::string run = FUNMEM_RACE_RUN_BIN + std::string(" ") + file.string() + " --arg ";
+  CHECK(test::run_command(run + "c=255 --arg s.f=7 --arg n=-4").code == 0);
+  auto r = test::run_command(run + "s.f=8");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("error: --arg 's.f=8': 's.f' of kernel k has type 'unsigned int : 3', whose "
+                   "values are 0 to 7") != std::string::npos);
+  fs::remove_all(file.parent_path());
+}
+
 TEST_CASE("funmem-race-run: a run's budget counts work, structure arguments' members are filled",
           "[frontend][race-run][tools]") {
   const std::string bin = FUNMEM_RACE_RUN_BIN;

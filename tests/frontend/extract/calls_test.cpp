@@ -53,3 +53,48 @@ TEST_CASE("a device function ending in if (c) return a, else ..., is followed", 
   // Thread 1 writes a[0], which threads 2 and 3 read.
   CHECK(verdict(code("a[i - 1] = 1"), facts({"gridDim.x == 1"})) == Verdict::Race);
 }
+
+TEST_CASE("a call through a function pointer reaches every function that converts to its type",
+          "[frontend]") {
+  // `noexcept`, `noreturn` and parameters' `noescape` are dropped by the conversion to a
+  // plain function pointer: such a function is a candidate of a call through one.
+  const std::string head = "typedef void (*FP)(int*, int);\n"
+                           "__device__ void ok(int* p, int i) { p[i + 1] = 1; }\n";
+  const std::string call = "__global__ void k(int* a, int c) {\n  FP f = &ok;\n  if (c) f = ";
+  const std::string tail = ";\n  f(a, blockIdx.x * blockDim.x + threadIdx.x);\n}\n";
+  const std::pair<std::string, std::string> racy[] = {
+      {"__device__ void bad(int* __attribute__((noescape)) p, int i) { p[0] = i; }\n", "&bad"},
+      {"__device__ __attribute__((noreturn)) void bad(int* p, int i) { p[0] = i; for (;;) {} }\n",
+       "&bad"},
+      {"__device__ void bad(int* p, int i) noexcept { p[0] = i; }\n", "&bad"},
+      {"", "[](int* __attribute__((noescape)) p, int i) { p[0] = i; }"},
+      {"", "[](auto* p, int i) __attribute__((noreturn)) { p[0] = i; for (;;) {} }"}};
+  // (Not `race` without a run: the call's accesses are over-approximations, a branch that
+  // may not run; funmem-extract's run observes it, function-pointer-noescape-race.cu.)
+  for (const auto& [fn, target] : racy) {
+    INFO(fn << target);
+    CHECK(verdict(head + fn + call + target + tail) != Verdict::RaceFree);
+  }
+  // The same functions storing the thread's own element: race-free (they are inlined).
+  CHECK(verdict(head +
+                "__device__ void own(int* __attribute__((noescape)) p, int i) { p[i + 1] = 2; }\n" +
+                call + "&own" + tail) == Verdict::RaceFree);
+}
+
+TEST_CASE("__builtin_choose_expr runs its chosen branch, sizeof and noexcept run nothing",
+          "[frontend]") {
+  const std::string t = "blockIdx.x * blockDim.x + threadIdx.x";
+  CHECK(verdict("__global__ void k(int* a, int* b) {\n  __builtin_choose_expr(1, a, b)[" + t +
+                "] = 1;\n  b[" + t + "] = __builtin_choose_expr(0, a[0], b[" + t + "]);\n}\n") ==
+        Verdict::RaceFree);
+  CHECK(verdict("__global__ void k(int* a, int* b) {\n  __builtin_choose_expr(0, a, b)[" + t +
+                "] = 1;\n  b[0] = __builtin_choose_expr(0, a[" + t + "], b[1]);\n}\n") ==
+        Verdict::Race);
+  // A call in an operand that is not evaluated runs nothing (the census does not count
+  // the callee's accesses either).
+  const std::string cnt = "__device__ int cnt(int* p) { return p[0]++; }\n";
+  CHECK(verdict(cnt + "__global__ void k(int* a) {\n  a[" + t +
+                "] = sizeof(cnt(a)) + noexcept(cnt(a));\n}\n") == Verdict::RaceFree);
+  CHECK(verdict(cnt + "__global__ void k(int* a) {\n  a[" + t + "] = cnt(a);\n}\n") ==
+        Verdict::Race);
+}
