@@ -101,6 +101,32 @@ void Gen::unevaluated_store(std::ostringstream& o, const std::string& pad, const
   cs_.insert("stores in unevaluated operands");
 }
 
+/// `at = value;`, or (4 %) a store whose place is selected at compile time from one
+/// that every thread's store would race on (element 0), or with such a store in
+/// _Generic's operand, which never runs.
+void Gen::plain_store(std::ostringstream& o, const std::string& pad, const Obj& ob,
+                      const std::string& at) {
+  if (more_() % 100 >= 4) {
+    o << pad << at << " = " << value_for(ob.el) << ";\n";
+    cs_.insert("stores");
+    return;
+  }
+  const std::string zero = ob.name + "[0]";
+  switch (more_() % 3) {
+  case 0:
+    o << pad << "__builtin_choose_expr(1, " << at << ", " << zero << ")";
+    break;
+  case 1:
+    o << pad << "__builtin_choose_expr(0, " << zero << ", " << at << ")";
+    break;
+  default:
+    o << pad << "_Generic(" << zero << " = 1, default: " << at << ")";
+    break;
+  }
+  o << " = " << value_for(ob.el) << ";\n";
+  cs_.insert("places selected at compile time");
+}
+
 /// A plain write of `at` (ob's element `idx`): stored directly, through a device
 /// function, a function pointer, a virtual method, a lambda or a reference member, or
 /// by a compound assignment.
@@ -220,8 +246,7 @@ void Gen::written(std::ostringstream& o, const std::string& pad, const Obj& ob,
   default:
     break;
   }
-  o << pad << at << " = " << value_for(ob.el) << ";\n";
-  cs_.insert("stores");
+  plain_store(o, pad, ob, at);
 }
 
 void Gen::stmts(std::ostringstream& o, int n, int ind) {
@@ -626,11 +651,13 @@ const std::vector<std::string>& generator_constructs() {
                                                "function pointers",
                                                "virtual methods",
                                                "templates",
+                                               "loads in templates",
                                                "lambdas",
                                                "lambdas converted to function pointers",
                                                "lambdas converted in template instantiations",
                                                "captureless lambdas kept in locals",
                                                "stores in unevaluated operands",
+                                               "places selected at compile time",
                                                "functions without a body",
                                                "warp shuffles",
                                                "enumerators",

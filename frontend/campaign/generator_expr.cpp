@@ -500,6 +500,15 @@ Val Gen::read(const Obj& o) {
   v.uniform = false;
   v.s = o.name + "[" + idx.s + "]";
   cs_.insert("reads of memory");
+  if (more_() % 100 < 5) {
+    // Through a template whose load is dependent in its pattern (the detector instruments
+    // it from the instantiation); the index keeps its type.
+    const std::string f = fresh("ld");
+    helpers_ << "template <typename T, typename I> __device__ T " << f
+             << "(T* q, I i) { return q[i]; }\n";
+    v.s = f + "(" + o.name + ", " + idx.s + ")";
+    cs_.insert("loads in templates");
+  }
   return v;
 }
 

@@ -204,6 +204,8 @@ private:
   void stmts(std::ostringstream& o, int n, int ind);
   void stmt(std::ostringstream& o, int ind);
   void store(std::ostringstream& o, const std::string& pad);
+  void plain_store(std::ostringstream& o, const std::string& pad, const Obj& ob,
+                   const std::string& at);
   void written(std::ostringstream& o, const std::string& pad, const Obj& ob, const std::string& idx,
                const std::string& at);
   void loop(std::ostringstream& o, int ind);

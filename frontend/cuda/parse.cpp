@@ -79,17 +79,15 @@ std::string kernel_name(const FunctionDecl* f, bool qualified) {
 std::unique_ptr<ASTUnit> parse_device_code(const std::string& code, const std::string& file,
                                            const std::vector<std::string>& clang_args,
                                            std::vector<std::string>& errors) {
-  std::vector<std::string> args = {"-x",
-                                   "cuda",
-                                   "--cuda-device-only",
-                                   "-nocudainc",
-                                   "-nocudalib",
-                                   "--cuda-gpu-arch=sm_70",
-                                   "-std=c++17",
-                                   "-include",
-                                   kHeaderPath,
-                                   "-Wno-unknown-cuda-version",
-                                   "-I/funmem-extract/include"};
+  std::vector<std::string> args = {"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
+                                   "--cuda-gpu-arch=sm_70", "-std=c++17",
+                                   // Every CUDA compiler defines it (clang in the CUDA
+                                   // headers that -nocudainc leaves out).
+                                   "-D__CUDACC__",
+                                   // A verdict depends on the source alone, never on
+                                   // the clock: __DATE__, __TIME__, __TIMESTAMP__ refused.
+                                   "-Werror=date-time", "-include", kHeaderPath,
+                                   "-Wno-unknown-cuda-version", "-I/funmem-extract/include"};
   if (std::string rd = FUNMEM_CLANG_RESOURCE_DIR; !rd.empty()) {
     args.push_back("-resource-dir");
     args.push_back(rd);

@@ -42,6 +42,17 @@ std::vector<const clang::FunctionDecl*> main_file_kernels(clang::ASTContext& ctx
 /// reach when the file is the whole device program (GPUVerify's assumption too).
 std::vector<const clang::FunctionDecl*> address_taken_functions(clang::ASTContext& ctx);
 
+/// The address-taken functions, and whether the file may convert a function's address to
+/// another function type: a reinterpreting cast (explicit or implicit: to `void*` for
+/// memcpy, to an integer, `bit_cast`) of a type holding a function pointer (through
+/// pointers, arrays and members), or a union with such a member. A call through a
+/// pointer may then reach any of the functions, whatever their types.
+struct FunctionAddresses {
+  std::vector<const clang::FunctionDecl*> functions;
+  bool converted = false;
+};
+FunctionAddresses function_addresses(clang::ASTContext& ctx);
+
 /// Whether a function of type `function` may be called through a pointer to `called`:
 /// their types agree once what a function pointer conversion drops (`noexcept`,
 /// `noreturn`, parameters' `noescape`, other function type attributes) is dropped from

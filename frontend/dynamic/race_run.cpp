@@ -3,10 +3,12 @@
 #include "frontend/dynamic/race_run.h"
 
 #include "frontend/cuda/parse.h"
+#include "frontend/dynamic/harness.h"
 #include "frontend/model/gpuverify_header.h"
 #include "support/files.h"
 #include "support/process.h"
 
+#include <clang/Basic/Builtins.h>
 #include <clang/Lex/Lexer.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 
@@ -18,8 +20,11 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <optional>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 namespace funmem::frontend {
 
@@ -29,10 +34,14 @@ using namespace clang;
 using clang::Decl;
 using clang::Expr;
 using clang::Stmt;
+using detail::harness;
+using detail::host_preprocessing;
+using detail::type_text;
 namespace fs = std::filesystem;
 
-/// A type as C++ source names it.
-std::string type_text(QualType t, const ASTContext& ctx);
+/// An edit of the file's text: the offsets of an expression's first and last token, and
+/// what is made of it.
+using Edit = std::tuple<unsigned, unsigned, std::string>;
 
 /// Wraps every load and store of memory; registers static-storage variables.
 class Instrumenter : public RecursiveASTVisitor<Instrumenter> {
@@ -42,16 +51,65 @@ public:
 
   std::vector<std::string> errors;
   std::vector<const VarDecl*> statics; // file-scope variables to register
+  /// What is wrapped or replaced, by source range and kind; with `dry`, only recorded
+  /// (the text is left as it is): TemplateBodies compares a template's
+  /// instantiations so.
+  std::set<Edit> edits;
+  bool dry = false;
+  /// The body of an instantiation traversed in place of its template's (TemplateBodies).
+  const std::map<const Stmt*, Stmt*>* instead = nullptr;
+
+  bool TraverseCompoundStmt(CompoundStmt* s) {
+    if (instead)
+      if (auto it = instead->find(s); it != instead->end() && swapped_.insert(s).second) {
+        bool ok = TraverseStmt(it->second);
+        swapped_.erase(s);
+        return ok;
+      }
+    return RecursiveASTVisitor::TraverseCompoundStmt(s);
+  }
 
   // `__builtin_choose_expr` and `_Generic`: see select_only.
+  // A selection that depends on a template parameter may select another branch in each
+  // instantiation, while the text is rewritten once: refused.
   bool TraverseChooseExpr(ChooseExpr* e) {
+    if (e->isConditionDependent()) {
+      error(e->getBeginLoc(), "a '__builtin_choose_expr' whose condition depends on a template "
+                              "parameter");
+      return true;
+    }
     return select_only(e, e->getChosenSubExpr(), e->getRParenLoc());
   }
   bool TraverseGenericSelectionExpr(GenericSelectionExpr* e) {
-    if (e->isResultDependent()) return true;
+    if (e->isResultDependent()) {
+      error(e->getBeginLoc(), "a '_Generic' whose selection depends on a template parameter");
+      return true;
+    }
     return select_only(e, e->getResultExpr(), e->getRParenLoc());
   }
 
+  // What the host build lays out or spells otherwise than the device: refused.
+  bool VisitExpr(Expr* e) {
+    if (long_double(e->getType()))
+      error(e->getBeginLoc(), "a 'long double' (8 bytes in device code)");
+    return true;
+  }
+  bool VisitUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr* e) {
+    if (e->isArgumentType() && long_double(e->getArgumentType()))
+      error(e->getBeginLoc(), "a 'long double' (8 bytes in device code)");
+    return true;
+  }
+  bool VisitPredefinedExpr(PredefinedExpr* e) {
+    if (e->getIdentKind() != PredefinedExpr::Func && e->getIdentKind() != PredefinedExpr::Function)
+      error(e->getBeginLoc(), "'" + PredefinedExpr::getIdentKindName(e->getIdentKind()).str() +
+                                  "' (the host build spells it otherwise)");
+    return true;
+  }
+
+  bool VisitAtomicExpr(AtomicExpr* e) { // `__atomic_store_n`, `__c11_atomic_load`, ...
+    error(e->getBeginLoc(), "an atomic builtin, whose accesses it does not see");
+    return true;
+  }
   bool VisitBuiltinBitCastExpr(BuiltinBitCastExpr* e) {
     wrap(e->getSubExpr(), "rd");
     return true;
@@ -91,7 +149,19 @@ public:
     const char* to = n == "memcpy" || n == "__builtin_memcpy"   ? "::fmr::copy"
                      : n == "memset" || n == "__builtin_memset" ? "::fmr::set"
                                                                 : nullptr;
-    if (!to) return true;
+    if (!to) {
+      // Another builtin that may touch memory through a pointer (`__builtin_memmove`,
+      // `__sync_fetch_and_add`, `__atomic_store_n`): g++ runs it unseen.
+      const unsigned id = f->getBuiltinID();
+      if (id && !ctx_->BuiltinInfo.isConst(id) && !ctx_->BuiltinInfo.isPure(id))
+        for (const Expr* a : c->arguments())
+          if (a->IgnoreParenImpCasts()->getType()->isPointerType()) {
+            error(c->getBeginLoc(),
+                  "a call of the builtin '" + n + "', whose accesses it does not see");
+            break;
+          }
+      return true;
+    }
     const Expr* callee = c->getCallee()->IgnoreParenImpCasts();
     const Expr* named = c->getCallee();
     while (isa<ParenExpr>(named) || isa<ImplicitCastExpr>(named))
@@ -102,6 +172,7 @@ public:
       return true;
     }
     if (!rewritable(callee)) return true;
+    if (note(callee, to)) return true;
     PresumedLoc p = sm_.getPresumedLoc(c->getBeginLoc());
     rw_.ReplaceText(callee->getSourceRange(), std::string(to) + "_at(" +
                                                   std::to_string(p.getLine()) + ", " +
@@ -123,8 +194,12 @@ public:
           continue;
         }
         std::string n = v->getNameAsString(), t = at->getElementType().getAsString();
-        rw_.ReplaceText(SourceRange(s->getBeginLoc(), s->getEndLoc()),
-                        t + "* " + n + " = ::fmr::dynamic_shared<" + t + ">(\"" + n + "\");");
+        // Through an alias: an element type such as a function pointer's is no prefix.
+        const std::string alias = "fmr_" + n + "_t";
+        std::string text = "using " + alias + " = " + t + "; " + alias + "* " + n +
+                           " = ::fmr::dynamic_shared<" + alias + ">(\"" + n + "\");";
+        if (!note(s->getBeginLoc(), s->getEndLoc(), text))
+          rw_.ReplaceText(SourceRange(s->getBeginLoc(), s->getEndLoc()), text);
         continue;
       }
       // `__shared__` is a macro: only the end (the semicolon) must be in the file.
@@ -133,9 +208,10 @@ public:
         continue;
       }
       std::string n = v->getNameAsString();
-      rw_.InsertTextAfterToken(s->getEndLoc(),
-                               " ::fmr::reg(&" + n + ", sizeof(" + n + "), \"" + n + "\", " +
-                                   (v->hasAttr<CUDASharedAttr>() ? "true" : "false") + ");");
+      std::string text = " ::fmr::reg(&" + n + ", sizeof(" + n + "), \"" + n + "\", " +
+                         (v->hasAttr<CUDASharedAttr>() ? "true" : "false") + ");";
+      if (!note(s->getEndLoc(), s->getEndLoc(), text))
+        rw_.InsertTextAfterToken(s->getEndLoc(), text);
     }
     return true;
   }
@@ -175,7 +251,35 @@ private:
   ASTContext* ctx_;
   SourceManager& sm_;
   Rewriter& rw_;
+  std::set<const Stmt*> swapped_; // pattern bodies being traversed through `instead`
 
+  /// Whether `t` holds a `long double` (through pointers, arrays and members).
+  bool long_double(QualType t, int depth = 0) {
+    if (t.isNull() || depth > 8) return false;
+    t = t.getCanonicalType();
+    if (t->isSpecificBuiltinType(BuiltinType::LongDouble)) return true;
+    if (t->isPointerType() || t->isReferenceType())
+      return long_double(t->getPointeeType(), depth + 1);
+    if (const auto* a = ctx_->getAsArrayType(t)) return long_double(a->getElementType(), depth + 1);
+    if (const auto* c = t->getAs<ComplexType>()) return long_double(c->getElementType(), depth + 1);
+    if (const RecordDecl* r = t->getAsRecordDecl(); r && r->getDefinition()) {
+      for (const FieldDecl* f : r->getDefinition()->fields())
+        if (long_double(f->getType(), depth + 1)) return true;
+      if (const auto* c = dyn_cast<CXXRecordDecl>(r->getDefinition()))
+        for (const CXXBaseSpecifier& b : c->bases())
+          if (long_double(b.getType(), depth + 1)) return true;
+    }
+    return false;
+  }
+  /// Records an edit of `e`'s text; true when it is not to be made (`dry`).
+  bool note(SourceLocation b, SourceLocation e, const std::string& what) {
+    edits.insert({sm_.getFileOffset(sm_.getExpansionLoc(b)),
+                  sm_.getFileOffset(sm_.getExpansionLoc(e)), what});
+    return dry;
+  }
+  bool note(const Expr* e, const std::string& what) {
+    return note(e->getBeginLoc(), e->getEndLoc(), what);
+  }
   void error(SourceLocation l, const std::string& what) {
     PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(l));
     errors.push_back(std::string(p.isValid() ? p.getFilename() : "?") + ":" +
@@ -189,7 +293,11 @@ private:
       error(s->getBeginLoc(), "an access inside a macro expansion");
       return false;
     }
-    return sm_.isInMainFile(r.getBegin());
+    if (sm_.isInMainFile(r.getBegin())) return true;
+    // Text included into the file's code (`#include "body.inc"` in a function): g++
+    // would compile it as it is.
+    error(s->getBeginLoc(), "an access in text included from another file");
+    return false;
   }
   /// An lvalue that may be memory: not a local variable of the thread, not a built-in.
   bool memory(const Expr* e0) {
@@ -267,7 +375,10 @@ private:
                 "' in a macro expansion");
       return true;
     }
-    if (!sm_.isInMainFile(whole->getBeginLoc())) return true;
+    if (!sm_.isInMainFile(whole->getBeginLoc()) ||
+        note(whole->getBeginLoc(), end,
+             "selected " + std::to_string(sm_.getFileOffset(chosen->getBeginLoc()))))
+      return true;
     const std::string text = rw_.getRewrittenText(chosen->getSourceRange());
     rw_.ReplaceText(SourceRange(whole->getBeginLoc(), end), "(" + text + ")");
     return true;
@@ -311,6 +422,7 @@ private:
       return;
     }
     if (!memory(e) || !rewritable(e)) return;
+    if (note(e, fn + base)) return;
     if (!base.empty()) {
       PresumedLoc p = sm_.getPresumedLoc(e->getBeginLoc());
       rw_.InsertTextBefore(e->getBeginLoc(), "(*::fmr::rd(static_cast<const " + base + "*>(&(");
@@ -335,308 +447,182 @@ private:
   }
 };
 
-std::string type_text(QualType t, const ASTContext& ctx) {
-  PrintingPolicy pp(ctx.getLangOpts());
-  pp.SuppressTagKeyword = false;
-  return t.getAsString(pp);
-}
-
-/// The first function with a body of those a call through a pointer of type `t` may
-/// reach (those the extractor inlines for such a call), or null.
-const FunctionDecl* function_target(ASTContext& ctx, QualType t) {
-  for (const FunctionDecl* fd : address_taken_functions(ctx))
-    if (fd->hasBody() && reachable_through(ctx, fd->getType(), t->getPointeeType())) return fd;
-  return nullptr;
-}
-
-/// A buffer's element type for a pointer of type `t` (bytes for `void*`), or null where
-/// none can be allocated (pointers to pointers, incomplete and function types).
-std::optional<QualType> element_type(ASTContext& ctx, QualType t) {
-  QualType e = t->getPointeeType().getUnqualifiedType();
-  if (e->isVoidType()) return ctx.UnsignedCharTy;
-  if (e->isPointerType() || e->isIncompleteType() || e->isFunctionType() || e->isReferenceType())
-    return std::nullopt;
-  return e;
-}
-
-/// Writes the code that gives a kernel's arguments their values in a run, each place
-/// named as the extractor names it (`n`, `q.out`, `q.in.p[1]`, `q.B::p`): a pointer a
-/// buffer of its own (`--size PATH=COUNT`), a function pointer the first function a call
-/// through it may reach, an integer `--arg PATH=V` (a parameter: the number of threads
-/// in x where not given; a member: where given), a floating-point parameter 1. Constant
-/// members are filled as the others; of a union's members only the first is (the others
-/// share its bytes). A place it cannot fill (a reference, a pointer to pointers) makes
-/// `error` say why: the kernel is then reported and not run.
-class Filler {
+/// The instantiations of the file's templates that have a body: of function templates,
+/// of class templates' members, of generic lambdas' call operators.
+class Instantiations : public RecursiveASTVisitor<Instantiations> {
 public:
-  Filler(ASTContext& ctx, std::ostringstream& o) : ctx_(ctx), o_(o) {}
-  std::string error;
-  std::vector<std::string> scalars, buffers; // the names --arg and --size accept
-  std::vector<ScalarRange> ranges;           // the scalars' values
+  explicit Instantiations(const SourceManager& sm) : sm_(sm) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  std::vector<const FunctionDecl*> found;
 
-  void parameter(QualType t, const std::string& lhs, const std::string& path) {
-    t = t.getUnqualifiedType();
-    if (t->isReferenceType())
-      fail("cannot pass the reference argument '" + path + "'");
-    else if (t->isRealFloatingType())
-      put(lhs, "1");
-    else if (t->isIntegerType() || t->isEnumeralType()) {
-      scalar(t, path, 0);
-      put(lhs, "j.scalar(\"" + path + "\")");
-    } else
-      place(t, lhs, path, nullptr, 0);
+  bool VisitFunctionDecl(FunctionDecl* f) {
+    const FunctionDecl* pattern = f->getTemplateInstantiationPattern();
+    if (f->isTemplateInstantiation() && f->doesThisDeclarationHaveABody() && pattern &&
+        pattern->getBody() && sm_.isInMainFile(sm_.getExpansionLoc(pattern->getBeginLoc())))
+      found.push_back(f);
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr* l) {
+    if (const FunctionTemplateDecl* t = l->getDependentCallOperator())
+      for (FunctionDecl* f : t->specializations())
+        VisitFunctionDecl(f);
+    return true;
   }
 
 private:
-  ASTContext& ctx_;
-  std::ostringstream& o_;
+  const SourceManager& sm_;
+};
 
-  void fail(const std::string& why) {
-    if (error.empty()) error = why;
+/// A template's text is one for all its instantiations, but its pattern's dependent
+/// expressions have no conversions yet (a load is an lvalue-to-rvalue conversion): the
+/// body of a template that is instantiated is instrumented from an instantiation's
+/// (Instrumenter::instead), and every other instantiation must make the same edits,
+/// else the template is refused (an error per instantiation that differs).
+struct TemplateBodies {
+  std::vector<std::pair<const FunctionDecl*, std::set<Edit>>> instances; // with their edits
+  std::map<const Stmt*, Stmt*> instead; // a pattern's body -> an instantiation's
+
+  TemplateBodies(ASTContext& ctx, Rewriter& rw) {
+    SourceManager& sm = ctx.getSourceManager();
+    Instantiations inst(sm);
+    for (Decl* d : ctx.getTranslationUnitDecl()->decls())
+      if (sm.isInMainFile(sm.getExpansionLoc(d->getLocation()))) inst.TraverseDecl(d);
+    std::set<const FunctionDecl*> seen;
+    for (const FunctionDecl* f : inst.found) {
+      if (!seen.insert(f).second) continue;
+      Instrumenter dry(ctx, rw);
+      dry.dry = true;
+      dry.TraverseStmt(const_cast<Stmt*>(f->getBody()));
+      instances.emplace_back(f, dry.edits);
+      // (An instantiation may share its pattern's body where nothing in it depends.)
+      if (f->getBody() != f->getTemplateInstantiationPattern()->getBody())
+        instead.emplace(f->getTemplateInstantiationPattern()->getBody(),
+                        const_cast<Stmt*>(f->getBody()));
+    }
   }
-  /// Records an integer place (`bits`: a bit-field's width, else 0) and its values.
-  void scalar(QualType t, const std::string& path, unsigned bits) {
-    scalars.push_back(path);
-    ScalarRange r;
-    r.path = path;
-    r.type = type_text(t.getUnqualifiedType(), ctx_) + (bits ? " : " + std::to_string(bits) : "");
-    bool is_signed = t->isSignedIntegerOrEnumerationType();
-    unsigned width = bits ? bits : static_cast<unsigned>(ctx_.getIntWidth(t));
-    if (const auto* et = t->getAs<EnumType>(); et && !bits && !et->getDecl()->isFixed()) {
-      // The values of the enumeration: those of the smallest bit-field holding every
-      // enumerator (C++ [dcl.enum]).
-      const EnumDecl* d = et->getDecl();
-      const unsigned neg = d->getNumNegativeBits(), pos = d->getNumPositiveBits();
-      is_signed = neg > 0;
-      width = is_signed ? std::max(pos + 1, neg) : std::max(pos, 1u);
-    }
-    if (t->isBooleanType()) {
-      r.lo = 0;
-      r.hi = 1;
-    } else if (is_signed) {
-      r.lo = width >= 64 ? INT64_MIN : -(int64_t{1} << (width - 1));
-      r.hi = width >= 64 ? INT64_MAX : (int64_t{1} << (width - 1)) - 1;
-    } else {
-      r.lo = 0;
-      r.hi = width >= 63 ? INT64_MAX : (int64_t{1} << width) - 1;
-    }
-    ranges.push_back(r);
-  }
-  /// `lhs = value`, through its bytes (a constant member too).
-  void put(const std::string& lhs, const std::string& value) {
-    o_ << "  ::fmr::put(&(" << lhs << "), " << value << ");\n";
-  }
-  void place(QualType t, const std::string& lhs, const std::string& path, const RecordDecl* whole,
-             int depth) {
-    if (depth > 8) return;
-    if (t->isReferenceType()) {
-      fail("the member '" + path + "' is a reference: the harness cannot make the structure");
-      return;
-    }
-    if (const auto* at = ctx_.getAsConstantArrayType(t)) {
-      const uint64_t n = std::min<uint64_t>(at->getSize().getZExtValue(), 64);
-      for (uint64_t i = 0; i < n; ++i)
-        place(at->getElementType(), lhs + "[" + std::to_string(i) + "]",
-              path + "[" + std::to_string(i) + "]", whole, depth + 1);
-      return;
-    }
-    if (t->isPointerType() && t->getPointeeType()->isFunctionType()) {
-      if (const FunctionDecl* target = function_target(ctx_, t))
-        put(lhs, "&" + target->getQualifiedNameAsString());
-      else
-        fail("no function of the file for '" + path + "' of type '" + type_text(t, ctx_) + "'");
-      return;
-    }
-    if (t->isPointerType()) {
-      auto e = element_type(ctx_, t);
-      if (!e) {
-        fail("cannot allocate '" + path + "' of type '" + type_text(t, ctx_) + "'");
-        return;
-      }
-      buffers.push_back(path);
-      put(lhs,
-          "::fmr::buffer<" + type_text(*e, ctx_) + ">(\"" + path + "\", j.size(\"" + path + "\"))");
-      return;
-    }
-    if (t->isIntegerType() || t->isEnumeralType()) {
-      scalar(t, path, 0);
-      o_ << "  if (j.given(\"" << path << "\")) ::fmr::put(&(" << lhs << "), j.scalar(\"" << path
-         << "\"));\n";
-      return;
-    }
-    const auto* rd = t->getAsRecordDecl();
-    if (!rd || !rd->getDefinition()) return;
-    rd = rd->getDefinition();
-    const RecordDecl* named = whole ? whole : rd; // members are named from it
-    if (const auto* c = dyn_cast<CXXRecordDecl>(rd))
-      for (const CXXBaseSpecifier& b : c->bases())
-        if (!b.isVirtual())
-          place(b.getType(),
-                "static_cast<" + type_text(b.getType().getUnqualifiedType(), ctx_) + "&>(" + lhs +
-                    ")",
-                path, named, depth + 1);
-    for (const FieldDecl* f : rd->fields()) {
-      if (f->isUnnamedBitfield()) continue;
-      if (f->isBitField()) {
-        // No address: assigned where given and not constant.
-        if (f->getType().isConstQualified()) continue;
-        std::string at = path + "." + member_name(named, f);
-        scalar(f->getType(), at, f->getBitWidthValue(ctx_));
-        o_ << "  if (j.given(\"" << at << "\")) " << lhs << "." << f->getNameAsString()
-           << " = j.scalar(\"" << at << "\");\n";
-      } else if (f->isAnonymousStructOrUnion()) {
-        // Its members are named as the parent's.
-        place(f->getType(), lhs, path, named, depth + 1);
-      } else {
-        place(f->getType(), lhs + "." + f->getNameAsString(), path + "." + member_name(named, f),
-              f->getType()->isRecordType() ? nullptr : named, depth + 1);
-      }
-      if (rd->isUnion()) break; // the others share the first one's bytes
+
+  /// Appends an error for each instantiation whose edits (or errors: a bit-field of
+  /// memory, a macro) are not those made in its pattern's text.
+  void compare(ASTContext& ctx, Rewriter& rw, const std::set<Edit>& made,
+               std::vector<std::string>& errors) const {
+    SourceManager& sm = ctx.getSourceManager();
+    std::set<std::string> said(errors.begin(), errors.end());
+    for (const auto& [f, edits] : instances) {
+      Instrumenter dry(ctx, rw);
+      dry.dry = true;
+      dry.TraverseStmt(const_cast<Stmt*>(f->getBody()));
+      for (const std::string& e : dry.errors)
+        if (said.insert(e).second) errors.push_back(e);
+      const Stmt* body = f->getTemplateInstantiationPattern()->getBody();
+      const unsigned from = sm.getFileOffset(body->getBeginLoc()),
+                     to = sm.getFileOffset(body->getEndLoc());
+      std::set<Edit> want;
+      for (const Edit& e : made)
+        if (std::get<0>(e) >= from && std::get<1>(e) <= to) want.insert(e);
+      if (edits == want) continue;
+      std::vector<Edit> differ;
+      std::set_symmetric_difference(want.begin(), want.end(), edits.begin(), edits.end(),
+                                    std::back_inserter(differ));
+      PresumedLoc p =
+          sm.getPresumedLoc(sm.getComposedLoc(sm.getMainFileID(), std::get<0>(differ.front())));
+      std::string name;
+      llvm::raw_string_ostream os(name);
+      f->getNameForDiagnostic(os, ctx.getPrintingPolicy(), true);
+      os.flush();
+      std::string e = std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) + ":" +
+                      std::to_string(p.getColumn()) + ": error: cannot instrument the template '" +
+                      f->getTemplateInstantiationPattern()->getQualifiedNameAsString() +
+                      "': its instantiation '" + name +
+                      "' loads or stores memory otherwise than another one here (the text is "
+                      "one for all)";
+      if (said.insert(e).second) errors.push_back(e);
     }
   }
 };
 
-/// Definitions of the functions the file declares and uses without a body (compiled
-/// elsewhere): each returns a value-initialised result and touches no memory, what
-/// funmem-extract assumes of them (its race-free verdicts say so).
-std::string bodyless_definitions(ASTContext& ctx) {
-  const SourceManager& sm = ctx.getSourceManager();
-  std::ostringstream o;
-  std::function<void(const DeclContext*)> scan = [&](const DeclContext* dc) {
-    for (const Decl* d : dc->decls()) {
-      if (const auto* ns = dyn_cast<NamespaceDecl>(d); ns && !ns->isAnonymousNamespace()) scan(ns);
-      if (const auto* ls = dyn_cast<LinkageSpecDecl>(d)) scan(ls);
-      const auto* f = dyn_cast<FunctionDecl>(d);
-      if (!f || isa<CXXMethodDecl>(f) || f->isDefined() || !f->isUsed() || f->getBuiltinID() ||
-          f->isTemplated() || f->getPreviousDecl() ||
-          !sm.isInMainFile(sm.getExpansionLoc(f->getLocation())))
-        continue;
-      const auto* type = f->getType()->getAs<FunctionProtoType>();
-      if (!type || f->getReturnType()->isReferenceType()) continue;
-      o << "auto " << f->getQualifiedNameAsString() << "(";
-      for (unsigned i = 0; i < f->getNumParams(); ++i)
-        o << (i ? ", " : "") << type_text(f->getParamDecl(i)->getType(), ctx);
-      if (f->isVariadic()) o << (f->getNumParams() ? ", ..." : "...");
-      o << ")" << (type->isNothrow() ? " noexcept" : "") << " -> "
-        << type_text(f->getReturnType(), ctx) << " { return"
-        << (f->getReturnType()->isVoidType() ? "" : " {}") << "; }\n";
-    }
-  };
-  scan(ctx.getTranslationUnitDecl());
-  return o.str();
-}
+/// Finds the functions with a body in another file of the user's (a header, not a
+/// system one nor funmem's own) that the file uses: g++ compiles that file as it is, so
+/// their accesses would go unseen.
+class ForeignCode : public RecursiveASTVisitor<ForeignCode> {
+public:
+  explicit ForeignCode(const SourceManager& sm) : sm_(sm) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  std::vector<std::string> errors;
 
-/// `text` as a C string literal.
-std::string c_string(const std::string& text) {
-  std::string out = "\"";
-  for (char ch : text) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    out += ch == '\n' ? ' ' : ch;
+  /// Whether `d` is declared in such a file.
+  bool foreign(const Decl* d) const {
+    SourceLocation l = sm_.getExpansionLoc(d->getLocation());
+    if (l.isInvalid() || sm_.isInMainFile(l) || sm_.isInSystemHeader(l)) return false;
+    return sm_.getFilename(l).str().rfind("/funmem-extract/", 0) != 0;
   }
-  return out + "\"";
-}
+  // Code that runs where the file uses it: refused unless it is a constant.
+  bool VisitLambdaExpr(LambdaExpr* l) {
+    say(l->getBeginLoc(), "a lambda");
+    return true;
+  }
+  bool VisitParmVarDecl(ParmVarDecl* p) {
+    if (p->hasDefaultArg() && !p->hasUninstantiatedDefaultArg() && !p->hasUnparsedDefaultArg() &&
+        !p->getDefaultArg()->isEvaluatable(p->getASTContext()))
+      say(p->getLocation(), "the default argument of '" + p->getNameAsString() + "'");
+    return true;
+  }
+  bool VisitFieldDecl(FieldDecl* f) {
+    if (const Expr* init = f->getInClassInitializer();
+        init && !init->isValueDependent() && !init->isEvaluatable(f->getASTContext()))
+      say(f->getLocation(), "the initialiser of '" + f->getNameAsString() + "'");
+    return true;
+  }
+  void say(SourceLocation l, const std::string& what) {
+    PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(l));
+    errors.push_back(std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) + ":" +
+                     std::to_string(p.getColumn()) + ": error: cannot instrument " + what +
+                     " outside the file that is checked (only its own code is instrumented)");
+  }
+  bool VisitFunctionDecl(FunctionDecl* f) {
+    if (f->doesThisDeclarationHaveABody() && (f->isUsed() || f->isReferenced()) && foreign(f)) {
+      PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(f->getLocation()));
+      errors.push_back(std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) + ":" +
+                       std::to_string(p.getColumn()) + ": error: cannot instrument '" +
+                       f->getQualifiedNameAsString() +
+                       "', defined outside the file that is checked (only its own code is "
+                       "instrumented)");
+    }
+    return true;
+  }
 
-/// The harness: per kernel, a structure of its arguments, a body that calls it, and a
-/// run that allocates pointer arguments, launches, and reports.
-std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& kernels,
-                    const std::vector<const VarDecl*>& statics, std::vector<std::string>& names,
-                    std::vector<ScalarRange>& ranges) {
-  std::ostringstream o;
-  o << "\n// ---- funmem-race-run harness ----\n";
-  o << bodyless_definitions(ctx);
-  o << "static void fmr_register_statics() {\n";
-  for (const VarDecl* v : statics) {
-    std::string n = v->getNameAsString();
-    o << "  ::fmr::reg(&" << n << ", sizeof(" << n << "), \"" << n << "\", "
-      << (v->hasAttr<CUDASharedAttr>() ? "true" : "false") << ");\n";
-  }
-  o << "}\n";
-  // Each job starts from the __device__ and __constant__ variables' initial values (a
-  // kernel may have written them); with zero-filled buffers they are zero-filled too,
-  // as the host may change them (cudaMemcpyToSymbol) whatever they start with.
-  o << "static std::vector<std::vector<unsigned char>> fmr_initial;\n"
-       "static void fmr_reset_statics(bool zero) {\n"
-       "  const bool first = fmr_initial.empty();\n"
-       "  size_t k = 0;\n"
-       "  auto one = [&](void* p, size_t n) {\n"
-       "    auto* b = static_cast<unsigned char*>(p);\n"
-       "    if (first) fmr_initial.emplace_back(b, b + n);\n"
-       "    else std::memcpy(p, fmr_initial[k].data(), n);\n"
-       "    if (zero) std::memset(p, 0, n);\n"
-       "    ++k;\n"
-       "  };\n";
-  for (const VarDecl* v : statics)
-    if ((v->hasAttr<CUDADeviceAttr>() || v->hasAttr<CUDAConstantAttr>()) &&
-        !v->hasAttr<CUDASharedAttr>() && !v->getType().isConstQualified())
-      o << "  one((void*)&" << v->getNameAsString() << ", sizeof(" << v->getNameAsString()
-        << "));\n";
-  o << "  (void)one;\n}\n";
-  for (size_t ki = 0; ki < kernels.size(); ++ki) {
-    const FunctionDecl* k = kernels[ki];
-    // An identifier of our own (a template's instantiations share a name), the call
-    // as written (namespaces, template arguments).
-    std::string n = k->getNameAsString() + "_" + std::to_string(ki);
-    std::string callee = kernel_name(k, true);
-    // The arguments as bytes (constructed by nothing, filled member by member).
-    std::ostringstream fill;
-    Filler filler(ctx, fill);
-    // Each parameter's type by an alias (`int (*)[4]`, `void (*)(int)` are no
-    // declarators to write `T*` or `T x` after).
-    std::vector<std::string> types;
-    std::ostringstream aliases;
-    for (const ParmVarDecl* p : k->parameters()) {
-      const std::string t = "fmr_t_" + n + "_" + std::to_string(p->getFunctionScopeIndex());
-      if (!p->getType()->isReferenceType())
-        aliases << "using " << t << " = " << type_text(p->getType().getUnqualifiedType(), ctx)
-                << ";\n";
-      types.push_back(t);
-      filler.parameter(p->getType(),
-                       "(*reinterpret_cast<" + t + "*>(a.p_" +
-                           std::to_string(p->getFunctionScopeIndex()) + "))",
-                       p->getNameAsString());
+private:
+  const SourceManager& sm_;
+};
+
+/// The clang arguments that change what the file means, as g++ arguments: macros,
+/// include paths and files, the signedness of `char`. Warnings and the language standard
+/// change nothing g++ builds and are left out; any other is an error (in `errors`):
+/// the harness would be another program than the file with that argument.
+std::string compiler_args(const std::vector<std::string>& clang_args,
+                          std::vector<std::string>& errors) {
+  std::string out;
+  for (size_t i = 0; i < clang_args.size(); ++i) {
+    const std::string& a = clang_args[i];
+    auto starts = [&](const char* p) { return a.rfind(p, 0) == 0; };
+    if (a == "-D" || a == "-U" || a == "-I" || a == "-include" || a == "-isystem" ||
+        a == "-iquote" || a == "-idirafter") {
+      if (i + 1 == clang_args.size()) {
+        errors.push_back("error: the clang argument '" + a + "' has no value");
+        break;
+      }
+      out += " " + a + " " + shell_quote(clang_args[++i]);
+    } else if (starts("-D") || starts("-U") || starts("-I") || starts("-isystem") ||
+               starts("-iquote") || starts("-idirafter") || a == "-funsigned-char" ||
+               a == "-fsigned-char" || a == "-fno-signed-char" || a == "-fno-unsigned-char") {
+      out += " " + shell_quote(a);
+    } else if (!(starts("-W") || a == "-w" || starts("-std="))) {
+      errors.push_back("error: the clang argument '" + a +
+                       "' has no counterpart in the detector's build (it takes -D, -U, -I, "
+                       "-include, -isystem, -iquote, -idirafter, -f[no-]signed-char, "
+                       "-f[no-]unsigned-char, and leaves out -W, -w and -std=)");
     }
-    names.insert(names.end(), filler.scalars.begin(), filler.scalars.end());
-    for (ScalarRange& r : filler.ranges) {
-      r.kernel = kernel_name(k);
-      ranges.push_back(r);
-    }
-    for (const std::string& b : filler.buffers)
-      names.push_back("@" + b);
-    if (!filler.error.empty()) {
-      // Reported as the kernel's run, which does not start; the other kernels run.
-      o << "static void fmr_run_" << n << "(const ::fmr::Job&) {\n  ::fmr::events.clear();\n"
-        << "  ::fmr::fail(" << c_string("the kernel is not run: " + filler.error) << ");\n}\n";
-      continue;
-    }
-    o << aliases.str() << "struct fmr_args_" << n << " {\n";
-    for (size_t i = 0; i < types.size(); ++i)
-      o << "  alignas(" << types[i] << ") unsigned char p_" << i << "[sizeof(" << types[i]
-        << ")];\n";
-    o << "};\nstatic void fmr_body_" << n << "(void* v) {\n  auto& a = *static_cast<fmr_args_" << n
-      << "*>(v);\n  " << callee << "(";
-    for (size_t i = 0; i < types.size(); ++i)
-      o << (i ? ", " : "") << "*reinterpret_cast<" << types[i] << "*>(a.p_" << i << ")";
-    o << ");\n}\n";
-    o << "static void fmr_run_" << n << "(const ::fmr::Job& j) {\n  fmr_args_" << n
-      << " a{};\n  ::fmr::zero_fill = j.zero_fill();\n"
-      << fill.str();
-    o << "  ::fmr::launch(j.grid, j.block, fmr_body_" << n << ", &a);\n}\n";
   }
-  o << "int main(int argc, char** argv) {\n"
-       "  ::fmr::Job j;\n"
-       "  while (::fmr::read_job(j, argc, argv)) {\n"
-       "    ::fmr::reset();\n"
-       "    fmr_register_statics();\n"
-       "    fmr_reset_statics(j.zero_fill());\n";
-  for (size_t ki = 0; ki < kernels.size(); ++ki) {
-    const FunctionDecl* k = kernels[ki];
-    std::string n = k->getNameAsString() + "_" + std::to_string(ki), shown = kernel_name(k);
-    o << "    if (j.from() <= " << ki << ") {\n      ::fmr::begin(\"" << shown
-      << "\");\n      fmr_run_" << n << "(j);\n      ::fmr::report();\n"
-      << "      ::fmr::end(\"" << shown << "\");\n    }\n";
-  }
-  o << "  }\n  return 0;\n}\n";
-  return o.str();
+  return out;
 }
 
 } // namespace
@@ -644,20 +630,32 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
 Instrumented instrument(const std::string& code, const std::string& file,
                         const std::vector<std::string>& clang_args) {
   Instrumented out;
-  std::unique_ptr<ASTUnit> ast = parse_device_code(code, file, clang_args, out.errors);
+  // The preprocessing record keeps the lines clang skipped and the macros it expanded.
+  std::vector<std::string> args = clang_args;
+  args.insert(args.end(), {"-Xclang", "-detailed-preprocessing-record"});
+  std::unique_ptr<ASTUnit> ast = parse_device_code(code, file, args, out.errors);
   if (!ast || ast->getDiagnostics().hasErrorOccurred()) return out;
   ASTContext& ctx = ast->getASTContext();
   SourceManager& sm = ctx.getSourceManager();
   Rewriter rw(sm, ctx.getLangOpts());
+  TemplateBodies templates(ctx, rw);
   Instrumenter ins(ctx, rw);
+  ins.instead = &templates.instead;
   for (Decl* d : ctx.getTranslationUnitDecl()->decls())
     if (sm.isInMainFile(sm.getExpansionLoc(d->getLocation()))) ins.TraverseDecl(d);
   std::vector<const FunctionDecl*> kernels = main_file_kernels(ctx);
   for (const FunctionDecl* k : kernels)
     out.kernels.push_back(kernel_name(k));
   out.errors.insert(out.errors.end(), ins.errors.begin(), ins.errors.end());
+  templates.compare(ctx, rw, ins.edits, out.errors);
+  ForeignCode foreign(sm);
+  for (Decl* d : ctx.getTranslationUnitDecl()->decls())
+    if (foreign.foreign(d)) foreign.TraverseDecl(d);
+  out.errors.insert(out.errors.end(), foreign.errors.begin(), foreign.errors.end());
+  const std::string prelude = host_preprocessing(*ast, rw, out.errors);
   const RewriteBuffer* buf = rw.getRewriteBufferFor(sm.getMainFileID());
-  out.source = buf ? std::string(buf->begin(), buf->end()) : code;
+  out.source =
+      prelude + "#line 1 \"" + file + "\"\n" + (buf ? std::string(buf->begin(), buf->end()) : code);
   out.source += harness(ctx, kernels, ins.statics, out.names, out.ranges);
   return out;
 }
@@ -670,6 +668,7 @@ RaceDetector::RaceDetector(const std::string& code, const std::string& file,
   kernels_ = ins.kernels;
   names_ = ins.names;
   ranges_ = ins.ranges;
+  const std::string user_args = compiler_args(clang_args, errors_);
   if (!errors_.empty()) return;
   fs::create_directories(fs::path(work_dir) / "include");
   auto write = [](const fs::path& p, const std::string& text) {
@@ -679,14 +678,19 @@ RaceDetector::RaceDetector(const std::string& code, const std::string& file,
   write(fs::path(work_dir) / "include" / "cuda.h", "#pragma once\n");
   write(fs::path(work_dir) / "include" / "cuda_runtime.h", "#pragma once\n");
   write(fs::path(work_dir) / "funmem_race_rt.h", race_runtime_header());
-  fs::path src = fs::path(work_dir) / "instrumented.cpp";
-  write(src, "#line 1 \"" + file + "\"\n" + ins.source);
+  // In a folder of its own: a quoted include searches the file's folder first, as clang
+  // did, never the runtime's.
+  fs::create_directories(fs::path(work_dir) / "src");
+  fs::path src = fs::path(work_dir) / "src" / "instrumented.cpp";
+  const std::string own_dir = fs::absolute(fs::path(file)).parent_path().string();
+  write(src, ins.source);
   binary_ = (fs::path(work_dir) / "detector").string();
   // The macros of the file's GPUVerify header are still in the instrumented source.
   std::string defines;
   for (const std::string& a : read_gpuverify_header(code).clang_args)
     defines += " '" + a + "'";
-  std::string cmd = "g++ -std=c++20 -O1 -w -pthread" + defines + " -I'" +
+  std::string cmd = "g++ -std=c++20 -fno-char8_t -O1 -w -pthread" + defines + " -iquote " +
+                    shell_quote(own_dir) + user_args + " -I'" +
                     (fs::path(work_dir) / "include").string() + "' -include '" +
                     (fs::path(work_dir) / "funmem_race_rt.h").string() + "' -x c++ '" +
                     src.string() + "' -o '" + binary_ + "' 2>&1";

@@ -123,10 +123,14 @@ void Extractor::normalise() {
 }
 
 Extractor::Ctx Extractor::branch(const Ctx& c, const AbstractConditionalOperator* co, bool taken) {
-  Ctx d = inexact(c);
   // `c ? x : y`: x is evaluated exactly where c holds, y where it does not.
-  if (!isa<ConditionalOperator>(co)) return d;
-  std::optional<Formula> f = formula(co->getCond());
+  if (!isa<ConditionalOperator>(co)) return inexact(c);
+  return branch_on(c, co->getCond(), taken);
+}
+
+Extractor::Ctx Extractor::branch_on(const Ctx& c, const Expr* cond, bool taken) {
+  Ctx d = inexact(c);
+  std::optional<Formula> f = formula(cond);
   flush(c); // the condition's checks, where it is evaluated
   if (!f) return d;
   d.exact = c.exact;
@@ -207,7 +211,9 @@ void Extractor::rvalue(const Expr* e, const Ctx& c) {
     if (b->isAssignmentOp())
       return assign(b->getLHS(), b->getRHS(), b->isCompoundAssignmentOp(), c, b);
     rvalue(b->getLHS(), c);
-    rvalue(b->getRHS(), b->isLogicalOp() ? inexact(c) : c);
+    // `l && r` evaluates r exactly where l holds, `l || r` where it does not.
+    rvalue(b->getRHS(),
+           b->isLogicalOp() ? branch_on(c, b->getLHS(), b->getOpcode() == BO_LAnd) : c);
     return;
   }
   if (const auto* co = dyn_cast<AbstractConditionalOperator>(e)) {

@@ -2,19 +2,22 @@
 // calls through function pointers, returned pointers and constructions.
 #include "frontend/extract/extractor.h"
 
+#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/Builtins.h>
+
+#include <set>
 
 namespace funmem::frontend::detail {
 
-std::vector<const FunctionDecl*>
-indirect_callees(ASTContext& ctx, QualType fn,
-                 std::optional<std::vector<const FunctionDecl*>>& cache) {
-  if (!cache) cache = address_taken_functions(ctx);
+std::vector<const FunctionDecl*> indirect_callees(ASTContext& ctx, QualType fn,
+                                                  std::optional<FunctionAddresses>& cache) {
+  if (!cache) cache = function_addresses(ctx);
   std::vector<const FunctionDecl*> out;
   if (!fn->isFunctionType()) return out; // a bound member function (`(s.*m)()`)
+  if (cache->converted) return cache->functions;
   // A pointer to a `noexcept` or `noreturn` function, or to one whose parameters are
   // `noescape`, converts to one without: a call through either type may reach both.
-  for (const FunctionDecl* f : *cache)
+  for (const FunctionDecl* f : cache->functions)
     if (reachable_through(ctx, f->getType(), fn)) out.push_back(f);
   return out;
 }
@@ -55,8 +58,67 @@ QualType called_type(const CallExpr* c) {
   return t->isPointerType() ? t->getPointeeType() : t;
 }
 
+namespace {
+
+/// The local variables an expression may change (assigned, incremented, its address
+/// taken or bound to a reference) and those it names.
+class LocalUses : public RecursiveASTVisitor<LocalUses> {
+public:
+  std::set<const VarDecl*> changed, named;
+  bool VisitImplicitCastExpr(ImplicitCastExpr* e) {
+    if (e->getCastKind() == CK_LValueToRValue)
+      if (const auto* d = dyn_cast<DeclRefExpr>(e->getSubExpr()->IgnoreParens())) read_.insert(d);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr* d) {
+    const auto* v = dyn_cast<VarDecl>(d->getDecl());
+    if (!v || !v->isLocalVarDeclOrParm() || v->getType()->isArrayType()) return true;
+    named.insert(v);
+    uses_.push_back(d);
+    return true;
+  }
+  // Operands that are never evaluated.
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr*) { return true; }
+  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc) { return true; }
+  /// Sorts the names seen into `changed`: those not only read.
+  void finish() {
+    for (const DeclRefExpr* d : uses_)
+      if (!read_.count(d)) changed.insert(cast<VarDecl>(d->getDecl()));
+  }
+
+private:
+  std::set<const DeclRefExpr*> read_;
+  std::vector<const DeclRefExpr*> uses_;
+};
+
+} // namespace
+
+void Extractor::argument_order(const Expr* const* args, unsigned n, const Expr* at) {
+  if (n < 2) return;
+  std::vector<LocalUses> uses(n);
+  for (unsigned i = 0; i < n; ++i) {
+    uses[i].TraverseStmt(const_cast<Expr*>(args[i]));
+    uses[i].finish();
+  }
+  for (unsigned i = 0; i < n; ++i)
+    for (const VarDecl* v : uses[i].changed)
+      for (unsigned j = 0; j < n; ++j)
+        if (j != i && uses[j].named.count(v))
+          throw NotAffine{"arguments whose order of evaluation C++ leaves unspecified: one may "
+                          "change '" +
+                              v->getNameAsString() + "', which another uses",
+                          at};
+}
+
 void Extractor::call_expr(const CallExpr* call, const Ctx& c) {
   mark(call, "call");
+  // The operators whose operands C++17 sequences are evaluated in their order.
+  const auto* op = dyn_cast<CXXOperatorCallExpr>(call);
+  const OverloadedOperatorKind ok = op ? op->getOperator() : OO_None;
+  const bool sequenced = op && (op->isAssignmentOp() || ok == OO_LessLess ||
+                                ok == OO_GreaterGreater || ok == OO_AmpAmp || ok == OO_PipePipe ||
+                                ok == OO_Comma || ok == OO_Subscript || ok == OO_ArrowStar);
+  if (!sequenced) argument_order(call->getArgs(), call->getNumArgs(), call);
   // A launch from device code starts a grid of its own, whose threads run the kernel
   // with their own indices: no call of the launching thread.
   if (isa<CUDAKernelCallExpr>(call))
@@ -162,6 +224,12 @@ void Extractor::indirect_call(const CallExpr* call, const Ctx& c) {
   inner.exact = false;
   inner.conditional = true;
   ++inner.depth;
+  for (const FunctionDecl* f : fs)
+    if (!reachable_through(ctx_, f->getType(), called_type(call)))
+      throw NotAffine{"an indirect call ('" + text(call) + "') that may reach '" +
+                          f->getNameAsString() +
+                          "', of another type (the file converts function addresses between types)",
+                      call};
   for (const FunctionDecl* f : fs)
     inline_call(call, f, inner);
   mark(call, "indirect call of any of " + std::to_string(fs.size()) + " function(s)");
@@ -335,6 +403,8 @@ void Extractor::inline_call(const CallExpr* call, const FunctionDecl* f, const C
 
 void Extractor::construct(const CXXConstructExpr* cc, const Target& target, const Ctx& c) {
   mark(cc, "construction");
+  if (!cc->isListInitialization() && !cc->isStdInitListInitialization())
+    argument_order(cc->getArgs(), cc->getNumArgs(), cc);
   const CXXConstructorDecl* ctor = cc->getConstructor();
   if (ctor->isTrivial() || (ctor->isDefaulted() && ctor->getParent()->isPOD() &&
                             (ctor->isCopyConstructor() || ctor->isMoveConstructor()))) {

@@ -12,6 +12,7 @@ namespace {
 class AddressTaken : public RecursiveASTVisitor<AddressTaken> {
 public:
   std::vector<const FunctionDecl*> functions;
+  bool converted = false; // see function_addresses
   // Both forms of an initialiser list: the semantic one holds the conversions (a
   // lambda's to a function pointer in `{f, [](int* p) { ... }}`).
   bool shouldVisitImplicitCode() const { return true; }
@@ -44,9 +45,61 @@ public:
     add(f);
     return true;
   }
+  bool VisitCastExpr(CastExpr* c) {
+    switch (c->getCastKind()) {
+    case CK_BitCast:
+    case CK_LValueBitCast:
+    case CK_LValueToRValueBitCast:
+    case CK_IntegralToPointer:
+    case CK_PointerToIntegral:
+    case CK_ReinterpretMemberPointer:
+      if (holds_function(c->getType(), 0) || holds_function(c->getSubExpr()->getType(), 0))
+        converted = true;
+      break;
+    default:
+      break;
+    }
+    return true;
+  }
+  // Every `extern __shared__` array starts at the block's dynamic shared memory: one
+  // that holds function pointers is the others' bytes seen as them.
+  bool VisitVarDecl(VarDecl* v) {
+    if (v->hasExternalStorage() && v->hasAttr<CUDASharedAttr>() && holds_function(v->getType(), 0))
+      converted = true;
+    return true;
+  }
+  bool VisitRecordDecl(RecordDecl* r) {
+    if (r->isUnion() && r->getDefinition() == r)
+      for (const FieldDecl* f : r->fields())
+        converted = converted || holds_function(f->getType(), 0);
+    return true;
+  }
 
 private:
   std::set<const Expr*> callees_;
+
+  /// Whether `t` is or holds a function or a pointer to one (through pointers,
+  /// references, arrays and members).
+  static bool holds_function(QualType t, int depth) {
+    if (t.isNull() || depth > 6) return false;
+    for (;;) {
+      if (t->isFunctionType()) return true;
+      if (t->isPointerType() || t->isReferenceType())
+        t = t->getPointeeType();
+      else if (const ArrayType* a = t->getAsArrayTypeUnsafe())
+        t = a->getElementType();
+      else
+        break;
+    }
+    if (const auto* r = t->getAsRecordDecl(); r && r->getDefinition()) {
+      for (const FieldDecl* f : r->getDefinition()->fields())
+        if (holds_function(f->getType(), depth + 1)) return true;
+      if (const auto* c = dyn_cast<CXXRecordDecl>(r->getDefinition()))
+        for (const CXXBaseSpecifier& b : c->bases())
+          if (holds_function(b.getType(), depth + 1)) return true;
+    }
+    return false;
+  }
 
   void add(const FunctionDecl* f) {
     // Without a body too (a math function, one defined elsewhere): a call of it is then
@@ -160,7 +213,7 @@ public:
 
 private:
   ASTContext& ctx_; // for the functions an indirect call may reach
-  std::optional<std::vector<const FunctionDecl*>> address_taken_;
+  std::optional<FunctionAddresses> address_taken_;
   std::set<const FunctionDecl*> functions_;
   std::vector<const FunctionDecl*> todo_;
   bool add(const Stmt* s) {
@@ -223,9 +276,13 @@ bool reachable_through(ASTContext& ctx, QualType function, QualType called) {
 }
 
 std::vector<const FunctionDecl*> address_taken_functions(ASTContext& ctx) {
+  return function_addresses(ctx).functions;
+}
+
+FunctionAddresses function_addresses(ASTContext& ctx) {
   AddressTaken a;
   a.TraverseDecl(ctx.getTranslationUnitDecl());
-  return a.functions;
+  return {a.functions, a.converted};
 }
 
 } // namespace funmem::frontend

@@ -40,11 +40,11 @@ bool touches_memory_builtin(const std::string& n);
 /// `annotate("funmem-spec")`): calls that are specifications, not code; nothing under
 /// them runs.
 bool is_annotation(const FunctionDecl* f);
-/// The address-taken functions of `ctx`'s file whose type is `fn` (a function type);
-/// `cache` holds them all once found.
-std::vector<const FunctionDecl*>
-indirect_callees(ASTContext& ctx, QualType fn,
-                 std::optional<std::vector<const FunctionDecl*>>& cache);
+/// The address-taken functions of `ctx`'s file a call through a pointer to `fn` (a
+/// function type) may reach: those of a type that converts to it, or all of them where
+/// the file converts function addresses between types; `cache` holds them once found.
+std::vector<const FunctionDecl*> indirect_callees(ASTContext& ctx, QualType fn,
+                                                  std::optional<FunctionAddresses>& cache);
 /// The function type an indirect call calls (its callee is a pointer to it).
 QualType called_type(const CallExpr* c);
 /// Clang's builtins that do not evaluate their operands (`__builtin_constant_p`).
@@ -121,8 +121,8 @@ private:
   std::map<const ValueDecl*, Target> ptrs_;          // pointer variables' targets
   std::map<const ValueDecl*, std::string> bad_ptrs_; // pointers it cannot follow, why
   std::map<const ValueDecl*, Target> refs_;          // references' targets
-  std::optional<std::vector<const FunctionDecl*>> address_taken_; // see indirect_callees
-  std::vector<Target> this_;                                      // `this` of the inlined methods
+  std::optional<FunctionAddresses> address_taken_;   // see indirect_callees
+  std::vector<Target> this_;                         // `this` of the inlined methods
   /// A place inside a structure parameter: its path, and the structure whose members
   /// it names (`whole`: a base class's members are named from the derived class).
   struct ParamPlace {
@@ -294,6 +294,8 @@ private:
 
   /// The context of one branch of `c ? x : y`: inexact, under c (or its negation).
   Ctx branch(const Ctx& c, const AbstractConditionalOperator* co, bool taken);
+  /// The context of an operand evaluated exactly where `cond` is `taken` (after `cond`).
+  Ctx branch_on(const Ctx& c, const Expr* cond, bool taken);
   Ctx inexact(const Ctx& c) const;
 
   /// A local whose address is taken (`&x`, a reference bound to it) may change through
@@ -322,6 +324,9 @@ private:
 
   void barrier(const Stmt* s, const Ctx& c);
 
+  /// Throws where arguments evaluated in an order C++ leaves unspecified may give
+  /// another result in another order (one changes a local variable another uses).
+  void argument_order(const Expr* const* args, unsigned n, const Expr* at);
   void call_expr(const CallExpr* call, const Ctx& c);
 
   /// The pointer a call returns, when its function (with a body, not a method) is one

@@ -167,6 +167,11 @@ Extractor::Target Extractor::lvalue(const Expr* e, const Ctx& c) {
     return shifted(lvalue(ic->getSubExpr(), c), Poly(base_offset(ic)));
   if (builtin(e)) return std::nullopt;
   if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
+    // A function (bound to a reference, forwarded): code, no memory of the kernel's.
+    if (isa<FunctionDecl>(d->getDecl())) {
+      mark(e, "a function");
+      return std::nullopt;
+    }
     const auto* v = dyn_cast<VarDecl>(d->getDecl());
     if (!v) throw NotAffine{"the lvalue '" + text(e) + "'", e};
     if (auto it = refs_.find(v); it != refs_.end()) {

@@ -65,6 +65,19 @@ TEST_CASE("instrumentation wraps every load and store of memory", "[frontend][ra
                                 "m.cu");
   REQUIRE_FALSE(mac.errors.empty());
   CHECK(mac.errors[0].find("m.cu:2:29: error: cannot instrument an access inside a macro") == 0);
+  // A selection that depends on a template parameter is rewritten from the template's
+  // instantiation; instantiations that select differently cannot share one text.
+  const std::string st = "template <int N> __device__ void st(int* a) {\n"
+                         "  __builtin_choose_expr(N, a[0], a[threadIdx.x]) = 1;\n"
+                         "  _Generic((char(*)[N])0, char(*)[1]: a[0], default: a[1]) = 2;\n"
+                         "}\n";
+  Instrumented one = instrument(st + "__global__ void k(int* a) { st<1>(a); }\n", "d.cu");
+  REQUIRE(one.errors.empty());
+  CHECK(one.source.find("(*::fmr::wr(&((a[0])), 2, 3)) = 1;") != std::string::npos);
+  Instrumented two = instrument(st + "__global__ void k(int* a) { st<1>(a); st<0>(a); }\n", "d.cu");
+  REQUIRE(two.errors.size() == 1);
+  CHECK(two.errors[0].find("d.cu:2:3: error: cannot instrument the template 'st': its "
+                           "instantiation 'st<0>' loads or stores memory otherwise") == 0);
 }
 
 TEST_CASE("the detector observes races with both threads, and none in race-free code",
@@ -122,6 +135,38 @@ TEST_CASE("the detector observes races with both threads, and none in race-free 
   CHECK(oob.errors[0].find("out of bounds: 4 byte(s) at 1:29") == 0);
   JobResult hang = run_once("__global__ void k(int* a) { while (a[0] >= 0) {} }\n", "hang", l, 1);
   CHECK_FALSE(hang.finished);
+}
+
+TEST_CASE("the detector instruments a template's loads and stores from its instantiations",
+          "[frontend][race-run]") {
+  // The pattern's `a[0]` (of type T) is no load until T is known; read by every thread
+  // while thread 1 writes it.
+  Launch l;
+  JobResult r = run_once("template <typename T> __device__ T get(const T* a) { return a[0]; }\n"
+                         "__global__ void k(int* a, int* out) {\n"
+                         "  if (threadIdx.x == 1) a[0] = 3;\n"
+                         "  out[threadIdx.x] = get(a);\n}\n",
+                         "template-loads", l);
+  REQUIRE_FALSE(r.races.empty());
+  CHECK(r.races[0].object == "a");
+  CHECK(r.races[0].first.find("reads 4 byte(s) at 1:61") != std::string::npos);
+  Instrumented box = instrument("template <typename T> struct Box { __device__ void add(T* p, T v) "
+                                "{ p[threadIdx.x] += v + p[0]; } };\n"
+                                "__global__ void m(float* p) { Box<float>{}.add(p, 1.0f); }\n",
+                                "box.cu");
+  REQUIRE(box.errors.empty());
+  CHECK(box.source.find("(*::fmr::rw(&(p[threadIdx.x]), 1, 69)) += v + (*::fmr::rd(&(p[0]), 1, "
+                        "91))") != std::string::npos);
+  // Instantiations that load otherwise (a pointer's element, a class's operator[] by
+  // value) cannot share one text: refused.
+  Instrumented two =
+      instrument("struct V { __device__ int operator[](int i) const { return i; } };\n"
+                 "template <typename T> __device__ int at0(T a) { return a[0]; }\n"
+                 "__global__ void k(int* p, int* out) {\n"
+                 "  out[threadIdx.x] = at0(p) + at0(V{});\n}\n",
+                 "two.cu");
+  REQUIRE(two.errors.size() == 1);
+  CHECK(two.errors[0].find("two.cu:2:56: error: cannot instrument the template 'at0'") == 0);
 }
 
 TEST_CASE("the detector finds every racy corpus/cuda kernel's race, and none in race-free ones",
@@ -252,6 +297,92 @@ TEST_CASE("funmem-race-run: races, exit codes, JSON", "[frontend][race-run][tool
   CHECK(test::run_command(bin + " " + dir + "reduce.cu --arg n=x").code == 2);
 }
 
+TEST_CASE("the detector builds the text clang parsed, or refuses what it cannot",
+          "[frontend][race-run]") {
+  // The branches clang took (device-side macros) and its predefined macros' values.
+  Launch l;
+  CHECK_FALSE(run_once("__global__ void k(int* a) {\n#ifdef __CUDA_ARCH__\n  a[0] = threadIdx.x;\n"
+                       "#else\n  a[blockIdx.x * blockDim.x + threadIdx.x] = 1;\n#endif\n}\n",
+                       "arch", l)
+                  .races.empty());
+  CHECK_FALSE(
+      run_once("__global__ void k(int* a) {\n  a[(__SIZEOF_LONG_DOUBLE__ - 8) * (blockIdx.x "
+               "* blockDim.x + threadIdx.x)] = threadIdx.x;\n}\n",
+               "predefined", l)
+          .races.empty());
+  // A class template's constructor with a member initialiser (its body is its pattern's).
+  CHECK(run_once("template <class T> struct W { T v; __device__ W(T x) : v(x) {} };\n"
+                 "__global__ void k(int* a) { W<int> w(1); a[blockIdx.x * blockDim.x + "
+                 "threadIdx.x] = w.v; }\n",
+                 "ctor", l)
+            .races.empty());
+  for (const auto& [code, what] : std::vector<std::pair<std::string, std::string>>{
+           {"__global__ void k(long double* a) { a[threadIdx.x] = 1; }\n", "'long double'"},
+           {"__global__ void k(int* a) { a[sizeof(__PRETTY_FUNCTION__)] = 1; }\n",
+            "'__PRETTY_FUNCTION__'"},
+           {"__global__ void k(int* a) { __builtin_memmove(a, a + 1, 4); }\n",
+            "the builtin '__builtin_memmove'"},
+           {"__global__ void k(int* a) { __atomic_store_n(a, 5, __ATOMIC_RELAXED); }\n",
+            "an atomic builtin"}}) {
+    Instrumented ins = instrument(code, "r.cu");
+    INFO(code);
+    REQUIRE_FALSE(ins.errors.empty());
+    CHECK(ins.errors[0].find(what) != std::string::npos);
+  }
+}
+
+TEST_CASE("funmem-race-run: clang's macros reach the build, a user header's code is refused",
+          "[frontend][race-run][tools]") {
+  const std::string bin = FUNMEM_RACE_RUN_BIN;
+  const fs::path dir = scratch("race-run-args");
+  fs::create_directories(dir / "inc");
+  std::ofstream(dir / "macro.cu") << "__global__ void k(int* a) {\n"
+                                     "#ifdef RACY\n  a[0] = threadIdx.x;\n"
+                                     "#else\n  a[blockIdx.x * blockDim.x + threadIdx.x] = 1;\n"
+                                     "#endif\n}\n";
+  const std::string file = (dir / "macro.cu").string();
+  CHECK(test::run_command(bin + " " + file).code == 0);
+  CHECK(test::run_command(bin + " " + file + " -- -DRACY").code == 1);
+  CHECK(test::run_command(bin + " " + file + " --clang-arg=-DRACY").code == 1);
+  CHECK(test::run_command(bin + " " + file + " -- -DRACY -Wall -std=c++17").code == 1);
+  auto other = test::run_command(bin + " " + file + " -- -fno-exceptions");
+  CHECK(other.code == 2);
+  CHECK(other.out.find("the clang argument '-fno-exceptions' has no counterpart") !=
+        std::string::npos);
+  // `char` unsigned: 200 is not negative, the store of element 0 runs.
+  std::ofstream(dir / "sign.cu") << "__global__ void k(int* a) {\n  char c = (char)200;\n"
+                                    "  if (c > 0) a[0] = threadIdx.x;\n}\n";
+  CHECK(test::run_command(bin + " " + (dir / "sign.cu").string()).code == 0);
+  CHECK(test::run_command(bin + " " + (dir / "sign.cu").string() + " -- -funsigned-char").code ==
+        1);
+  // A device function of a header g++ would compile uninstrumented: refused.
+  std::ofstream(dir / "inc" / "st.h") << "__device__ void st(int* a) { a[0] = threadIdx.x; }\n";
+  const std::string hdr = "#include \"st.h\"\n__global__ void k(int* a) { st(a); }\n";
+  Instrumented ins = instrument(hdr, "h.cu", {"-I" + (dir / "inc").string()});
+  REQUIRE(ins.errors.size() == 1);
+  CHECK(ins.errors[0].find("st.h:1:17: error: cannot instrument 'st', defined outside the file") !=
+        std::string::npos);
+  // Nor code of a header that runs where the file uses it: a lambda, a default argument,
+  // a member initialiser, text included into a function.
+  std::ofstream(dir / "inc" / "more.h")
+      << "inline constexpr auto put = [](int* p) { p[0] = 1; };\n"
+         "__device__ int get(int* p, int v = 0);\nstruct M { int* p; int v = p[0]; };\n";
+  std::ofstream(dir / "inc" / "body.inc") << "a[0] = threadIdx.x;\n";
+  Instrumented more =
+      instrument("#include \"more.h\"\n__device__ int get(int* p, int v) { return v; }\n"
+                 "__global__ void k(int* a) {\n#include \"body.inc\"\n}\n",
+                 "m.cu", {"-I" + (dir / "inc").string()});
+  std::string all;
+  for (const std::string& e : more.errors)
+    all += e + "\n";
+  INFO(all);
+  CHECK(all.find("more.h:1:29: error: cannot instrument a lambda outside") != std::string::npos);
+  CHECK(all.find("cannot instrument the initialiser of 'v' outside") != std::string::npos);
+  CHECK(all.find("body.inc:1:1: error: cannot instrument an access in text included") !=
+        std::string::npos);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("funmem-race-run: an --arg value its place's type cannot hold is refused",
           "[frontend][race-run][tools]") {
   // The kernel would get the value converted: another one than the one asked for.
@@ -313,6 +444,16 @@ TEST_CASE("funmem-race-run: a run's budget counts work, structure arguments' mem
   CHECK(nested.out.find("\"object\": \"q.io.dst[1]\"") != std::string::npos);
   CHECK(nested.out.find("out of bounds: 4 byte(s) at 18:5") != std::string::npos);
   CHECK(nested.out.find("q.out\",") == std::string::npos); // its writes are each thread's own
+  // A bit-field of an enumeration's type is set from an integer (converted explicitly).
+  std::ofstream(dir / "mode.cu")
+      << "enum Mode { A, B, C };\nstruct Opts { Mode mode : 2; int n; };\n"
+         "__global__ void k(int* a, Opts o) {\n"
+         "  if (o.mode == B) a[0] = threadIdx.x;\n}\n";
+  CHECK(test::run_command(bin + " " + (dir / "mode.cu").string()).code == 0);
+  auto mode = test::run_command(bin + " " + (dir / "mode.cu").string() + " --arg o.mode=1");
+  INFO(mode.out);
+  CHECK(mode.code == 1);
+  fs::remove_all(dir);
 }
 
 TEST_CASE("funmem-race-run: races seen before a run stops, kernels that cannot run, every "

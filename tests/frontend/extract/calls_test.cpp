@@ -1,4 +1,5 @@
-// Device functions the extractor follows through their returned pointers.
+// Device functions the extractor follows through their returned pointers, calls through
+// function pointers, operands selected or not evaluated.
 #include "tests/frontend/frontend_test_util.h"
 
 #include <catch2/catch.hpp>
@@ -97,4 +98,79 @@ TEST_CASE("__builtin_choose_expr runs its chosen branch, sizeof and noexcept run
                 "] = sizeof(cnt(a)) + noexcept(cnt(a));\n}\n") == Verdict::RaceFree);
   CHECK(verdict(cnt + "__global__ void k(int* a) {\n  a[" + t + "] = cnt(a);\n}\n") ==
         Verdict::Race);
+}
+
+TEST_CASE("the right operand of && and || runs exactly where the left one decides so",
+          "[frontend]") {
+  const std::string g = "  int g = blockIdx.x * blockDim.x + threadIdx.x;\n";
+  CHECK(verdict("__global__ void k(int* a) {\n" + g + "  bool x = g == 0 && (a[0] = 1);\n}\n") ==
+        Verdict::RaceFree);
+  CHECK(verdict("__global__ void k(int* a) {\n" + g + "  bool x = g != 0 || (a[0] = 1);\n}\n") ==
+        Verdict::RaceFree);
+  CHECK(verdict("__global__ void k(int* a) {\n" + g + "  bool x = 0 && (a[0] = 1);\n}\n") ==
+        Verdict::RaceFree);
+  CHECK(verdict("__global__ void k(int* a) {\n" + g + "  bool x = g != 0 && (a[0] = 1);\n}\n") ==
+        Verdict::Race);
+  CHECK(verdict("__global__ void k(int* a) {\n" + g + "  bool x = g < 2 || (a[0] = 1);\n}\n") ==
+        Verdict::Race);
+}
+
+TEST_CASE("a call through a function pointer reaches functions converted from another type",
+          "[frontend]") {
+  // `bad` is called through a pointer of `safe`'s type: its store of element 0 races.
+  const std::string fns = "typedef void (*FP)(int*, long);\n"
+                          "__device__ void safe(int* a, long i) { a[i] = 1; }\n"
+                          "__device__ void bad(float* a, long) { a[0] = 2.0f; }\n"
+                          "__device__ FP keep = &safe;\n";
+  const std::string g = "  int g = blockIdx.x * blockDim.x + threadIdx.x;\n";
+  CHECK(verdict(fns + "__global__ void k(int* a) {\n" + g + "  ((FP)bad)(a, g);\n}\n") !=
+        Verdict::RaceFree);
+  CHECK(verdict(fns + "__global__ void k(int* a) {\n" + g +
+                "  FP f = reinterpret_cast<FP>(&bad);\n  f(a, g);\n}\n") != Verdict::RaceFree);
+  CHECK(verdict(fns + "__global__ void k(int* a) {\n" + g + "  FP f = keep;\n  f(a, g);\n}\n") ==
+        Verdict::RaceFree);
+}
+
+TEST_CASE("arguments that C++ may evaluate in either order are not given one", "[frontend]") {
+  // Left to right every thread writes its own element; right to left element 0.
+  const std::string use = "__device__ int use(int a, int) { return a; }\n";
+  const std::string g = "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n";
+  CHECK(verdict(use + "__global__ void k(int* p) {\n" + g + "  use(p[i] = 1, i = 0);\n}\n") !=
+        Verdict::RaceFree);
+  CHECK(verdict(use + "__global__ void k(int* p) {\n" + g + "  use(i = 0, p[i] = 1);\n}\n") !=
+        Verdict::RaceFree);
+  // Reads only, or a list-initialisation (left to right): decided.
+  CHECK(verdict(use + "__global__ void k(int* p) {\n" + g + "  p[i] = use(i, i + 1);\n}\n") ==
+        Verdict::RaceFree);
+  CHECK(verdict("struct P { int a, b; };\n__global__ void k(int* p) {\n" + g +
+                "  P q{i = 0, p[i] = 1};\n}\n") == Verdict::Race);
+  // Extern shared arrays of function pointers share one address: a conversion.
+  CHECK(verdict("__device__ void racy(int* p) { p[0] = threadIdx.x; }\n"
+                "__device__ void safe(float* p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\n"
+                "__global__ void k(float* a) {\n  extern __shared__ void (*s1[])(int*);\n"
+                "  extern __shared__ void (*s2[])(float*);\n  if (threadIdx.x == 0) s1[0] = racy;\n"
+                "  __syncthreads();\n  s2[0](a);\n}\n") != Verdict::RaceFree);
+}
+
+TEST_CASE("a function bound to a reference or forwarded is called like a function pointer",
+          "[frontend]") {
+  const std::string g = "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n";
+  for (const char* body : {"a[i] = 1;", "a[0] = i;"}) {
+    const std::string f = std::string("__device__ void g(int* a, int i) { ") + body + " }\n";
+    const Verdict want = body[2] == 'i' ? Verdict::RaceFree : Verdict::Race;
+    INFO(body);
+    Verdict ref = verdict(f + "__global__ void k(int* a) {\n" + g +
+                          "  void (&f)(int*, int) = g;\n  f(a, t);\n}\n");
+    Verdict fwd = verdict(f +
+                          "template <typename F> __device__ void call(F&& f, int* a, int i) { "
+                          "static_cast<F&&>(f)(a, i); }\n__global__ void k(int* a) {\n" +
+                          g + "  call(g, a, t);\n}\n");
+    if (want == Verdict::RaceFree) {
+      CHECK(ref == Verdict::RaceFree);
+      CHECK(fwd == Verdict::RaceFree);
+    } else {
+      CHECK(ref != Verdict::RaceFree);
+      CHECK(fwd != Verdict::RaceFree);
+    }
+  }
 }

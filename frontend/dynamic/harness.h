@@ -1,0 +1,33 @@
+// The race detector's host harness (race_run.cpp): per kernel, the code that fills its
+// arguments from a job's values, launches it on the CPU emulation and reports.
+#pragma once
+
+#include "frontend/cuda/parse.h"
+#include "frontend/dynamic/race_run.h"
+
+#include <clang/Frontend/ASTUnit.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+
+#include <string>
+#include <vector>
+
+namespace funmem::frontend::detail {
+
+/// A type as C++ source names it.
+std::string type_text(clang::QualType t, const clang::ASTContext& ctx);
+
+/// The harness appended to the instrumented file: definitions of the functions the file
+/// declares without a body, the registration of `statics`, and per kernel of `kernels`
+/// a run. `names` and `ranges` receive the places a launch may give values.
+std::string harness(clang::ASTContext& ctx, const std::vector<const clang::FunctionDecl*>& kernels,
+                    const std::vector<const clang::VarDecl*>& statics,
+                    std::vector<std::string>& names, std::vector<ScalarRange>& ranges);
+
+/// Makes g++ build the text that clang parsed: the main file's conditional directives
+/// are blanked and the lines clang skipped emptied (in `rw`; line numbers kept), and the
+/// predefined macros that its code expands are returned as definitions (clang's) to
+/// precede its text. What cannot be made equal is an error in `errors`.
+std::string host_preprocessing(clang::ASTUnit& ast, clang::Rewriter& rw,
+                               std::vector<std::string>& errors);
+
+} // namespace funmem::frontend::detail
