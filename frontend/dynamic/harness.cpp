@@ -4,6 +4,7 @@
 
 #include "frontend/cuda/parse.h"
 
+#include <clang/Lex/Lexer.h>
 #include <clang/Lex/PreprocessingRecord.h>
 #include <clang/Lex/Preprocessor.h>
 
@@ -359,28 +360,46 @@ std::string host_preprocessing(ASTUnit& ast, Rewriter& rw, std::vector<std::stri
   std::vector<unsigned> starts{0};
   for (unsigned i = 0; i < text.size(); ++i)
     if (text[i] == '\n') starts.push_back(i + 1);
-  for (unsigned l = 0; l < starts.size(); ++l) {
-    llvm::StringRef line = text.substr(starts[l]).split('\n').first.ltrim();
-    if (!line.consume_front("#")) continue;
-    line = line.ltrim();
-    static const char* const conds[] = {"ifdef",    "ifndef", "if",   "elifdef",
-                                        "elifndef", "elif",   "else", "endif"};
-    bool cond = false;
-    for (const char* c : conds)
-      if (line.startswith(c) &&
-          (line.size() == strlen(c) || (!isalnum(line[strlen(c)]) && line[strlen(c)] != '_')))
-        cond = true;
-    if (!cond) continue;
-    for (unsigned k = l; k < starts.size(); ++k) { // with its continuation lines
-      lines.insert(k);
-      llvm::StringRef rest = text.substr(starts[k]).split('\n').first.rtrim("\r");
-      if (!rest.endswith("\\")) break;
+  // The conditional directives as clang lexes them (not a `#if` line inside a raw
+  // string or continuing another line): from the `#` to the next token that starts a line.
+  Lexer lex(main, sm.getBufferOrFake(main), sm, pp.getLangOpts());
+  lex.SetCommentRetentionState(false);
+  Token t;
+  lex.LexFromRawLexer(t);
+  while (t.isNot(tok::eof)) {
+    if (!(t.is(tok::hash) && t.isAtStartOfLine())) {
+      lex.LexFromRawLexer(t);
+      continue;
     }
+    const unsigned from = line_of(sm.getFileOffset(t.getLocation()));
+    lex.LexFromRawLexer(t);
+    const std::string kw = t.is(tok::raw_identifier) ? t.getRawIdentifier().str() : "";
+    static const std::set<std::string> conds = {"if",      "ifdef",    "ifndef", "elif",
+                                                "elifdef", "elifndef", "else",   "endif"};
+    const bool cond = conds.count(kw) > 0 && !t.isAtStartOfLine();
+    unsigned last = from;
+    while (t.isNot(tok::eof) && !t.isAtStartOfLine()) {
+      last = line_of(sm.getFileOffset(t.getLocation()));
+      lex.LexFromRawLexer(t);
+    }
+    if (cond)
+      for (unsigned l = from; l <= last; ++l)
+        lines.insert(l);
+    // A continued line after the last token (`#else \`) belongs to the directive too.
+    while (cond && last + 1 < starts.size() &&
+           text.substr(starts[last]).split('\n').first.rtrim("\r").endswith("\\"))
+      lines.insert(++last);
   }
   for (unsigned l : lines) {
     const unsigned end = l + 1 < starts.size() ? starts[l + 1] - 1 : text.size();
     if (end > starts[l]) rw.ReplaceText(sm.getComposedLoc(main, starts[l]), end - starts[l], "");
   }
+  // The instrumentation's names are the runtime's: a macro of the file may not take them.
+  for (PreprocessedEntity* e : *rec)
+    if (const auto* d = dyn_cast_or_null<MacroDefinitionRecord>(e);
+        d && d->getName()->getName().startswith("fmr"))
+      errors.push_back(where(d->getLocation()) + "a file that defines the macro '" +
+                       d->getName()->getName().str() + "' (the detector's names start with fmr)");
   // The predefined macros the code expands, as clang defines them.
   std::string prelude;
   std::set<std::string> defined;
@@ -409,8 +428,8 @@ std::string host_preprocessing(ASTUnit& ast, Rewriter& rw, std::vector<std::stri
       continue;
     }
     prelude += "#undef " + name + "\n#define " + name;
-    for (const Token& t : mi->tokens())
-      prelude += " " + pp.getSpelling(t);
+    for (const Token& m : mi->tokens())
+      prelude += " " + pp.getSpelling(m);
     prelude += "\n";
   }
   return prelude;

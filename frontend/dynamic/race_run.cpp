@@ -150,12 +150,15 @@ public:
                      : n == "memset" || n == "__builtin_memset" ? "::fmr::set"
                                                                 : nullptr;
     if (!to) {
-      // Another builtin that may touch memory through a pointer (`__builtin_memmove`,
-      // `__sync_fetch_and_add`, `__atomic_store_n`): g++ runs it unseen.
+      // Another builtin that may read or write memory through a pointer
+      // (`__builtin_memmove`, `__builtin_strlen`, `__sync_fetch_and_add`): g++ runs it
+      // unseen.
       const unsigned id = f->getBuiltinID();
-      if (id && !ctx_->BuiltinInfo.isConst(id) && !ctx_->BuiltinInfo.isPure(id))
+      if (id && !ctx_->BuiltinInfo.isConst(id))
         for (const Expr* a : c->arguments())
-          if (a->IgnoreParenImpCasts()->getType()->isPointerType()) {
+          if (a->getType()->isPointerType() ||
+              a->IgnoreParenImpCasts()->getType()->isPointerType() ||
+              a->IgnoreParenImpCasts()->getType()->isArrayType()) {
             error(c->getBeginLoc(),
                   "a call of the builtin '" + n + "', whose accesses it does not see");
             break;

@@ -224,14 +224,26 @@ void Extractor::indirect_call(const CallExpr* call, const Ctx& c) {
   inner.exact = false;
   inner.conditional = true;
   ++inner.depth;
-  for (const FunctionDecl* f : fs)
-    if (!reachable_through(ctx_, f->getType(), called_type(call)))
-      throw NotAffine{"an indirect call ('" + text(call) + "') that may reach '" +
-                          f->getNameAsString() +
-                          "', of another type (the file converts function addresses between types)",
-                      call};
-  for (const FunctionDecl* f : fs)
-    inline_call(call, f, inner);
+  // A candidate of another type (the file converts function addresses): its body is
+  // still followed where it can be (every node it reaches is accounted for), and the
+  // call is unsupported.
+  const FunctionDecl* other = nullptr;
+  for (const FunctionDecl* f : fs) {
+    if (reachable_through(ctx_, f->getType(), called_type(call))) {
+      inline_call(call, f, inner);
+      continue;
+    }
+    other = other ? other : f;
+    try {
+      inline_call(call, f, inner);
+    } catch (const NotAffine&) {
+    }
+  }
+  if (other)
+    throw NotAffine{"an indirect call ('" + text(call) + "') that may reach '" +
+                        other->getNameAsString() +
+                        "', of another type (the file converts function addresses between types)",
+                    call};
   mark(call, "indirect call of any of " + std::to_string(fs.size()) + " function(s)");
   k_.indirect_calls = true;
 }

@@ -310,6 +310,13 @@ TEST_CASE("the detector builds the text clang parsed, or refuses what it cannot"
                "* blockDim.x + threadIdx.x)] = threadIdx.x;\n}\n",
                "predefined", l)
           .races.empty());
+  // Only directives are blanked: not a `#if` line of a raw string or of a continued line.
+  Instrumented raw = instrument("__global__ void k(int* a) {\n  a[sizeof(R\"(x\n#if 1\n)\")] = 1;\n"
+                                "#define T a \\\n#if 1\n}\n",
+                                "raw.cu");
+  REQUIRE(raw.errors.empty());
+  CHECK(raw.source.find("R\"(x\n#if 1\n)\"") != std::string::npos);
+  CHECK(raw.source.find("#define T a \\\n#if 1\n") != std::string::npos);
   // A class template's constructor with a member initialiser (its body is its pattern's).
   CHECK(run_once("template <class T> struct W { T v; __device__ W(T x) : v(x) {} };\n"
                  "__global__ void k(int* a) { W<int> w(1); a[blockIdx.x * blockDim.x + "
@@ -323,7 +330,13 @@ TEST_CASE("the detector builds the text clang parsed, or refuses what it cannot"
            {"__global__ void k(int* a) { __builtin_memmove(a, a + 1, 4); }\n",
             "the builtin '__builtin_memmove'"},
            {"__global__ void k(int* a) { __atomic_store_n(a, 5, __ATOMIC_RELAXED); }\n",
-            "an atomic builtin"}}) {
+            "an atomic builtin"},
+           {"__global__ void k(int* a) {\n  __shared__ char s[8];\n  a[0] = "
+            "__builtin_strlen(s);\n}\n",
+            "the builtin '__builtin_strlen'"},
+           {"namespace mine { template <class T> T& wr(T* p, int, int) { return *p; } }\n"
+            "#define fmr mine\n__global__ void k(int* a) { a[0] = 1; }\n#undef fmr\n",
+            "defines the macro 'fmr'"}}) {
     Instrumented ins = instrument(code, "r.cu");
     INFO(code);
     REQUIRE_FALSE(ins.errors.empty());
