@@ -330,16 +330,18 @@ std::string harness(ASTContext& ctx, const std::vector<const FunctionDecl*>& ker
   return o.str();
 }
 
+std::string refusal(const SourceManager& sm, SourceLocation l, const std::string& what) {
+  PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(l));
+  return std::string(p.isValid() ? p.getFilename() : "?") + ":" +
+         std::to_string(p.isValid() ? p.getLine() : 0) + ":" +
+         std::to_string(p.isValid() ? p.getColumn() : 0) + ": error: cannot instrument " + what;
+}
+
 std::string host_preprocessing(ASTUnit& ast, Rewriter& rw, std::vector<std::string>& errors) {
   SourceManager& sm = ast.getSourceManager();
   Preprocessor& pp = ast.getPreprocessor();
   const FileID main = sm.getMainFileID();
   const llvm::StringRef text = sm.getBufferData(main);
-  auto where = [&](SourceLocation l) {
-    PresumedLoc p = sm.getPresumedLoc(l);
-    return std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) + ":" +
-           std::to_string(p.getColumn()) + ": error: cannot instrument ";
-  };
   // The lines to empty: those clang skipped, and every conditional directive (its
   // continuation lines too).
   std::set<unsigned> lines; // 0-based
@@ -398,8 +400,9 @@ std::string host_preprocessing(ASTUnit& ast, Rewriter& rw, std::vector<std::stri
   for (PreprocessedEntity* e : *rec)
     if (const auto* d = dyn_cast_or_null<MacroDefinitionRecord>(e);
         d && d->getName()->getName().startswith("fmr"))
-      errors.push_back(where(d->getLocation()) + "a file that defines the macro '" +
-                       d->getName()->getName().str() + "' (the detector's names start with fmr)");
+      errors.push_back(refusal(sm, d->getLocation(),
+                               "a file that defines the macro '" + d->getName()->getName().str() +
+                                   "' (the detector's names start with fmr)"));
   // The predefined macros the code expands, as clang defines them.
   std::string prelude;
   std::set<std::string> defined;
@@ -413,8 +416,8 @@ std::string host_preprocessing(ASTUnit& ast, Rewriter& rw, std::vector<std::stri
       static const std::set<std::string> differ = {"__DATE__", "__TIME__", "__TIMESTAMP__",
                                                    "__BASE_FILE__", "__FILE_NAME__"};
       if (differ.count(name))
-        errors.push_back(where(at) + "the macro " + name +
-                         " (the build would expand it otherwise)");
+        errors.push_back(
+            refusal(sm, at, "the macro " + name + " (the build would expand it otherwise)"));
       continue;
     }
     const MacroDefinitionRecord* d = x->getDefinition();
@@ -424,7 +427,7 @@ std::string host_preprocessing(ASTUnit& ast, Rewriter& rw, std::vector<std::stri
     if (!defined.insert(name).second) continue;
     const MacroInfo* mi = pp.getMacroInfo(x->getName());
     if (!mi || mi->isFunctionLike()) {
-      errors.push_back(where(at) + "the predefined macro " + name);
+      errors.push_back(refusal(sm, at, "the predefined macro " + name));
       continue;
     }
     prelude += "#undef " + name + "\n#define " + name;

@@ -13,6 +13,10 @@
 
 namespace funmem::frontend::detail {
 
+/// `file:line:col: error: cannot instrument WHAT` at `l` (its expansion's place).
+std::string refusal(const clang::SourceManager& sm, clang::SourceLocation l,
+                    const std::string& what);
+
 /// A type as C++ source names it.
 std::string type_text(clang::QualType t, const clang::ASTContext& ctx);
 

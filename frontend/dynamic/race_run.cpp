@@ -36,6 +36,7 @@ using clang::Expr;
 using clang::Stmt;
 using detail::harness;
 using detail::host_preprocessing;
+using detail::refusal;
 using detail::type_text;
 namespace fs = std::filesystem;
 
@@ -283,13 +284,7 @@ private:
   bool note(const Expr* e, const std::string& what) {
     return note(e->getBeginLoc(), e->getEndLoc(), what);
   }
-  void error(SourceLocation l, const std::string& what) {
-    PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(l));
-    errors.push_back(std::string(p.isValid() ? p.getFilename() : "?") + ":" +
-                     std::to_string(p.isValid() ? p.getLine() : 0) + ":" +
-                     std::to_string(p.isValid() ? p.getColumn() : 0) +
-                     ": error: cannot instrument " + what);
-  }
+  void error(SourceLocation l, const std::string& what) { errors.push_back(refusal(sm_, l, what)); }
   bool rewritable(const Stmt* s) {
     SourceRange r = s->getSourceRange();
     if (r.getBegin().isMacroID() || r.getEnd().isMacroID()) {
@@ -526,18 +521,16 @@ struct TemplateBodies {
       std::vector<Edit> differ;
       std::set_symmetric_difference(want.begin(), want.end(), edits.begin(), edits.end(),
                                     std::back_inserter(differ));
-      PresumedLoc p =
-          sm.getPresumedLoc(sm.getComposedLoc(sm.getMainFileID(), std::get<0>(differ.front())));
       std::string name;
       llvm::raw_string_ostream os(name);
       f->getNameForDiagnostic(os, ctx.getPrintingPolicy(), true);
       os.flush();
-      std::string e = std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) + ":" +
-                      std::to_string(p.getColumn()) + ": error: cannot instrument the template '" +
-                      f->getTemplateInstantiationPattern()->getQualifiedNameAsString() +
-                      "': its instantiation '" + name +
-                      "' loads or stores memory otherwise than another one here (the text is "
-                      "one for all)";
+      std::string e = refusal(
+          sm, sm.getComposedLoc(sm.getMainFileID(), std::get<0>(differ.front())),
+          "the template '" + f->getTemplateInstantiationPattern()->getQualifiedNameAsString() +
+              "': its instantiation '" + name +
+              "' loads or stores memory otherwise than another one here (the text is one for "
+              "all)");
       if (said.insert(e).second) errors.push_back(e);
     }
   }
@@ -576,19 +569,16 @@ public:
     return true;
   }
   void say(SourceLocation l, const std::string& what) {
-    PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(l));
-    errors.push_back(std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) + ":" +
-                     std::to_string(p.getColumn()) + ": error: cannot instrument " + what +
-                     " outside the file that is checked (only its own code is instrumented)");
+    errors.push_back(refusal(sm_, l,
+                             what + " outside the file that is checked (only its own code is "
+                                    "instrumented)"));
   }
   bool VisitFunctionDecl(FunctionDecl* f) {
     if (f->doesThisDeclarationHaveABody() && (f->isUsed() || f->isReferenced()) && foreign(f)) {
-      PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(f->getLocation()));
-      errors.push_back(std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) + ":" +
-                       std::to_string(p.getColumn()) + ": error: cannot instrument '" +
-                       f->getQualifiedNameAsString() +
-                       "', defined outside the file that is checked (only its own code is "
-                       "instrumented)");
+      errors.push_back(refusal(sm_, f->getLocation(),
+                               "'" + f->getQualifiedNameAsString() +
+                                   "', defined outside the file that is checked (only its own "
+                                   "code is instrumented)"));
     }
     return true;
   }
