@@ -3,7 +3,10 @@
 #include "frontend/extract.h"
 #include "frontend/model/gpuverify_header.h"
 
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -76,9 +79,12 @@ std::string kernel_name(const FunctionDecl* f, bool qualified) {
   return os.str();
 }
 
-std::unique_ptr<ASTUnit> parse_device_code(const std::string& code, const std::string& file,
-                                           const std::vector<std::string>& clang_args,
-                                           std::vector<std::string>& errors) {
+namespace {
+
+/// The compiler arguments of the device-side parse (the tool name first, the file last
+/// are added by the caller).
+std::vector<std::string> device_args(const std::string& code,
+                                     const std::vector<std::string>& clang_args) {
   std::vector<std::string> args = {"-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
                                    "--cuda-gpu-arch=sm_70", "-std=c++17",
                                    // Every CUDA compiler defines it (clang in the CUDA
@@ -95,17 +101,64 @@ std::unique_ptr<ASTUnit> parse_device_code(const std::string& code, const std::s
   std::vector<std::string> header = read_gpuverify_header(code).clang_args;
   args.insert(args.end(), header.begin(), header.end());
   args.insert(args.end(), clang_args.begin(), clang_args.end());
+  return args;
+}
+
+/// `#include "cuda.h"` and its kin: the bundled header, included first, has it all.
+tooling::FileContentMappings device_files() {
+  const char* empty = "#pragma once\n";
+  return {{kHeaderPath, cuda_min_header()},
+          {kRtModelPath, rt_model_header()},
+          {"/funmem-extract/include/cuda.h", empty},
+          {"/funmem-extract/include/cuda_runtime.h", empty}};
+}
+
+/// Runs the preprocessor over the file, with the callbacks made for it watching.
+class WatchedPreprocessing : public PreprocessOnlyAction {
+public:
+  explicit WatchedPreprocessing(const PreprocessorWatch& watch) : watch_(watch) {}
+
+private:
+  bool BeginSourceFileAction(CompilerInstance& ci) override {
+    ci.getPreprocessor().addPPCallbacks(watch_(ci.getPreprocessor()));
+    return PreprocessOnlyAction::BeginSourceFileAction(ci);
+  }
+  const PreprocessorWatch& watch_;
+};
+
+} // namespace
+
+bool preprocess_device_code(const std::string& code, const std::string& file,
+                            const std::vector<std::string>& clang_args,
+                            const PreprocessorWatch& watch) {
+  std::vector<std::string> args = device_args(code, clang_args);
+  args.insert(args.begin(), "funmem-extract");
+  args.insert(args.end(), {"-fsyntax-only", "-w", file});
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(new llvm::vfs::InMemoryFileSystem);
+  overlay->pushOverlay(memory);
+  llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions(), overlay));
+  memory->addFile(file, 0, llvm::MemoryBuffer::getMemBufferCopy(code));
+  const tooling::FileContentMappings mapped = device_files();
+  for (const auto& [name, text] : mapped)
+    memory->addFile(name, 0, llvm::MemoryBuffer::getMemBuffer(text));
+  IgnoringDiagConsumer quiet;
+  tooling::ToolInvocation run(args, std::make_unique<WatchedPreprocessing>(watch), files.get());
+  run.setDiagnosticConsumer(&quiet);
+  return run.run();
+}
+
+std::unique_ptr<ASTUnit> parse_device_code(const std::string& code, const std::string& file,
+                                           const std::vector<std::string>& clang_args,
+                                           std::vector<std::string>& errors) {
+  std::vector<std::string> args = device_args(code, clang_args);
   std::string diag_text;
   llvm::raw_string_ostream diag_os(diag_text);
   IntrusiveRefCntPtr<DiagnosticOptions> diag_opts = new DiagnosticOptions();
   diag_opts->ShowColors = false;
   TextDiagnosticPrinter printer(diag_os, diag_opts.get());
-  // `#include "cuda.h"` and its kin: the bundled header, included first, has it all.
-  const char* empty = "#pragma once\n";
-  tooling::FileContentMappings files = {{kHeaderPath, cuda_min_header()},
-                                        {kRtModelPath, rt_model_header()},
-                                        {"/funmem-extract/include/cuda.h", empty},
-                                        {"/funmem-extract/include/cuda_runtime.h", empty}};
+  const tooling::FileContentMappings files = device_files();
   std::unique_ptr<ASTUnit> ast = tooling::buildASTFromCodeWithArgs(
       code, args, file, "funmem-extract", std::make_shared<PCHContainerOperations>(),
       tooling::getClangStripDependencyFileAdjuster(), files, &printer);

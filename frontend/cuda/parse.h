@@ -17,7 +17,9 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/ASTUnit.h>
 #include <clang/Lex/Lexer.h>
+#include <clang/Lex/PPCallbacks.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +34,16 @@ namespace funmem::frontend {
 std::unique_ptr<clang::ASTUnit> parse_device_code(const std::string& code, const std::string& file,
                                                   const std::vector<std::string>& clang_args,
                                                   std::vector<std::string>& errors);
+
+/// Makes the callbacks that watch a preprocessor (preprocess_device_code).
+using PreprocessorWatch = std::function<std::unique_ptr<clang::PPCallbacks>(clang::Preprocessor&)>;
+
+/// Preprocesses `code` as parse_device_code parses it (the same arguments and bundled
+/// headers), with the callbacks `watch` makes: they see every macro expansion, nested
+/// ones too, and every conditional directive. False when it cannot run.
+bool preprocess_device_code(const std::string& code, const std::string& file,
+                            const std::vector<std::string>& clang_args,
+                            const PreprocessorWatch& watch);
 
 /// The kernels of the main file, in order: at file scope, in `extern "C"` blocks and in
 /// namespaces, and every instantiation of a kernel template (explicit, or by a launch).

@@ -12,7 +12,7 @@
 #pragma once
 #include <algorithm>
 #include <atomic>
-#include <barrier>
+#include <condition_variable>
 #include <cmath>
 #include <csignal>
 #include <cstdint>
@@ -83,10 +83,41 @@ inline std::atomic<bool> unmodelled{false};
 inline thread_local const char* stack_lo = nullptr;
 inline thread_local const char* stack_hi = nullptr;
 inline thread_local char scratch[1 << 16];
-inline std::barrier<>* block_barrier = nullptr;
+/// A barrier of `expected` threads (std::barrier's arrive_and_wait and arrive_and_drop;
+/// the detector's build is C++17, the dialect clang parses the file in).
+class Barrier {
+public:
+  explicit Barrier(int expected) : expected_(expected) {}
+  void arrive_and_wait() {
+    std::unique_lock<std::mutex> l(mu_);
+    const unsigned long phase = phase_;
+    if (++arrived_ >= expected_) {
+      next_phase();
+      return;
+    }
+    cv_.wait(l, [&] { return phase_ != phase; });
+  }
+  void arrive_and_drop() {
+    std::lock_guard<std::mutex> l(mu_);
+    --expected_;
+    if (arrived_ >= expected_ && arrived_ > 0) next_phase();
+  }
+
+private:
+  void next_phase() {
+    arrived_ = 0;
+    ++phase_;
+    cv_.notify_all();
+  }
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int expected_, arrived_ = 0;
+  unsigned long phase_ = 0;
+};
+inline Barrier* block_barrier = nullptr;
 // Warps (32 consecutive threads of a block): a barrier each and a slot per thread, for
 // the shuffles; a thread that returns drops out of its warp's barrier too.
-inline std::vector<std::barrier<>*> warp_barriers;
+inline std::vector<Barrier*> warp_barriers;
 inline std::vector<unsigned long long> warp_slots;
 inline long mutant = -1, mutant2 = -1;
 
@@ -298,12 +329,12 @@ inline void launch(dim3 g, dim3 b, void (*body)(void*), void* arg) {
   events.assign(static_cast<size_t>(threads) * blocks, {});
   exit_epoch.assign(static_cast<size_t>(threads) * blocks, -1);
   for (int blk = 0; blk < blocks; ++blk) {
-    std::barrier<> bar(threads);
+    Barrier bar(threads);
     block_barrier = &bar;
-    std::vector<std::unique_ptr<std::barrier<>>> warps;
+    std::vector<std::unique_ptr<Barrier>> warps;
     warp_barriers.clear();
     for (int w = 0; w * 32 < threads; ++w) {
-      warps.push_back(std::make_unique<std::barrier<>>(std::min(32, threads - w * 32)));
+      warps.push_back(std::make_unique<Barrier>(std::min(32, threads - w * 32)));
       warp_barriers.push_back(warps.back().get());
     }
     warp_slots.assign(static_cast<size_t>(threads), 0);
@@ -338,7 +369,7 @@ inline void launch(dim3 g, dim3 b, void (*body)(void*), void* arg) {
 template <class T> T shuffle(T v, long src) {
   static_assert(sizeof(T) <= sizeof(unsigned long long), "a shuffle of a wider type");
   const size_t me = static_cast<size_t>(thread_id), base = me / 32 * 32;
-  std::barrier<>* w = warp_barriers[me / 32];
+  Barrier* w = warp_barriers[me / 32];
   unsigned long long bits = 0;
   std::memcpy(&bits, &v, sizeof(T));
   warp_slots[me] = bits;

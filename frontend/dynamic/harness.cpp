@@ -5,8 +5,6 @@
 #include "frontend/cuda/parse.h"
 
 #include <clang/Lex/Lexer.h>
-#include <clang/Lex/PreprocessingRecord.h>
-#include <clang/Lex/Preprocessor.h>
 
 #include <algorithm>
 #include <cctype>
@@ -335,107 +333,6 @@ std::string refusal(const SourceManager& sm, SourceLocation l, const std::string
   return std::string(p.isValid() ? p.getFilename() : "?") + ":" +
          std::to_string(p.isValid() ? p.getLine() : 0) + ":" +
          std::to_string(p.isValid() ? p.getColumn() : 0) + ": error: cannot instrument " + what;
-}
-
-std::string host_preprocessing(ASTUnit& ast, Rewriter& rw, std::vector<std::string>& errors) {
-  SourceManager& sm = ast.getSourceManager();
-  Preprocessor& pp = ast.getPreprocessor();
-  const FileID main = sm.getMainFileID();
-  const llvm::StringRef text = sm.getBufferData(main);
-  // The lines to empty: those clang skipped, and every conditional directive (its
-  // continuation lines too).
-  std::set<unsigned> lines; // 0-based
-  auto line_of = [&](unsigned offset) {
-    return static_cast<unsigned>(std::count(text.begin(), text.begin() + offset, '\n'));
-  };
-  PreprocessingRecord* rec = pp.getPreprocessingRecord();
-  if (!rec) {
-    errors.push_back("error: cannot instrument: no preprocessing record");
-    return "";
-  }
-  for (SourceRange r : rec->getSkippedRanges()) {
-    if (sm.getFileID(r.getBegin()) != main) continue;
-    for (unsigned l = line_of(sm.getFileOffset(r.getBegin()));
-         l <= line_of(sm.getFileOffset(r.getEnd())); ++l)
-      lines.insert(l);
-  }
-  std::vector<unsigned> starts{0};
-  for (unsigned i = 0; i < text.size(); ++i)
-    if (text[i] == '\n') starts.push_back(i + 1);
-  // The conditional directives as clang lexes them (not a `#if` line inside a raw
-  // string or continuing another line): from the `#` to the next token that starts a line.
-  Lexer lex(main, sm.getBufferOrFake(main), sm, pp.getLangOpts());
-  lex.SetCommentRetentionState(false);
-  Token t;
-  lex.LexFromRawLexer(t);
-  while (t.isNot(tok::eof)) {
-    if (!(t.is(tok::hash) && t.isAtStartOfLine())) {
-      lex.LexFromRawLexer(t);
-      continue;
-    }
-    const unsigned from = line_of(sm.getFileOffset(t.getLocation()));
-    lex.LexFromRawLexer(t);
-    const std::string kw = t.is(tok::raw_identifier) ? t.getRawIdentifier().str() : "";
-    static const std::set<std::string> conds = {"if",      "ifdef",    "ifndef", "elif",
-                                                "elifdef", "elifndef", "else",   "endif"};
-    const bool cond = conds.count(kw) > 0 && !t.isAtStartOfLine();
-    unsigned last = from;
-    while (t.isNot(tok::eof) && !t.isAtStartOfLine()) {
-      last = line_of(sm.getFileOffset(t.getLocation()));
-      lex.LexFromRawLexer(t);
-    }
-    if (cond)
-      for (unsigned l = from; l <= last; ++l)
-        lines.insert(l);
-    // A continued line after the last token (`#else \`) belongs to the directive too.
-    while (cond && last + 1 < starts.size() &&
-           text.substr(starts[last]).split('\n').first.rtrim("\r").endswith("\\"))
-      lines.insert(++last);
-  }
-  for (unsigned l : lines) {
-    const unsigned end = l + 1 < starts.size() ? starts[l + 1] - 1 : text.size();
-    if (end > starts[l]) rw.ReplaceText(sm.getComposedLoc(main, starts[l]), end - starts[l], "");
-  }
-  // The instrumentation's names are the runtime's: a macro of the file may not take them.
-  for (PreprocessedEntity* e : *rec)
-    if (const auto* d = dyn_cast_or_null<MacroDefinitionRecord>(e);
-        d && d->getName()->getName().startswith("fmr"))
-      errors.push_back(refusal(sm, d->getLocation(),
-                               "a file that defines the macro '" + d->getName()->getName().str() +
-                                   "' (the detector's names start with fmr)"));
-  // The predefined macros the code expands, as clang defines them.
-  std::string prelude;
-  std::set<std::string> defined;
-  for (PreprocessedEntity* e : *rec) {
-    const auto* x = dyn_cast_or_null<MacroExpansion>(e);
-    if (!x) continue;
-    SourceLocation at = sm.getExpansionLoc(x->getSourceRange().getBegin());
-    if (sm.getFileID(at) != main || lines.count(line_of(sm.getFileOffset(at)))) continue;
-    const std::string name = x->getName()->getName().str();
-    if (x->isBuiltinMacro()) {
-      static const std::set<std::string> differ = {"__DATE__", "__TIME__", "__TIMESTAMP__",
-                                                   "__BASE_FILE__", "__FILE_NAME__"};
-      if (differ.count(name))
-        errors.push_back(
-            refusal(sm, at, "the macro " + name + " (the build would expand it otherwise)"));
-      continue;
-    }
-    const MacroDefinitionRecord* d = x->getDefinition();
-    if (!d) continue;
-    PresumedLoc p = sm.getPresumedLoc(d->getLocation());
-    if (p.isValid() && p.getFilename()[0] != '<') continue; // a file's: the same in both builds
-    if (!defined.insert(name).second) continue;
-    const MacroInfo* mi = pp.getMacroInfo(x->getName());
-    if (!mi || mi->isFunctionLike()) {
-      errors.push_back(refusal(sm, at, "the predefined macro " + name));
-      continue;
-    }
-    prelude += "#undef " + name + "\n#define " + name;
-    for (const Token& m : mi->tokens())
-      prelude += " " + pp.getSpelling(m);
-    prelude += "\n";
-  }
-  return prelude;
 }
 
 } // namespace funmem::frontend::detail

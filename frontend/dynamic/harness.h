@@ -27,11 +27,4 @@ std::string harness(clang::ASTContext& ctx, const std::vector<const clang::Funct
                     const std::vector<const clang::VarDecl*>& statics,
                     std::vector<std::string>& names, std::vector<ScalarRange>& ranges);
 
-/// Makes g++ build the text that clang parsed: the main file's conditional directives
-/// are blanked and the lines clang skipped emptied (in `rw`; line numbers kept), and the
-/// predefined macros that its code expands are returned as definitions (clang's) to
-/// precede its text. What cannot be made equal is an error in `errors`.
-std::string host_preprocessing(clang::ASTUnit& ast, clang::Rewriter& rw,
-                               std::vector<std::string>& errors);
-
 } // namespace funmem::frontend::detail

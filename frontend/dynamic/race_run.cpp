@@ -4,6 +4,7 @@
 
 #include "frontend/cuda/parse.h"
 #include "frontend/dynamic/harness.h"
+#include "frontend/dynamic/preprocess.h"
 #include "frontend/model/gpuverify_header.h"
 #include "support/files.h"
 #include "support/process.h"
@@ -35,7 +36,9 @@ using clang::Decl;
 using clang::Expr;
 using clang::Stmt;
 using detail::harness;
+using detail::host_args;
 using detail::host_preprocessing;
+using detail::HostArgs;
 using detail::refusal;
 using detail::type_text;
 namespace fs = std::filesystem;
@@ -587,37 +590,6 @@ private:
   const SourceManager& sm_;
 };
 
-/// The clang arguments that change what the file means, as g++ arguments: macros,
-/// include paths and files, the signedness of `char`. Warnings and the language standard
-/// change nothing g++ builds and are left out; any other is an error (in `errors`):
-/// the harness would be another program than the file with that argument.
-std::string compiler_args(const std::vector<std::string>& clang_args,
-                          std::vector<std::string>& errors) {
-  std::string out;
-  for (size_t i = 0; i < clang_args.size(); ++i) {
-    const std::string& a = clang_args[i];
-    auto starts = [&](const char* p) { return a.rfind(p, 0) == 0; };
-    if (a == "-D" || a == "-U" || a == "-I" || a == "-include" || a == "-isystem" ||
-        a == "-iquote" || a == "-idirafter") {
-      if (i + 1 == clang_args.size()) {
-        errors.push_back("error: the clang argument '" + a + "' has no value");
-        break;
-      }
-      out += " " + a + " " + shell_quote(clang_args[++i]);
-    } else if (starts("-D") || starts("-U") || starts("-I") || starts("-isystem") ||
-               starts("-iquote") || starts("-idirafter") || a == "-funsigned-char" ||
-               a == "-fsigned-char" || a == "-fno-signed-char" || a == "-fno-unsigned-char") {
-      out += " " + shell_quote(a);
-    } else if (!(starts("-W") || a == "-w" || starts("-std="))) {
-      errors.push_back("error: the clang argument '" + a +
-                       "' has no counterpart in the detector's build (it takes -D, -U, -I, "
-                       "-include, -isystem, -iquote, -idirafter, -f[no-]signed-char, "
-                       "-f[no-]unsigned-char, and leaves out -W, -w and -std=)");
-    }
-  }
-  return out;
-}
-
 } // namespace
 
 Instrumented instrument(const std::string& code, const std::string& file,
@@ -645,7 +617,10 @@ Instrumented instrument(const std::string& code, const std::string& file,
   for (Decl* d : ctx.getTranslationUnitDecl()->decls())
     if (foreign.foreign(d)) foreign.TraverseDecl(d);
   out.errors.insert(out.errors.end(), foreign.errors.begin(), foreign.errors.end());
-  const std::string prelude = host_preprocessing(*ast, rw, out.errors);
+  const HostArgs host = host_args(clang_args, out.errors);
+  out.host_args = host.macros + host.paths;
+  const std::string prelude =
+      host_preprocessing(*ast, rw, code, file, clang_args, host.macros, out.errors);
   const RewriteBuffer* buf = rw.getRewriteBufferFor(sm.getMainFileID());
   out.source =
       prelude + "#line 1 \"" + file + "\"\n" + (buf ? std::string(buf->begin(), buf->end()) : code);
@@ -661,7 +636,6 @@ RaceDetector::RaceDetector(const std::string& code, const std::string& file,
   kernels_ = ins.kernels;
   names_ = ins.names;
   ranges_ = ins.ranges;
-  const std::string user_args = compiler_args(clang_args, errors_);
   if (!errors_.empty()) return;
   fs::create_directories(fs::path(work_dir) / "include");
   auto write = [](const fs::path& p, const std::string& text) {
@@ -682,8 +656,8 @@ RaceDetector::RaceDetector(const std::string& code, const std::string& file,
   std::string defines;
   for (const std::string& a : read_gpuverify_header(code).clang_args)
     defines += " '" + a + "'";
-  std::string cmd = "g++ -std=c++20 -fno-char8_t -O1 -w -pthread" + defines + " -iquote " +
-                    shell_quote(own_dir) + user_args + " -I'" +
+  std::string cmd = std::string("g++ ") + detail::kHostFlags + defines + " -iquote " +
+                    shell_quote(own_dir) + ins.host_args + " -I'" +
                     (fs::path(work_dir) / "include").string() + "' -include '" +
                     (fs::path(work_dir) / "funmem_race_rt.h").string() + "' -x c++ '" +
                     src.string() + "' -o '" + binary_ + "' 2>&1";

@@ -65,6 +65,7 @@ struct Instrumented {
   /// pointers as `@` and their path (`@out`, `@q.in`): `--arg` and `--size` take these.
   std::vector<std::string> names;
   std::vector<ScalarRange> ranges; // of the scalar names, per kernel
+  std::string host_args;           // g++'s arguments for the clang arguments
 };
 
 /// Instruments `code` (named `file`; CUDA device code as funmem-extract reads it).

@@ -396,6 +396,63 @@ TEST_CASE("funmem-race-run: clang's macros reach the build, a user header's code
   fs::remove_all(dir);
 }
 
+TEST_CASE("funmem-race-run: g++ sees clang's predefined macros, nested and in headers, or the "
+          "file is refused",
+          "[frontend][race-run][tools]") {
+  // Every kernel writes element 0 from every thread where clang's macros hold, its own
+  // element where g++'s would.
+  const std::string bin = FUNMEM_RACE_RUN_BIN;
+  const fs::path dir = scratch("race-run-predefined");
+  fs::create_directories(dir);
+  auto run = [&](const std::string& name, const std::string& text, const std::string& args = "") {
+    std::ofstream(dir / name) << text;
+    return test::run_command(bin + " " + (dir / name).string() + args);
+  };
+  const std::string gid = "blockIdx.x * blockDim.x + threadIdx.x";
+  // Through a macro of the file (8 on the device, 16 for g++ on x86-64).
+  CHECK(run("nested.cu", "#define BA __BIGGEST_ALIGNMENT__\n#define IDX(t) (BA == 8 ? 0 : (t))\n"
+                         "__global__ void k(int* a) { a[IDX(" +
+                             gid + ")] = threadIdx.x; }\n")
+            .code == 1);
+  // A user header's conditional on a macro clang defines and g++ does not, and on one
+  // g++ defines and clang does not (through a macro of the header).
+  std::ofstream(dir / "cfg.h")
+      << "#ifdef __CUDA_ARCH__\n#define ON 1\n#else\n#define ON 0\n#endif\n"
+         "#define GCC_ONLY __GNUC_STDC_INLINE__\n"
+         "#if GCC_ONLY\n#define OFF 1\n#else\n#define OFF 0\n#endif\n";
+  CHECK(run("header.cu", "#include \"cfg.h\"\n__global__ void k(int* a) { a[ON ? 0 : " + gid +
+                             "] = threadIdx.x; }\n")
+            .code == 1);
+  CHECK(run("header2.cu", "#include \"cfg.h\"\n__global__ void k(int* a) { a[OFF ? " + gid +
+                              " : 0] = threadIdx.x; }\n")
+            .code == 1);
+  // The dialect: C++17 for both, or the one the clang arguments name.
+  const std::string dialect =
+      "__global__ void k(int* a) { a[__cplusplus == 201703L ? 0 : " + gid + "] = threadIdx.x; }\n";
+  CHECK(run("dialect.cu", dialect).code == 1);
+  CHECK(run("dialect.cu", dialect, " -- -std=c++20").code == 0);
+  // A system header's macro that reaches one (LDBL_MANT_DIG: 53 on the device, 64 in
+  // g++'s <cfloat>), and __has_builtin in code: refused.
+  auto sys = run("system.cu", "#include <cfloat>\n__global__ void k(int* a) {\n  a[LDBL_MANT_DIG "
+                              "== 53 ? 0 : " +
+                                  gid + "] = 1;\n}\n");
+  CHECK(sys.code == 2);
+  CHECK(sys.out.find("system.cu:3:5: error: cannot instrument the predefined macro "
+                     "__LDBL_MANT_DIG__ reached through a system header's macro") !=
+        std::string::npos);
+  auto has = run("has.cu", "__global__ void k(int* a) {\n  a[__has_builtin(__builtin_bit_cast) ? 0 "
+                           ": " +
+                               gid + "] = 1;\n}\n");
+  CHECK(has.code == 2);
+  CHECK(has.out.find("has.cu:2:5: error: cannot instrument the builtin macro __has_builtin") !=
+        std::string::npos);
+  // In the file's own conditional directives clang's choice is kept: no refusal.
+  CHECK(run("directive.cu", "__global__ void k(int* a) {\n#if __has_builtin(__builtin_bit_cast)\n"
+                            "  a[0] = threadIdx.x;\n#endif\n}\n")
+            .code == 1);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("funmem-race-run: an --arg value its place's type cannot hold is refused",
           "[frontend][race-run][tools]") {
   // The kernel would get the value converted: another one than the one asked for.
