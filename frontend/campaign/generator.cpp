@@ -103,7 +103,9 @@ void Gen::unevaluated_store(std::ostringstream& o, const std::string& pad, const
 
 /// `at = value;`, or (4 %) a store whose place is selected at compile time from one
 /// that every thread's store would race on (element 0), or with such a store in
-/// _Generic's operand, which never runs.
+/// _Generic's operand, which never runs, or by a predefined macro whose device value
+/// differs from the host compiler's (in a conditional directive, or in a condition
+/// through a macro of the file).
 void Gen::plain_store(std::ostringstream& o, const std::string& pad, const Obj& ob,
                       const std::string& at) {
   if (more_() % 100 >= 4) {
@@ -112,7 +114,33 @@ void Gen::plain_store(std::ostringstream& o, const std::string& pad, const Obj& 
     return;
   }
   const std::string zero = ob.name + "[0]";
-  switch (more_() % 3) {
+  // A predefined macro's device value (clang's for sm_70; g++ on the host differs):
+  // through a macro of the file, or directly.
+  static const char* const device[][2] = {{"DEV_ALIGN", "__BIGGEST_ALIGNMENT__ == 8"},
+                                          {"DEV_LDBL", "__SIZEOF_LONG_DOUBLE__ == 8"},
+                                          {"DEV_MANT", "__LDBL_MANT_DIG__ == 53"},
+                                          {"DEV_ARCH", "defined(__CUDA_ARCH__)"}};
+  const uint64_t kind = more_() % 6;
+  if (kind >= 3) {
+    const auto& d = device[more_() % std::size(device)];
+    const bool own = more_() % 2 == 0; // the device's branch stores at `at`
+    const std::string v = value_for(ob.el);
+    if (kind == 3) {
+      o << "#if " << (own ? "" : "!(") << d[1] << (own ? "" : ")") << "\n"
+        << pad << at << " = " << v << ";\n#else\n"
+        << pad << zero << " = " << v << ";\n#endif\n";
+      cs_.insert("conditional directives on predefined macros");
+    } else {
+      // (`defined` works in a directive only.)
+      const std::string c = d[1][0] == 'd' ? std::string("__CUDA_ARCH__ >= 700") : d[1];
+      o << "#define " << d[0] << " (" << c << ")\n"
+        << pad << "if (" << (own ? "" : "!") << d[0] << ") " << at << " = " << v << ";\n"
+        << pad << "else " << zero << " = " << v << ";\n";
+      cs_.insert("predefined macros in conditions");
+    }
+    return;
+  }
+  switch (kind) {
   case 0:
     o << pad << "__builtin_choose_expr(1, " << at << ", " << zero << ")";
     break;
@@ -658,6 +686,8 @@ const std::vector<std::string>& generator_constructs() {
                                                "captureless lambdas kept in locals",
                                                "stores in unevaluated operands",
                                                "places selected at compile time",
+                                               "conditional directives on predefined macros",
+                                               "predefined macros in conditions",
                                                "functions without a body",
                                                "warp shuffles",
                                                "enumerators",

@@ -3,6 +3,7 @@
 #include "frontend/extract.h"
 #include "frontend/model/gpuverify_header.h"
 
+#include <clang/Basic/Builtins.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
@@ -11,6 +12,9 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <functional>
+#include <map>
+#include <optional>
+#include <set>
 #include <sstream>
 
 #ifndef FUNMEM_CLANG_RESOURCE_DIR
@@ -20,6 +24,187 @@
 namespace funmem::frontend {
 
 using namespace clang;
+
+namespace {
+
+/// The variable a place is a part of, when it is the thread's own: `v`, `v.m`, `v[i]` of
+/// a local `v` (not a reference, not static, not `__shared__`); `array` says whether an
+/// element of a local array is named (its elements are memory that arguments may share).
+const DeclRefExpr* local_root(const Expr* e, bool& array) {
+  for (;;) {
+    e = e->IgnoreParens();
+    if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
+      const auto* v = dyn_cast<VarDecl>(d->getDecl());
+      return v && v->hasLocalStorage() && !v->getType()->isReferenceType() ? d : nullptr;
+    }
+    if (const auto* m = dyn_cast<MemberExpr>(e); m && !m->isArrow()) {
+      e = m->getBase();
+      continue;
+    }
+    if (const auto* a = dyn_cast<ArraySubscriptExpr>(e)) {
+      const auto* c = dyn_cast<ImplicitCastExpr>(a->getBase()->IgnoreParens());
+      if (!c || c->getCastKind() != CK_ArrayToPointerDecay) return nullptr;
+      array = true;
+      e = c->getSubExpr();
+      continue;
+    }
+    if (const auto* c = dyn_cast<ImplicitCastExpr>(e); c && c->getCastKind() == CK_NoOp) {
+      e = c->getSubExpr();
+      continue;
+    }
+    return nullptr;
+  }
+}
+
+struct Effects {
+  bool reads = false, writes = false;
+};
+
+/// What evaluating an expression may do besides computing its value: the local variables
+/// it may change (assigned, incremented, its address taken or bound to a reference) and
+/// those it names, and whether it may read or write memory (anything but a local
+/// variable's value: what a pointer points to, globals, shared arrays, local arrays'
+/// elements), in the functions it calls too.
+class LocalUses : public RecursiveASTVisitor<LocalUses> {
+public:
+  explicit LocalUses(std::map<const FunctionDecl*, Effects>& memo) : memo_(memo) {}
+  std::set<const VarDecl*> changed, named;
+  Effects fx;
+  bool VisitImplicitCastExpr(ImplicitCastExpr* e) {
+    if (e->getCastKind() == CK_LValueToRValue) loaded(e->getSubExpr());
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator* b) {
+    if (b->isAssignmentOp()) stored(b->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator* u) {
+    if (u->isIncrementDecrementOp()) stored(u->getSubExpr());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr* c) {
+    called(c->getDirectCallee());
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr* c) {
+    called(c->getConstructor());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr* d) {
+    const auto* v = dyn_cast<VarDecl>(d->getDecl());
+    if (!v || !v->isLocalVarDeclOrParm() || v->getType()->isArrayType()) return true;
+    named.insert(v);
+    uses_.push_back(d);
+    return true;
+  }
+  // Operands that are never evaluated.
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr*) { return true; }
+  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc) { return true; }
+  // A lambda's body runs where it is called (its call is a call of its operator()).
+  bool TraverseLambdaExpr(LambdaExpr* l) {
+    for (Expr* init : l->capture_inits())
+      if (init) TraverseStmt(init);
+    return true;
+  }
+  /// Sorts the names seen into `changed`: those not only read.
+  void finish() {
+    for (const DeclRefExpr* d : uses_)
+      if (!read_.count(d)) changed.insert(cast<VarDecl>(d->getDecl()));
+  }
+
+private:
+  /// The load of a place: a local's value, or memory. (`c ? x : y` and `(a, x)` name
+  /// their operands' places.)
+  void loaded(const Expr* place) {
+    place = place->IgnoreParens();
+    if (const auto* c = dyn_cast<ConditionalOperator>(place)) {
+      loaded(c->getTrueExpr());
+      loaded(c->getFalseExpr());
+      return;
+    }
+    if (const auto* b = dyn_cast<BinaryOperator>(place); b && b->getOpcode() == BO_Comma) {
+      loaded(b->getRHS());
+      return;
+    }
+    bool array = false;
+    if (const DeclRefExpr* d = local_root(place, array)) {
+      read_.insert(d);
+      if (!array) return;
+    }
+    fx.reads = true;
+  }
+  void stored(const Expr* place) {
+    bool array = false;
+    if (!local_root(place, array) || array) fx.writes = true;
+  }
+  /// A function's effects: from its body, or, without one, from its kind (a builtin
+  /// or a declaration of the bundled or a system header that takes a pointer or a
+  /// reference, such as atomicAdd, may read and write; a function of the user's without
+  /// a body touches no memory, as both tools assume).
+  void called(const FunctionDecl* f) {
+    if (!f) {
+      fx = {true, true};
+      return;
+    }
+    Effects e = effects(f);
+    fx.reads |= e.reads;
+    fx.writes |= e.writes;
+  }
+  Effects effects(const FunctionDecl* f) {
+    f = f->getDefinition() ? f->getDefinition() : f;
+    if (auto it = memo_.find(f); it != memo_.end()) return it->second;
+    memo_[f] = {true, true}; // recursion: everything
+    Effects e;
+    if (f->hasBody()) {
+      LocalUses inner(memo_);
+      inner.TraverseStmt(f->getBody());
+      if (const auto* c = dyn_cast<CXXConstructorDecl>(f))
+        for (const CXXCtorInitializer* i : c->inits())
+          if (i->getInit()) inner.TraverseStmt(i->getInit());
+      e = inner.fx; // (a method's object is reached through `this`: memory)
+    } else {
+      const SourceManager& sm = f->getASTContext().getSourceManager();
+      const SourceLocation l = sm.getExpansionLoc(f->getLocation());
+      const FileEntry* fe = sm.getFileEntryForID(sm.getFileID(l));
+      const bool library = f->getBuiltinID() != 0 || sm.isInSystemHeader(l) ||
+                           (fe && fe->getName().startswith("/funmem-extract/"));
+      bool pointers = false;
+      for (const ParmVarDecl* p : f->parameters())
+        pointers = pointers || p->getType()->isPointerType() || p->getType()->isReferenceType();
+      const bool pure =
+          f->getBuiltinID() && f->getASTContext().BuiltinInfo.isConst(f->getBuiltinID());
+      if (library && pointers && !pure) e = {true, true};
+    }
+    memo_[f] = e;
+    return e;
+  }
+  std::map<const FunctionDecl*, Effects>& memo_;
+  std::set<const DeclRefExpr*> read_;
+  std::vector<const DeclRefExpr*> uses_;
+};
+
+} // namespace
+
+std::optional<std::string> unsequenced_arguments(const Expr* const* args, unsigned n) {
+  if (n < 2) return std::nullopt;
+  std::map<const FunctionDecl*, Effects> memo;
+  std::vector<LocalUses> uses;
+  for (unsigned i = 0; i < n; ++i) {
+    uses.emplace_back(memo);
+    uses[i].TraverseStmt(const_cast<Expr*>(args[i]));
+    uses[i].finish();
+  }
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned j = 0; j < n; ++j) {
+      if (j == i) continue;
+      for (const VarDecl* v : uses[i].changed)
+        if (uses[j].named.count(v))
+          return "one may change '" + v->getNameAsString() + "', which another uses";
+      if (uses[i].fx.writes && (uses[j].fx.reads || uses[j].fx.writes))
+        return "one may write memory that another reads or writes";
+    }
+  return std::nullopt;
+}
 
 std::vector<const FunctionDecl*> main_file_kernels(ASTContext& ctx) {
   const SourceManager& sm = ctx.getSourceManager();

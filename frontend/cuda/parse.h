@@ -21,6 +21,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,14 @@ using PreprocessorWatch = std::function<std::unique_ptr<clang::PPCallbacks>(clan
 bool preprocess_device_code(const std::string& code, const std::string& file,
                             const std::vector<std::string>& clang_args,
                             const PreprocessorWatch& watch);
+
+/// Why the meaning of a call's `n` arguments may depend on the order of their
+/// evaluation, which C++ leaves unspecified (clang evaluates them left to right, g++ on
+/// x86-64 right to left): one may change a local variable (assigned, incremented, its
+/// address taken or bound to a reference) that another names, or write memory (through
+/// a pointer, a global or shared variable, a local array's element; in a function it
+/// calls too) while another reads or writes memory. None if neither.
+std::optional<std::string> unsequenced_arguments(const clang::Expr* const* args, unsigned n);
 
 /// The kernels of the main file, in order: at file scope, in `extern "C"` blocks and in
 /// namespaces, and every instantiation of a kernel template (explicit, or by a launch).

@@ -100,6 +100,9 @@ struct thread_block {
 };
 struct grid_group {
   void sync() const {
+    // Blocks run one after another: a block would not see what a later one stores
+    // before the barrier, so a run with more than one block is not modelled.
+    if (gridDim.x * gridDim.y * gridDim.z > 1) ::fmr::not_modelled("a grid barrier in a launch of more than one block");
     ++::fmr::grid_epoch;
     ::fmr::barrier();
   }
@@ -176,10 +179,17 @@ inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long lon
 inline unsigned __umulhi(unsigned a, unsigned b) { return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32); }
 inline unsigned __sad(int a, int b, unsigned c) { return static_cast<unsigned>(a > b ? static_cast<long long>(a) - b : static_cast<long long>(b) - a) + c; }
 inline unsigned __usad(unsigned a, unsigned b, unsigned c) { return (a > b ? a - b : b - a) + c; }
-inline int __float2int_rn(float f) { return static_cast<int>(std::nearbyint(f)); }
-inline int __float2int_rz(float f) { return static_cast<int>(f); }
-inline int __float2int_rd(float f) { return static_cast<int>(std::floor(f)); }
-inline int __float2int_ru(float f) { return static_cast<int>(std::ceil(f)); }
+// The device's conversions (PTX cvt.*i.s32.f32) saturate and take NaN to 0.
+inline int fmr_float2int(float r) {
+  if (std::isnan(r)) return 0;
+  if (r >= 2147483647.0f) return 2147483647;
+  if (r <= -2147483648.0f) return -2147483647 - 1;
+  return static_cast<int>(r);
+}
+inline int __float2int_rn(float f) { return fmr_float2int(std::nearbyint(f)); }
+inline int __float2int_rz(float f) { return fmr_float2int(std::trunc(f)); }
+inline int __float2int_rd(float f) { return fmr_float2int(std::floor(f)); }
+inline int __float2int_ru(float f) { return fmr_float2int(std::ceil(f)); }
 inline float __int2float_rn(int i) { return static_cast<float>(i); }
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 inline long long clock64() { return static_cast<long long>(fmr::work_done.load()); }
@@ -236,8 +246,11 @@ FMR_MINMAX(long long, long long, long long)
 FMR_MINMAX(unsigned long long, unsigned long long, unsigned long long)
 FMR_MINMAX(unsigned long long, long long, unsigned long long)
 FMR_MINMAX(unsigned long long, unsigned long long, long long)
-FMR_MINMAX(float, float, float)
-FMR_MINMAX(double, double, double)
+// Floating-point min and max are fminf and fmaxf: a NaN argument gives the other one.
+inline float min(float a, float b) { return std::fmin(a, b); }
+inline float max(float a, float b) { return std::fmax(a, b); }
+inline double min(double a, double b) { return std::fmin(a, b); }
+inline double max(double a, double b) { return std::fmax(a, b); }
 FMR_MINMAX(double, float, double)
 FMR_MINMAX(double, double, float)
 #undef FMR_MINMAX

@@ -383,6 +383,14 @@ template <class T> T shuffle(T v, long src) {
 inline long lane() {
   return thread_id % 32;
 }
+/// A construct of the run the emulation does not model: said once, and no race is
+/// reported.
+inline void not_modelled(const char* what) {
+  if (!unmodelled.exchange(true)) {
+    std::lock_guard<std::mutex> l(errors_mu);
+    errors.push_back(std::string(what) + " is not modelled: no race is reported");
+  }
+}
 /// `__syncwarp(mask)`: a barrier of the thread's warp (32 consecutive threads of the
 /// block) that orders the memory accesses on its two sides, where the mask names every
 /// thread of the warp; another mask is not modelled.
@@ -391,11 +399,7 @@ inline void warp_barrier(unsigned mask) {
   const int w = thread_id / 32, lanes = std::min(32, threads - w * 32);
   const unsigned all = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
   if ((mask & all) != all) {
-    if (!unmodelled.exchange(true)) {
-      std::lock_guard<std::mutex> l(errors_mu);
-      errors.push_back("a __syncwarp whose mask leaves out threads of its warp is not "
-                       "modelled: no race is reported");
-    }
+    not_modelled("a __syncwarp whose mask leaves out threads of its warp");
     return;
   }
   warp_barriers[static_cast<size_t>(w)]->arrive_and_wait();

@@ -5,6 +5,7 @@
 #include "frontend/cuda/parse.h"
 #include "frontend/dynamic/harness.h"
 #include "frontend/dynamic/preprocess.h"
+#include "frontend/dynamic/unseen.h"
 #include "frontend/model/gpuverify_header.h"
 #include "support/files.h"
 #include "support/process.h"
@@ -37,10 +38,12 @@ using clang::Expr;
 using clang::Stmt;
 using detail::harness;
 using detail::host_args;
+using detail::host_overload;
 using detail::host_preprocessing;
 using detail::HostArgs;
 using detail::refusal;
 using detail::type_text;
+using detail::unseen_access;
 namespace fs = std::filesystem;
 
 /// An edit of the file's text: the offsets of an expression's first and last token, and
@@ -110,6 +113,15 @@ public:
     return true;
   }
 
+  // The runtime's standard headers are the detector build's, not the file's: a
+  // using-directive would bring their overloads into the file's name lookup.
+  bool VisitUsingDirectiveDecl(UsingDirectiveDecl* u) {
+    const NamespaceDecl* n = u->getNominatedNamespace();
+    if (n && n->isStdNamespace())
+      error(u->getBeginLoc(), "a using-directive for namespace std (the detector's build "
+                              "includes more of the C++ library than the file)");
+    return true;
+  }
   bool VisitAtomicExpr(AtomicExpr* e) { // `__atomic_store_n`, `__c11_atomic_load`, ...
     error(e->getBeginLoc(), "an atomic builtin, whose accesses it does not see");
     return true;
@@ -140,6 +152,7 @@ public:
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr* c) {
+    checked_call(c, !c->isListInitialization() && !c->isStdInitListInitialization());
     const CXXConstructorDecl* d = c->getConstructor();
     if (d->isTrivial() && (d->isCopyConstructor() || d->isMoveConstructor()) &&
         c->getNumArgs() >= 1)
@@ -147,6 +160,12 @@ public:
     return true;
   }
   bool VisitCallExpr(CallExpr* c) {
+    // The operators whose operands C++17 sequences are evaluated in their order.
+    const auto* op = dyn_cast<CXXOperatorCallExpr>(c);
+    const OverloadedOperatorKind ok = op ? op->getOperator() : OO_None;
+    checked_call(c, !(op && (op->isAssignmentOp() || ok == OO_LessLess || ok == OO_GreaterGreater ||
+                             ok == OO_AmpAmp || ok == OO_PipePipe || ok == OO_Comma ||
+                             ok == OO_Subscript || ok == OO_ArrowStar)));
     const FunctionDecl* f = c->getDirectCallee();
     if (!f) return true;
     std::string n = f->getNameAsString();
@@ -288,6 +307,24 @@ private:
     return note(e->getBeginLoc(), e->getEndLoc(), what);
   }
   void error(SourceLocation l, const std::string& what) { errors.push_back(refusal(sm_, l, what)); }
+  /// A call the build would run otherwise than the device, or whose accesses it does not
+  /// see: refused. `unordered`: C++ leaves the order of its arguments unspecified (g++
+  /// evaluates them right to left, clang left to right).
+  void checked_call(const Expr* call, bool unordered) {
+    if (std::optional<std::string> why = unseen_access(*ctx_, call))
+      error(call->getBeginLoc(), *why);
+    const auto* callee = isa<CallExpr>(call) ? cast<CallExpr>(call)->getDirectCallee() : nullptr;
+    if (std::optional<std::string> why = host_overload(*ctx_, callee))
+      error(call->getBeginLoc(), *why);
+    if (!unordered) return;
+    const auto* ce = dyn_cast<CallExpr>(call);
+    const auto* cc = dyn_cast<CXXConstructExpr>(call);
+    if (std::optional<std::string> why =
+            ce ? unsequenced_arguments(ce->getArgs(), ce->getNumArgs())
+               : unsequenced_arguments(cc->getArgs(), cc->getNumArgs()))
+      error(call->getBeginLoc(),
+            "arguments whose order of evaluation C++ leaves unspecified (" + *why + ")");
+  }
   bool rewritable(const Stmt* s) {
     SourceRange r = s->getSourceRange();
     if (r.getBegin().isMacroID() || r.getEnd().isMacroID()) {

@@ -58,56 +58,9 @@ QualType called_type(const CallExpr* c) {
   return t->isPointerType() ? t->getPointeeType() : t;
 }
 
-namespace {
-
-/// The local variables an expression may change (assigned, incremented, its address
-/// taken or bound to a reference) and those it names.
-class LocalUses : public RecursiveASTVisitor<LocalUses> {
-public:
-  std::set<const VarDecl*> changed, named;
-  bool VisitImplicitCastExpr(ImplicitCastExpr* e) {
-    if (e->getCastKind() == CK_LValueToRValue)
-      if (const auto* d = dyn_cast<DeclRefExpr>(e->getSubExpr()->IgnoreParens())) read_.insert(d);
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr* d) {
-    const auto* v = dyn_cast<VarDecl>(d->getDecl());
-    if (!v || !v->isLocalVarDeclOrParm() || v->getType()->isArrayType()) return true;
-    named.insert(v);
-    uses_.push_back(d);
-    return true;
-  }
-  // Operands that are never evaluated.
-  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr*) { return true; }
-  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc) { return true; }
-  /// Sorts the names seen into `changed`: those not only read.
-  void finish() {
-    for (const DeclRefExpr* d : uses_)
-      if (!read_.count(d)) changed.insert(cast<VarDecl>(d->getDecl()));
-  }
-
-private:
-  std::set<const DeclRefExpr*> read_;
-  std::vector<const DeclRefExpr*> uses_;
-};
-
-} // namespace
-
 void Extractor::argument_order(const Expr* const* args, unsigned n, const Expr* at) {
-  if (n < 2) return;
-  std::vector<LocalUses> uses(n);
-  for (unsigned i = 0; i < n; ++i) {
-    uses[i].TraverseStmt(const_cast<Expr*>(args[i]));
-    uses[i].finish();
-  }
-  for (unsigned i = 0; i < n; ++i)
-    for (const VarDecl* v : uses[i].changed)
-      for (unsigned j = 0; j < n; ++j)
-        if (j != i && uses[j].named.count(v))
-          throw NotAffine{"arguments whose order of evaluation C++ leaves unspecified: one may "
-                          "change '" +
-                              v->getNameAsString() + "', which another uses",
-                          at};
+  if (std::optional<std::string> why = unsequenced_arguments(args, n))
+    throw NotAffine{"arguments whose order of evaluation C++ leaves unspecified: " + *why, at};
 }
 
 void Extractor::call_expr(const CallExpr* call, const Ctx& c) {

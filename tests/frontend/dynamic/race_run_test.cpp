@@ -453,6 +453,112 @@ TEST_CASE("funmem-race-run: g++ sees clang's predefined macros, nested and in he
   fs::remove_all(dir);
 }
 
+TEST_CASE("the detector refuses calls whose accesses it does not see, and calls whose arguments' "
+          "order matters",
+          "[frontend][race-run]") {
+  auto errors = [](const std::string& code) {
+    std::string all;
+    for (const std::string& e : instrument(code, "u.cu").errors)
+      all += e + "\n";
+    return all;
+  };
+  // A system header's function reading through references to shared memory.
+  const std::string lib = "#include <cstdlib>\n#include <algorithm>\n__global__ void k(int* a) {\n"
+                          "  __shared__ int s[8];\n  int x = a[0], y = 2;\n";
+  CHECK(errors(lib + "  a[1] = std::min(s[0], s[1]);\n}\n")
+            .find("u.cu:6:10: error: cannot instrument a call of 'std::min<int>' of a system "
+                  "header, whose accesses the detector does not see, with argument 1 by "
+                  "reference") != std::string::npos);
+  CHECK(errors(lib + "  a[1] = std::max(a[0], y);\n}\n").find("'std::max<int>'") !=
+        std::string::npos);
+  // Its own locals, temporaries and their elements are the thread's: allowed.
+  CHECK(errors(lib + "  int l[2] = {x, y};\n  a[1] = std::min(x, y) + std::max(l[0], 3);\n}\n")
+            .empty());
+  // The compiler's copy of a structure whose member copies itself: the array is copied
+  // unseen.
+  const std::string copy = "struct M { int v; M() = default; __device__ M(const M& o) : v(o.v) {} "
+                           "};\nstruct S { int arr[4]; M m; };\n";
+  CHECK(errors(copy + "__global__ void k(int* a) {\n  __shared__ S sh;\n  S loc = sh;\n"
+                      "  a[0] = loc.m.v;\n}\n")
+            .find("u.cu:5:11: error: cannot instrument a call of the implicit special member "
+                  "'S::S'") != std::string::npos);
+  const std::string assign = "struct M { int v; __device__ M& operator=(const M& o) { v = o.v; "
+                             "return *this; } };\nstruct S { int arr[4]; M m; };\n";
+  CHECK(
+      errors(assign + "__global__ void k(int* a) {\n  __shared__ S sh;\n  S loc;\n  sh = loc;\n}\n")
+          .find("u.cu:6:3: error: cannot instrument a call of the implicit special member "
+                "'S::operator=', which copies members the detector does not see, on an "
+                "object") != std::string::npos);
+  CHECK(errors(copy + "__global__ void k(int* a) {\n  S x;\n  S y = x;\n  a[0] = y.m.v;\n}\n")
+            .empty());
+  // g++ evaluates arguments right to left, clang left to right.
+  const std::string order = "__device__ void put(int* p, int i, int v) { p[i] = v; }\n"
+                            "__device__ int set(int& x, int v) { x = v; return v; }\n";
+  CHECK(errors(order + "__global__ void k(int* a) {\n  int i = 0;\n  put(a, i, set(i, 1));\n}\n")
+            .find("u.cu:5:3: error: cannot instrument arguments whose order of evaluation C++ "
+                  "leaves unspecified (one may change 'i'") != std::string::npos);
+  CHECK(errors(order + "__global__ void k(int* a) {\n  int i = 0;\n  put(a, i, set(i, 1) + 0);\n"
+                       "  int j = set(i, 2);\n  put(a, j, i);\n}\n")
+            .find("order of evaluation") != std::string::npos);
+  CHECK(errors(order + "__global__ void k(int* a) {\n  int i = 0;\n  int j = set(i, 2);\n"
+                       "  put(a, j, i);\n}\n")
+            .empty());
+  // A store to memory in one argument and a load of it in another: the same.
+  CHECK(errors(order + "__global__ void k(int* a) {\n  int l[2] = {0, 1};\n"
+                       "  put(a, a[1] = 0, a[1]);\n  put(a, l[0] = 1, l[0]);\n}\n")
+            .find("u.cu:5:3: error: cannot instrument arguments whose order of evaluation C++ "
+                  "leaves unspecified (one may write memory that another reads or writes)") !=
+        std::string::npos);
+  CHECK(errors(order + "__global__ void k(int* a) {\n  put(a, a[1], a[2]);\n}\n").empty());
+  // A host function of the file beside the device function a call names: g++ would
+  // choose among both.
+  CHECK(errors("__host__ int g(int) { return 0; }\n__device__ int g(long) { return 1; }\n"
+               "__global__ void k(int* a) { a[g(1)] = 1; }\n")
+            .find("u.cu:3:31: error: cannot instrument a call of 'g', which a host function of "
+                  "the file overloads") != std::string::npos);
+  CHECK(errors("__device__ int g(long) { return 1; }\n"
+               "__global__ void k(int* a) { a[g(1)] = 1; }\n")
+            .empty());
+  // The runtime's C++ library headers are not the file's.
+  CHECK(errors("using namespace std;\n__global__ void k(int* a) { a[0] = 1; }\n")
+            .find("u.cu:1:1: error: cannot instrument a using-directive for namespace std") !=
+        std::string::npos);
+}
+
+TEST_CASE("funmem-race-run: the device's float conversions, min and max, and a grid barrier "
+          "across blocks is not modelled",
+          "[frontend][race-run][tools]") {
+  const std::string bin = FUNMEM_RACE_RUN_BIN;
+  const fs::path dir = scratch("race-run-device-math");
+  fs::create_directories(dir);
+  auto run = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+    return test::run_command(bin + " " + (dir / name).string());
+  };
+  const std::string own = "p[blockIdx.x * blockDim.x + threadIdx.x + 1] = 1;\n}\n";
+  // Saturated (x86-64 gives INT_MIN), NaN to 0, fminf: each makes every thread write p[0].
+  CHECK(run("sat.cu", "__global__ void k(int* p, float big) {\n"
+                      "  if (__float2int_rz(1e10f + big * 0) > 0) p[0] = threadIdx.x; else " +
+                          own)
+            .code == 1);
+  CHECK(run("nan.cu", "__global__ void k(int* p) {\n  float z = threadIdx.x * 0.0f;\n"
+                      "  if (__float2int_rn(z / z) == 0) p[0] = threadIdx.x; else " +
+                          own)
+            .code == 1);
+  CHECK(run("fmin.cu", "__global__ void k(int* p) {\n  float z = threadIdx.x * 0.0f;\n"
+                       "  if (min(1.0f, z / z) == 1.0f) p[0] = threadIdx.x; else " +
+                           own)
+            .code == 1);
+  auto grid = run("grid.cu", "using namespace cooperative_groups;\n"
+                             "__global__ void k(int* p) {\n  this_grid().sync();\n"
+                             "  p[blockIdx.x * blockDim.x + threadIdx.x] = 1;\n}\n");
+  CHECK(grid.code == 2);
+  CHECK(grid.out.find("a grid barrier in a launch of more than one block is not modelled") !=
+        std::string::npos);
+  CHECK(test::run_command(bin + " " + (dir / "grid.cu").string() + " --gridDim 1,1,1").code == 0);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("funmem-race-run: an --arg value its place's type cannot hold is refused",
           "[frontend][race-run][tools]") {
   // The kernel would get the value converted: another one than the one asked for.

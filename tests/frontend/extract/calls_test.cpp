@@ -144,6 +144,19 @@ TEST_CASE("arguments that C++ may evaluate in either order are not given one", "
         Verdict::RaceFree);
   CHECK(verdict("struct P { int a, b; };\n__global__ void k(int* p) {\n" + g +
                 "  P q{i = 0, p[i] = 1};\n}\n") == Verdict::Race);
+  // A store to memory in one argument, a load of it in another (through a pointer, of a
+  // local array's element, in a called function, an atomic): left to right the value is
+  // 1000 and every thread writes element 0; right to left its own element.
+  const std::string pick = "__device__ int pick(int a, int b) { return b; }\n"
+                           "__device__ int put(int* q, int g) { q[g] = 1000; return 0; }\n";
+  const std::string racy = "  if (v == 1000) p[0] = threadIdx.x; else p[i + 1] = 1;\n}\n";
+  for (const char* call : {"pick(q[i] = 1000, q[i])", "pick(put(q, i), q[i])",
+                           "pick(atomicExch(&q[i], 1000), q[i])", "pick(l[0] = 1000, l[0])"})
+    CHECK(verdict(pick + "__global__ void k(int* p, int* q) {\n" + g + "  int l[2] = {0, 0};\n" +
+                  "  int v = " + call + ";\n" + racy) == Verdict::Unsupported);
+  // Loads of memory in both: decided.
+  CHECK(verdict(pick + "__global__ void k(int* p, int* q) {\n" + g +
+                "  p[i] = pick(q[i], q[i]);\n}\n") == Verdict::RaceFree);
   // Extern shared arrays of function pointers share one address: a conversion.
   CHECK(verdict("__device__ void racy(int* p) { p[0] = threadIdx.x; }\n"
                 "__device__ void safe(float* p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\n"
