@@ -396,17 +396,22 @@ TEST_CASE("funmem-race-run: clang's macros reach the build, a user header's code
   fs::remove_all(dir);
 }
 
+/// Writes `text` as `dir`/`name` (the folder created) and runs funmem-race-run on it.
+static test::CommandResult run_file(const fs::path& dir, const std::string& name,
+                                    const std::string& text, const std::string& args = "") {
+  fs::create_directories(dir);
+  std::ofstream(dir / name) << text;
+  return test::run_command(std::string(FUNMEM_RACE_RUN_BIN) + " " + (dir / name).string() + args);
+}
+
 TEST_CASE("funmem-race-run: g++ sees clang's predefined macros, nested and in headers, or the "
           "file is refused",
           "[frontend][race-run][tools]") {
   // Every kernel writes element 0 from every thread where clang's macros hold, its own
   // element where g++'s would.
-  const std::string bin = FUNMEM_RACE_RUN_BIN;
   const fs::path dir = scratch("race-run-predefined");
-  fs::create_directories(dir);
   auto run = [&](const std::string& name, const std::string& text, const std::string& args = "") {
-    std::ofstream(dir / name) << text;
-    return test::run_command(bin + " " + (dir / name).string() + args);
+    return run_file(dir, name, text, args);
   };
   const std::string gid = "blockIdx.x * blockDim.x + threadIdx.x";
   // Through a macro of the file (8 on the device, 16 for g++ on x86-64).
@@ -530,10 +535,8 @@ TEST_CASE("funmem-race-run: the device's float conversions, min and max, and a g
           "[frontend][race-run][tools]") {
   const std::string bin = FUNMEM_RACE_RUN_BIN;
   const fs::path dir = scratch("race-run-device-math");
-  fs::create_directories(dir);
   auto run = [&](const std::string& name, const std::string& text) {
-    std::ofstream(dir / name) << text;
-    return test::run_command(bin + " " + (dir / name).string());
+    return run_file(dir, name, text);
   };
   const std::string own = "p[blockIdx.x * blockDim.x + threadIdx.x + 1] = 1;\n}\n";
   // Saturated (x86-64 gives INT_MIN), NaN to 0, fminf: each makes every thread write p[0].
