@@ -25,11 +25,6 @@ namespace funmem::frontend {
 
 using namespace clang;
 
-namespace {
-
-/// The variable a place is a part of, when it is the thread's own: `v`, `v.m`, `v[i]` of
-/// a local `v` (not a reference, not static, not `__shared__`); `array` says whether an
-/// element of a local array is named (its elements are memory that arguments may share).
 const DeclRefExpr* local_root(const Expr* e, bool& array) {
   for (;;) {
     e = e->IgnoreParens();
@@ -37,7 +32,8 @@ const DeclRefExpr* local_root(const Expr* e, bool& array) {
       const auto* v = dyn_cast<VarDecl>(d->getDecl());
       return v && v->hasLocalStorage() && !v->getType()->isReferenceType() ? d : nullptr;
     }
-    if (const auto* m = dyn_cast<MemberExpr>(e); m && !m->isArrow()) {
+    if (const auto* m = dyn_cast<MemberExpr>(e);
+        m && !m->isArrow() && isa<FieldDecl>(m->getMemberDecl())) {
       e = m->getBase();
       continue;
     }
@@ -48,13 +44,17 @@ const DeclRefExpr* local_root(const Expr* e, bool& array) {
       e = c->getSubExpr();
       continue;
     }
-    if (const auto* c = dyn_cast<ImplicitCastExpr>(e); c && c->getCastKind() == CK_NoOp) {
+    if (const auto* c = dyn_cast<ImplicitCastExpr>(e);
+        c && (c->getCastKind() == CK_NoOp || c->getCastKind() == CK_DerivedToBase ||
+              c->getCastKind() == CK_UncheckedDerivedToBase)) {
       e = c->getSubExpr();
       continue;
     }
     return nullptr;
   }
 }
+
+namespace {
 
 struct Effects {
   bool reads = false, writes = false;

@@ -46,6 +46,12 @@ bool preprocess_device_code(const std::string& code, const std::string& file,
                             const std::vector<std::string>& clang_args,
                             const PreprocessorWatch& watch);
 
+/// The local variable a place is part of when the place is the thread's own: `v`, `v.m`
+/// (a non-static member), `v[i]` of a local `v` (not a reference, not static, not
+/// `__shared__`), through no-op and derived-to-base conversions; `array` is set where an
+/// element of a local array is named. Null otherwise.
+const clang::DeclRefExpr* local_root(const clang::Expr* e, bool& array);
+
 /// Why the meaning of a call's `n` arguments may depend on the order of their
 /// evaluation, which C++ leaves unspecified (clang evaluates them left to right, g++ on
 /// x86-64 right to left): one may change a local variable (assigned, incremented, its

@@ -15,28 +15,19 @@ namespace {
 /// Whether the place `e` names is the thread's own: a local variable (not a reference,
 /// not `__shared__`), a temporary, a literal, or a member or element of one.
 bool private_place(const Expr* e) {
-  e = e->IgnoreParens();
-  if (e->isPRValue() || isa<MaterializeTemporaryExpr>(e) || isa<StringLiteral>(e) ||
-      isa<CompoundLiteralExpr>(e))
-    return true;
-  if (const auto* c = dyn_cast<ImplicitCastExpr>(e)) {
-    const CastKind k = c->getCastKind();
-    return (k == CK_NoOp || k == CK_DerivedToBase || k == CK_UncheckedDerivedToBase) &&
-           private_place(c->getSubExpr());
+  bool array = false;
+  for (const Expr* x = e;;) {
+    x = x->IgnoreParens();
+    if (x->isPRValue() || isa<MaterializeTemporaryExpr>(x) || isa<StringLiteral>(x) ||
+        isa<CompoundLiteralExpr>(x))
+      return true;
+    const auto* c = dyn_cast<ImplicitCastExpr>(x);
+    if (!c || (c->getCastKind() != CK_NoOp && c->getCastKind() != CK_DerivedToBase &&
+               c->getCastKind() != CK_UncheckedDerivedToBase))
+      break;
+    x = c->getSubExpr();
   }
-  if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
-    const auto* v = dyn_cast<VarDecl>(d->getDecl());
-    return v && v->hasLocalStorage() && !v->getType()->isReferenceType();
-  }
-  if (const auto* m = dyn_cast<MemberExpr>(e))
-    return !m->isArrow() && isa<FieldDecl>(m->getMemberDecl()) && private_place(m->getBase());
-  if (const auto* a = dyn_cast<ArraySubscriptExpr>(e)) {
-    const Expr* base = a->getBase()->IgnoreParens();
-    if (const auto* c = dyn_cast<ImplicitCastExpr>(base);
-        c && c->getCastKind() == CK_ArrayToPointerDecay)
-      return private_place(c->getSubExpr());
-  }
-  return false;
+  return local_root(e, array) != nullptr;
 }
 
 /// Whether a pointer value can only point into the thread's own places.

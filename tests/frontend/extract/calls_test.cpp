@@ -154,6 +154,10 @@ TEST_CASE("arguments that C++ may evaluate in either order are not given one", "
                            "pick(atomicExch(&q[i], 1000), q[i])", "pick(l[0] = 1000, l[0])"})
     CHECK(verdict(pick + "__global__ void k(int* p, int* q) {\n" + g + "  int l[2] = {0, 0};\n" +
                   "  int v = " + call + ";\n" + racy) == Verdict::Unsupported);
+  // A static member named through a local object is memory, not the local.
+  CHECK(verdict("struct S { static __device__ int st; };\n__device__ int S::st;\n" + pick +
+                "__global__ void k(int* p, int* q) {\n" + g + "  S s;\n" +
+                "  int v = pick(s.st = 1000, S::st);\n" + racy) == Verdict::Unsupported);
   // Loads of memory in both: decided.
   CHECK(verdict(pick + "__global__ void k(int* p, int* q) {\n" + g +
                 "  p[i] = pick(q[i], q[i]);\n}\n") == Verdict::RaceFree);
