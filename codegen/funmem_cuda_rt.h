@@ -152,7 +152,7 @@ template <class F> void fm_emulate(dim3 grid, dim3 block, F&& body) {
   do {                                                                                             \
     cudaError_t fm_e_ = (call);                                                                    \
     if (fm_e_ != cudaSuccess) {                                                                    \
-      std::fprintf(stderr, "%s: error: resource: %s failed: %s\n", fm_file, #call,                 \
+      std::fprintf(stderr, "%s: error: resource: %s failed: %s\n", FM_FILE, #call,                \
                    cudaGetErrorString(fm_e_));                                                     \
       std::exit(1);                                                                                \
     }                                                                                              \
@@ -202,8 +202,20 @@ struct fm_site {
   int line, col;
   const char* what;
 };
+#ifndef FM_BATCH
 extern const char* const fm_file;
 extern const fm_site fm_sites[];
+#define FM_FILE fm_file
+#define FM_SITES fm_sites
+#else
+// Several generated files in one executable (FM_BATCH: the emulation batches of
+// build_emulation_batch): each file's tables are its own, in a namespace, and the
+// batch's `main` points these at the tables of the file it runs.
+inline const char* fm_batch_file = nullptr;
+inline const fm_site* fm_batch_sites = nullptr;
+#define FM_FILE fm_batch_file
+#define FM_SITES fm_batch_sites
+#endif
 
 /// A threshold of the tuning forest (filled by the generated file): `if P >= T` runs
 /// `version`, else the branch goes on to the thresholds whose parent it is, or runs
@@ -217,8 +229,17 @@ struct fm_threshold_info {
   const char* otherwise; // run when this is the last threshold and P < T
   const char* where;
 };
+#ifndef FM_BATCH
 extern const fm_threshold_info fm_thresholds_info[];
 extern const int fm_thresholds_count;
+#define FM_THRESHOLDS_INFO fm_thresholds_info
+#define FM_THRESHOLDS_COUNT fm_thresholds_count
+#else
+inline const fm_threshold_info* fm_batch_thresholds_info = nullptr;
+inline int fm_batch_thresholds_count = 0;
+#define FM_THRESHOLDS_INFO fm_batch_thresholds_info
+#define FM_THRESHOLDS_COUNT fm_batch_thresholds_count
+#endif
 /// The largest block an intra-block version may use.
 #ifndef FM_MAX_INTRA
 #define FM_MAX_INTRA 1024
@@ -230,8 +251,8 @@ __device__ int fm_dev_error;
 inline int fm_host_error = 0;
 
 [[noreturn]] inline void fm_report(int site) {
-  const fm_site& s = fm_sites[site - 1];
-  std::fprintf(stderr, "%s:%d:%d: error: %s: %s\n", fm_file, s.line, s.col, s.kind, s.what);
+  const fm_site& s = FM_SITES[site - 1];
+  std::fprintf(stderr, "%s:%d:%d: error: %s: %s\n", FM_FILE, s.line, s.col, s.kind, s.what);
   std::exit(1);
 }
 
@@ -489,7 +510,7 @@ struct fm_harness {
   std::vector<std::string> cli_flags;
 
   [[noreturn]] static void fail(const std::string& msg) {
-    std::fprintf(stderr, "%s: error: input: %s\n", fm_file, msg.c_str());
+    std::fprintf(stderr, "%s: error: input: %s\n", FM_FILE, msg.c_str());
     std::exit(1);
   }
 
@@ -544,8 +565,8 @@ struct fm_harness {
       v = x;
     }
     bool any = false;
-    for (int t = 0; t < fm_thresholds_count; ++t)
-      if (fnmatch(pat.c_str(), fm_thresholds_info[t].name, 0) == 0) {
+    for (int t = 0; t < FM_THRESHOLDS_COUNT; ++t)
+      if (fnmatch(pat.c_str(), FM_THRESHOLDS_INFO[t].name, 0) == 0) {
         thresholds[static_cast<size_t>(t)] = v;
         any = true;
       }
@@ -720,10 +741,10 @@ struct fm_harness {
                    best_d == 0 ? "equal" : "nearest");
   }
   static void print_tuning_tree() {
-    for (int t = 0; t < fm_thresholds_count; ++t) {
-      const fm_threshold_info& i = fm_thresholds_info[t];
+    for (int t = 0; t < FM_THRESHOLDS_COUNT; ++t) {
+      const fm_threshold_info& i = FM_THRESHOLDS_INFO[t];
       std::printf("threshold %s parent %s default %" PRId64 " at %s\n  P = %s\n  P >= T: %s\n",
-                  i.name, i.parent < 0 ? "-" : fm_thresholds_info[i.parent].name, i.def, i.where,
+                  i.name, i.parent < 0 ? "-" : FM_THRESHOLDS_INFO[i.parent].name, i.def, i.where,
                   i.p, i.version);
       if (i.otherwise[0]) std::printf("  otherwise: %s\n", i.otherwise);
     }
@@ -736,8 +757,8 @@ struct fm_harness {
 
   fm_harness(int argc, char** argv) {
     const char* path = nullptr;
-    for (int t = 0; t < fm_thresholds_count; ++t)
-      thresholds.push_back(fm_thresholds_info[t].def);
+    for (int t = 0; t < FM_THRESHOLDS_COUNT; ++t)
+      thresholds.push_back(FM_THRESHOLDS_INFO[t].def);
     if (const char* env = std::getenv("FUNMEM_TUNING"); env && *env) read_tuning(env);
     for (int k = 1; k < argc; ++k) {
       if (std::strcmp(argv[k], "--time") == 0)
@@ -946,7 +967,7 @@ struct fm_harness {
     if (log_thresholds)
       for (const auto& [key, count] : comparisons)
         std::fprintf(stderr, "threshold %s %" PRId64 " %" PRId64 "\n",
-                     fm_thresholds_info[key.first].name, key.second, count);
+                     FM_THRESHOLDS_INFO[key.first].name, key.second, count);
     for (fm_mem& m : blocks)
       FM_CUDA(cudaFree(m.p));
     std::fflush(stdout);

@@ -139,7 +139,7 @@ std::string emulation_flags(EmuOpt opt) {
 /// Precompiles DIR/funmem_cuda_rt.h into DIR/funmem_cuda_rt.h.gch unless it exists: into
 /// a private file renamed over the final name, so a concurrent build sees either no
 /// .gch or a complete one. A failure only costs speed (g++ then reads the header).
-void precompile_runtime_header(const std::string& inc, EmuOpt opt) {
+void precompile_runtime_header(const std::string& inc, EmuOpt opt, const std::string& defines) {
   static std::mutex mu;
   std::lock_guard<std::mutex> lock(mu);
   fs::path h = fs::path(inc) / "funmem_cuda_rt.h", gch = h;
@@ -150,8 +150,8 @@ void precompile_runtime_header(const std::string& inc, EmuOpt opt) {
   tmp += "." + std::to_string(::getpid()) + ".tmp";
   // The header's `#pragma once` draws a warning when it is compiled on its own; the
   // messages are dropped.
-  if (run_command(emulation_flags(opt) + " -x c++-header " + shell_quote(h.string()) + " -o " +
-                      shell_quote(tmp.string()),
+  if (run_command(emulation_flags(opt) + defines + " -x c++-header " + shell_quote(h.string()) +
+                      " -o " + shell_quote(tmp.string()),
                   nullptr, nullptr) == 0)
     fs::rename(tmp, gch, ec);
   fs::remove(tmp, ec);
@@ -163,10 +163,60 @@ std::string build_emulation(const std::string& cu_path, const std::string& exe_p
                             bool precompile_header, EmuOpt opt) {
   fs::path dir = fs::path(cu_path).parent_path();
   std::string inc = dir.empty() ? "." : dir.string();
-  if (precompile_header) precompile_runtime_header(inc, opt);
+  if (precompile_header) precompile_runtime_header(inc, opt, "");
   std::string out, err;
   int rc = run_command(emulation_flags(opt) + " -I " + shell_quote(inc) + " -x c++ " +
                            shell_quote(cu_path) + " -o " + shell_quote(exe_path),
+                       &out, &err);
+  return rc == 0 ? "" : "g++ failed (status " + std::to_string(rc) + "):\n" + out + err;
+}
+
+std::string emulation_batch_args(size_t k) {
+  return "--fm-program " + std::to_string(k);
+}
+
+std::string build_emulation_batch(const std::vector<std::string>& cu_paths,
+                                  const std::string& batch_path, const std::string& exe_path,
+                                  EmuOpt opt) {
+  // As build_nvcc_batch; the runtime's tables of the file that runs are pointers
+  // (FM_BATCH), which the dispatching `main` sets before calling the file's own.
+  std::string text = "#include \"funmem_cuda_rt.h\"\n#include <cstdlib>\n#include <cstring>\n";
+  for (size_t k = 0; k < cu_paths.size(); ++k)
+    text += "namespace funmem_batch_" + std::to_string(k) + " {\n#include \"" +
+            fs::absolute(cu_paths[k]).string() + "\"\n}\n#undef FM_BLOCK\n";
+  text += "int main(int argc, char** argv) {\n"
+          "  std::vector<char*> args;\n"
+          "  long k = -1;\n"
+          "  for (int i = 0; i < argc; ++i) {\n"
+          "    if (std::strcmp(argv[i], \"--fm-program\") == 0 && i + 1 < argc)\n"
+          "      k = std::atol(argv[++i]);\n"
+          "    else\n"
+          "      args.push_back(argv[i]);\n"
+          "  }\n"
+          "  const int n = static_cast<int>(args.size());\n"
+          "  args.push_back(nullptr);\n"
+          "  switch (k) {\n";
+  for (size_t k = 0; k < cu_paths.size(); ++k) {
+    const std::string ns = "funmem_batch_" + std::to_string(k) + "::";
+    text += "  case " + std::to_string(k) + ":\n    fm_batch_file = " + ns +
+            "fm_file;\n    fm_batch_sites = " + ns +
+            "fm_sites;\n    fm_batch_thresholds_info = " + ns +
+            "fm_thresholds_info;\n    fm_batch_thresholds_count = " + ns +
+            "fm_thresholds_count;\n    return " + ns + "main(n, args.data());\n";
+  }
+  text += "  }\n  std::fprintf(stderr, \"error: no program %ld in this batch\\n\", k);\n"
+          "  return 2;\n}\n";
+  {
+    std::ofstream out(batch_path);
+    out << text;
+    if (!out) return "cannot write " + batch_path;
+  }
+  fs::path dir = fs::path(batch_path).parent_path();
+  std::string inc = dir.empty() ? "." : dir.string();
+  precompile_runtime_header(inc, opt, " -DFM_BATCH");
+  std::string out, err;
+  int rc = run_command(emulation_flags(opt) + " -DFM_BATCH -I " + shell_quote(inc) + " -x c++ " +
+                           shell_quote(batch_path) + " -o " + shell_quote(exe_path),
                        &out, &err);
   return rc == 0 ? "" : "g++ failed (status " + std::to_string(rc) + "):\n" + out + err;
 }

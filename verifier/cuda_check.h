@@ -59,6 +59,16 @@ bool gpu_present();
 enum class EmuOpt { Fast, Quick };
 std::string build_emulation(const std::string& cu_path, const std::string& exe_path,
                             bool precompile_header = false, EmuOpt opt = EmuOpt::Fast);
+/// Builds the CPU emulation of several generated .cu files as one executable (one g++
+/// run: the runtime's code is compiled once, not once per file): each file is included
+/// in a namespace of its own in `batch_path`, whose folder must hold the runtime header
+/// (precompiled there with -DFM_BATCH) and no single-file build's; file k runs when the
+/// executable's arguments include `emulation_batch_args(k)`. "" on success, else g++'s
+/// messages.
+std::string build_emulation_batch(const std::vector<std::string>& cu_paths,
+                                  const std::string& batch_path, const std::string& exe_path,
+                                  EmuOpt opt = EmuOpt::Fast);
+std::string emulation_batch_args(size_t k);
 /// Compiles several generated .cu files' kernels in one nvcc run (`--cubin`): each file
 /// is included in a namespace of its own in `batch_path` (the runtime header once), so
 /// nvcc parses the runtime header once instead of once per file. "" on success, else

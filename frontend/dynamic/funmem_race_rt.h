@@ -82,7 +82,10 @@ inline thread_local int epoch = 0, block_id = 0, thread_id = 0, grid_epoch = 0, 
 inline std::atomic<bool> unmodelled{false};
 inline thread_local const char* stack_lo = nullptr;
 inline thread_local const char* stack_hi = nullptr;
-inline thread_local char scratch[1 << 16];
+// Where an out-of-bounds access of the thread goes (allocated at its first one: a
+// thread-local array would be cleared at every thread's start).
+inline constexpr int64_t kScratchBytes = 1 << 16;
+inline thread_local std::unique_ptr<char[]> scratch;
 /// A barrier of `expected` threads (std::barrier's arrive_and_wait and arrive_and_drop;
 /// the detector's build is C++17, the dialect clang parses the file in).
 class Barrier {
@@ -211,8 +214,9 @@ inline void* out_of_bounds(int64_t n, int line, int col, const char* of) {
                      ":" + std::to_string(col) + (of ? std::string(" of '") + of + "'" : "") +
                      " (block " + std::to_string(block_id) + " thread " +
                      std::to_string(thread_id) + ")");
-  if (n > static_cast<int64_t>(sizeof scratch)) std::abort();
-  return scratch;
+  if (n > kScratchBytes) std::abort();
+  if (!scratch) scratch.reset(new char[kScratchBytes]);
+  return scratch.get();
 }
 /// An access through a subscript of a named array (`a[i]`, `s[i][j]`): outside the
 /// array's bytes it is out of bounds, wherever it lands (another object next to it too).
@@ -298,9 +302,8 @@ struct ThreadStart {
   uint3 tid, bid;
   int block, thread;
 };
-inline void* thread_main(void* p) {
-  auto* s = static_cast<ThreadStart*>(p);
-  alternate_signal_stack();
+/// Runs one thread of a block (in a worker of the pool below).
+inline void thread_main(ThreadStart* s) {
   char here = 0;
   stack_hi = &here + 4096;
   stack_lo = &here - (1 << 20);
@@ -318,7 +321,72 @@ inline void* thread_main(void* p) {
              static_cast<size_t>(s->thread)] = epoch;
   block_barrier->arrive_and_drop();
   warp_barriers[static_cast<size_t>(s->thread) / 32]->arrive_and_drop();
-  return nullptr;
+}
+
+/// The POSIX threads that run a block's threads, kept from block to block and from
+/// launch to launch (creating them was most of a small launch's time). Worker `k` runs
+/// thread `k` of each block; `run` returns when every thread of the block has returned.
+/// Never destroyed: its workers wait on it until the process exits.
+class Pool {
+public:
+  void run(std::vector<ThreadStart>& starts) {
+    std::unique_lock<std::mutex> l(mu_);
+    while (workers_ < starts.size())
+      spawn(workers_++);
+    starts_ = &starts;
+    pending_ = starts.size();
+    ++generation_;
+    start_.notify_all();
+    done_.wait(l, [&] { return pending_ == 0; });
+    starts_ = nullptr;
+  }
+
+private:
+  struct Worker {
+    Pool* pool;
+    size_t index;
+  };
+  void spawn(size_t index) {
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 2 << 20);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_t t;
+    if (pthread_create(&t, &attr, work, new Worker{this, index}) != 0) {
+      std::printf("error\tcannot start thread %zu\n", index);
+      std::exit(3);
+    }
+    pthread_attr_destroy(&attr);
+  }
+  static void* work(void* p) {
+    std::unique_ptr<Worker> w(static_cast<Worker*>(p));
+    Pool& pool = *w->pool;
+    alternate_signal_stack();
+    unsigned long seen = 0;
+    for (;;) {
+      ThreadStart* s = nullptr;
+      {
+        std::unique_lock<std::mutex> l(pool.mu_);
+        pool.start_.wait(l, [&] {
+          return pool.generation_ != seen && pool.starts_ && w->index < pool.starts_->size();
+        });
+        seen = pool.generation_;
+        s = &(*pool.starts_)[w->index];
+      }
+      thread_main(s);
+      std::lock_guard<std::mutex> l(pool.mu_);
+      if (--pool.pending_ == 0) pool.done_.notify_one();
+    }
+  }
+  std::mutex mu_;
+  std::condition_variable start_, done_;
+  std::vector<ThreadStart>* starts_ = nullptr;
+  size_t workers_ = 0, pending_ = 0;
+  unsigned long generation_ = 0;
+};
+inline Pool& pool() {
+  static Pool* p = new Pool;
+  return *p;
 }
 
 /// Runs `body(arg)` in every thread of the launch, a block at a time.
@@ -339,28 +407,17 @@ inline void launch(dim3 g, dim3 b, void (*body)(void*), void* arg) {
     }
     warp_slots.assign(static_cast<size_t>(threads), 0);
     std::vector<ThreadStart> starts(static_cast<size_t>(threads));
-    std::vector<pthread_t> ts(static_cast<size_t>(threads));
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, 2 << 20);
-    for (int t = 0; t < threads; ++t) {
-      ThreadStart& s = starts[static_cast<size_t>(t)];
-      s = {body,
-           arg,
-           {static_cast<unsigned>(t) % b.x, (static_cast<unsigned>(t) / b.x) % b.y,
-            static_cast<unsigned>(t) / (b.x * b.y)},
-           {static_cast<unsigned>(blk) % g.x, (static_cast<unsigned>(blk) / g.x) % g.y,
-            static_cast<unsigned>(blk) / (g.x * g.y)},
-           blk,
-           t};
-      if (pthread_create(&ts[static_cast<size_t>(t)], &attr, thread_main, &s) != 0) {
-        std::printf("error\tcannot start thread %d\n", t);
-        std::exit(3);
-      }
-    }
-    for (pthread_t& t : ts)
-      pthread_join(t, nullptr);
-    pthread_attr_destroy(&attr);
+    for (int t = 0; t < threads; ++t)
+      starts[static_cast<size_t>(t)] = {
+          body,
+          arg,
+          {static_cast<unsigned>(t) % b.x, (static_cast<unsigned>(t) / b.x) % b.y,
+           static_cast<unsigned>(t) / (b.x * b.y)},
+          {static_cast<unsigned>(blk) % g.x, (static_cast<unsigned>(blk) / g.x) % g.y,
+           static_cast<unsigned>(blk) / (g.x * g.y)},
+          blk,
+          t};
+    pool().run(starts);
   }
 }
 

@@ -1,9 +1,9 @@
 // Differential tests of the generated CUDA code: every corpus program that the
-// pipeline accepts is lowered, compiled by g++ against the CPU emulation and run on its
-// data sets, and its results equal the interpreter's; with nvcc present every generated
-// file also compiles with nvcc. Programs expected to be invalid, racy or to fail with a
-// heap-only error (elemtype) are not compared: their FUNMEM is wrong on purpose. Nor are
-// programs where expand keeps an allocation inside a kernel (the code generator has no
+// pipeline accepts is lowered, compiled by g++ against the CPU emulation (eight files to
+// an executable) and run on its data sets, and its results equal the interpreter's; with
+// nvcc present every generated file also compiles with nvcc. Programs expected to be invalid, racy
+// or to fail with a heap-only error (elemtype) are not compared: their FUNMEM is wrong on purpose.
+// Nor are programs where expand keeps an allocation inside a kernel (the code generator has no
 // per-thread blocks); each is listed, and expand's report must say why it kept it.
 #include "tests/corpus_util.h"
 #include "verifier/cuda_check.h"
@@ -63,16 +63,67 @@ std::optional<Lowered> lower_and_write(const Case& c, const std::string& cu, std
   return l;
 }
 
-/// Runs f on every case with two workers (the compilers dominate).
-template <class F> void in_parallel(const std::vector<Case>& cases, F f) {
+/// Runs f on every item with two workers (the compilers dominate).
+template <class T, class F> void in_parallel(const std::vector<T>& items, F f) {
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t k; (k = next++) < cases.size();)
-      f(cases[k], k);
+    for (size_t k; (k = next++) < items.size();)
+      f(items[k], k);
   };
   auto a = std::async(std::launch::async, worker);
   worker();
   a.get();
+}
+
+/// A lowered program and how to run it: its executable and the arguments that select
+/// it there (a batch's), or why it has none.
+struct Built {
+  const Case* c;
+  Lowered l;
+  std::string exe, args, error;
+};
+
+/// Lowers the cases and builds their CPU emulation (-O0: the data sets are small, and
+/// the build is most of the time), in batches of files that share one executable; a
+/// batch that does not build is built file by file, to name the files that fail.
+std::vector<Built> build_batch(const std::vector<const Case*>& batch, size_t b, const fs::path& dir,
+                               std::vector<std::string>* failures) {
+  std::vector<Built> out;
+  std::vector<std::string> cus;
+  for (const Case* c : batch) {
+    std::string cu = (dir / ("b" + std::to_string(b) + "p" + std::to_string(cus.size()) + ".cu"))
+                         .string(),
+                err;
+    auto l = lower_and_write(*c, cu, &err);
+    if (!l) {
+      failures->push_back(err);
+      continue;
+    }
+    out.push_back({c, std::move(*l), "", emulation_batch_args(cus.size()), ""});
+    cus.push_back(cu);
+  }
+  if (out.empty()) return out;
+  const std::string exe = (dir / ("b" + std::to_string(b) + ".emu")).string();
+  if (build_emulation_batch(cus, (dir / ("b" + std::to_string(b) + ".cpp")).string(), exe,
+                            EmuOpt::Quick)
+          .empty()) {
+    for (Built& x : out)
+      x.exe = exe;
+    return out;
+  }
+  fs::path single = dir / "single";
+  fs::create_directories(single);
+  for (size_t k = 0; k < out.size(); ++k) {
+    std::string cu = (single / fs::path(cus[k]).filename()).string();
+    if (std::string e = write_cuda(cu, out[k].l.code); !e.empty()) {
+      out[k].error = e;
+      continue;
+    }
+    out[k].error = build_emulation(cu, cu + ".emu", true, EmuOpt::Quick);
+    out[k].exe = cu + ".emu";
+    out[k].args.clear();
+  }
+  return out;
 }
 
 } // namespace
@@ -82,43 +133,46 @@ TEST_CASE("every accepted corpus program agrees with the interpreter on the CPU 
   std::vector<Case> cases = accepted_corpus(test::cuda_corpus_limit().value_or(100000));
   REQUIRE(cases.size() >= 3);
   fs::path dir = work_dir("emulation");
+  std::vector<std::vector<const Case*>> batches;
+  for (size_t k = 0; k < cases.size(); ++k) {
+    if (k % 8 == 0) batches.emplace_back();
+    batches.back().push_back(&cases[k]);
+  }
   std::mutex mu;
   std::vector<std::string> failures;
   int lowered = 0, runs = 0, versioned = 0;
-  in_parallel(cases, [&](const Case& c, size_t k) {
-    std::string cu = (dir / ("p" + std::to_string(k) + ".cu")).string(), berr;
-    auto l = lower_and_write(c, cu, &berr);
-    if (!l) {
-      std::lock_guard<std::mutex> lock(mu);
-      failures.push_back(berr);
-      return;
-    }
-    // -O0: the data sets are small, and the build is most of the time.
-    berr = build_emulation(cu, cu + ".emu", true, EmuOpt::Quick);
-    std::vector<CudaRun> rs;
-    int nests = 0;
-    if (berr.empty()) {
-      // The default thresholds, then every version of every multi-versioned nest.
-      rs = run_and_compare(*l, cu + ".emu", false, 0, dir.string());
-      for (const ForcedVersion& v : forced_versions(l->code)) {
-        ++nests;
-        for (CudaRun r : run_and_compare(*l, cu + ".emu", false, 0, dir.string(), v.args)) {
-          r.name += " (" + v.name + " version)";
-          rs.push_back(r);
+  in_parallel(batches, [&](const std::vector<const Case*>& batch, size_t b) {
+    std::vector<std::string> errors;
+    std::vector<Built> built = build_batch(batch, b, dir, &errors);
+    for (const Built& x : built) {
+      std::vector<CudaRun> rs;
+      int nests = 0;
+      if (x.error.empty()) {
+        // The default thresholds, then every version of every multi-versioned nest.
+        rs = run_and_compare(x.l, x.exe, false, 0, dir.string(), x.args);
+        for (const ForcedVersion& v : forced_versions(x.l.code)) {
+          ++nests;
+          for (CudaRun r :
+               run_and_compare(x.l, x.exe, false, 0, dir.string(), x.args + " " + v.args)) {
+            r.name += " (" + v.name + " version)";
+            rs.push_back(r);
+          }
         }
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      ++lowered;
+      versioned += nests > 0 ? 1 : 0;
+      if (!x.error.empty()) {
+        failures.push_back(x.c->path.string() + ": " + x.error);
+        continue;
+      }
+      for (const CudaRun& r : rs) {
+        ++runs;
+        if (!r.ok) failures.push_back(x.c->path.string() + ": " + r.name + ": " + r.detail);
       }
     }
     std::lock_guard<std::mutex> lock(mu);
-    ++lowered;
-    versioned += nests > 0 ? 1 : 0;
-    if (!berr.empty()) {
-      failures.push_back(c.path.string() + ": " + berr);
-      return;
-    }
-    for (const CudaRun& r : rs) {
-      ++runs;
-      if (!r.ok) failures.push_back(c.path.string() + ": " + r.name + ": " + r.detail);
-    }
+    failures.insert(failures.end(), errors.begin(), errors.end());
   });
   for (const std::string& f : failures)
     UNSCOPED_INFO(f);
