@@ -12,8 +12,14 @@
 #include <clang/Lex/PreprocessingRecord.h>
 #include <clang/Lex/Preprocessor.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -357,6 +363,62 @@ std::string host_preprocessing(ASTUnit& ast, Rewriter& rw, const std::string& co
     prelude += "#define " + name + " " + it->second.text + "\n";
   }
   return prelude;
+}
+
+std::string precompiled_runtime(const std::string& text, const std::string& flags) {
+  namespace fs = std::filesystem;
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  static const std::string version = [] {
+    std::string v;
+    run_command("g++ -dumpfullversion", &v, nullptr);
+    return v;
+  }();
+  std::error_code ec;
+  const size_t key = std::hash<std::string>{}(text + '\n' + version + '\n' + flags);
+  std::ostringstream name;
+  name << "funmem-race-rt-" << std::hex << key;
+  const fs::path dir = fs::temp_directory_path(ec) / name.str();
+  const fs::path header = dir / "funmem_race_rt.h", gch = dir / "funmem_race_rt.h.gch";
+  if (fs::exists(gch, ec)) return header.string();
+  fs::create_directories(dir, ec);
+  const std::string own = "." + std::to_string(::getpid()) + ".tmp";
+  // The header first (the .gch is used only where the header is found).
+  if (!fs::exists(header, ec)) {
+    fs::path tmp = header;
+    tmp += own;
+    {
+      std::ofstream out(tmp, std::ios::binary);
+      out << text;
+      if (!out) return "";
+    }
+    fs::rename(tmp, header, ec);
+    if (ec) return "";
+  }
+  fs::path tmp = gch;
+  tmp += own;
+  if (run_command("g++ " + flags + " -x c++-header " + shell_quote(header.string()) + " -o " +
+                      shell_quote(tmp.string()),
+                  nullptr, nullptr) == 0)
+    fs::rename(tmp, gch, ec);
+  fs::remove(tmp, ec);
+  return header.string();
+}
+
+std::string host_build_command(const Instrumented& ins, const std::string& defines,
+                               const std::string& own_dir, const std::string& work_dir,
+                               const std::string& src, const std::string& binary) {
+  namespace fs = std::filesystem;
+  std::string rt;
+  // One precompiled runtime per runtime text and compiler (62 MB): not per distinct
+  // macro set of a file, nor where the user's paths may bring headers before it.
+  if (defines.empty() && ins.host_args.empty())
+    rt = precompiled_runtime(race_runtime_header(), kHostFlags);
+  if (rt.empty()) rt = (fs::path(work_dir) / "funmem_race_rt.h").string();
+  return std::string("g++ ") + kHostFlags + defines + " -iquote " + shell_quote(own_dir) +
+         ins.host_args + " -I" + shell_quote((fs::path(work_dir) / "include").string()) +
+         " -include " + shell_quote(rt) + " -x c++ " + shell_quote(src) + " -o " +
+         shell_quote(binary) + " 2>&1";
 }
 
 } // namespace funmem::frontend::detail

@@ -693,11 +693,8 @@ RaceDetector::RaceDetector(const std::string& code, const std::string& file,
   std::string defines;
   for (const std::string& a : read_gpuverify_header(code).clang_args)
     defines += " '" + a + "'";
-  std::string cmd = std::string("g++ ") + detail::kHostFlags + defines + " -iquote " +
-                    shell_quote(own_dir) + ins.host_args + " -I'" +
-                    (fs::path(work_dir) / "include").string() + "' -include '" +
-                    (fs::path(work_dir) / "funmem_race_rt.h").string() + "' -x c++ '" +
-                    src.string() + "' -o '" + binary_ + "' 2>&1";
+  std::string cmd =
+      detail::host_build_command(ins, defines, own_dir, work_dir, src.string(), binary_);
   auto t0 = std::chrono::steady_clock::now();
   std::string text;
   int rc = run_command(cmd, &text);
