@@ -690,6 +690,7 @@ const std::vector<std::string>& generator_constructs() {
                                                "predefined macros in conditions",
                                                "functions without a body",
                                                "warp shuffles",
+                                               "the device's float conversions",
                                                "enumerators",
                                                "character literals",
                                                "min and max of mixed signedness",

@@ -485,8 +485,49 @@ Val Gen::chain(Val g, int steps) {
       break;
     }
     }
+    // Drawn from the fourth stream: the other draws, and so the kernels without it, stay.
+    if (more_() % 100 < 3) g = float_step(g);
   }
   return g;
+}
+
+/// `g` through float arithmetic and back by the device's conversions, which saturate
+/// and take NaN to 0 (`__float2int_*`), or through `fminf` / `fmaxf` with a NaN, which
+/// give the other argument: injective or not, as it happens. `(float)g` must be exact.
+Val Gen::float_step(const Val& g) {
+  const I exact = I(1) << 22; // 3 * g is exact too
+  if (g.lo <= -exact || g.hi >= exact) return g;
+  static const char* const conversions[] = {"__float2int_rn", "__float2int_rz",
+                                            "__float2int_rd", "__float2int_ru"};
+  const std::string to_int = conversions[more_() % 4], f = "(float)(" + g.s + ")";
+  Val r = g;
+  r.t = kInt;
+  switch (more_() % 5) {
+  case 0: // halved and rounded: neighbours meet (rn rounds halves to even)
+    r.s = to_int + "(" + f + " * 0.5f)";
+    r.lo = g.lo / 2 - 1;
+    r.hi = g.hi / 2 + 1;
+    break;
+  case 1: // tripled: exact
+    r.s = to_int + "(" + f + " * 3.0f)";
+    r.lo = g.lo * 3;
+    r.hi = g.hi * 3;
+    break;
+  case 2: // fminf / fmaxf of a NaN and the value: the value
+    r.s = to_int + "(" + (more_() % 2 ? "fminf(" : "fmaxf(") + "sqrtf(-1.0f), " + f + "))";
+    break;
+  case 3: // NaN converted: 0 in every thread
+    r.s = to_int + "(sqrtf(-1.0f) * " + f + ")";
+    r.lo = r.hi = 0;
+    break;
+  default: // beyond int: saturated (every positive value meets the others)
+    r.s = to_int + "(" + f + " * 1e10f)";
+    r.lo = g.lo < 0 ? tmin(kInt) : g.lo == 0 ? 0 : tmax(kInt);
+    r.hi = g.hi > 0 ? tmax(kInt) : g.hi == 0 ? 0 : tmin(kInt);
+    break;
+  }
+  cs_.insert("the device's float conversions");
+  return r;
 }
 
 /// A read of `o` at an element this thread may read in the current phase.

@@ -192,6 +192,7 @@ private:
   Val index_any(const Obj& o);
   Val gid(bool local);
   Val chain(Val g, int steps);
+  Val float_step(const Val& g);
   Val call_value(const Val& arg);
   Val read(const Obj& o);
   std::string value_for(CType el);

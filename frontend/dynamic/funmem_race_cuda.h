@@ -159,9 +159,14 @@ template <class T> T __shfl_up_sync(unsigned int, T v, unsigned int d, int width
   long l = fmr::lane(), s = l - static_cast<long>(d);
   return fmr::shuffle(v, s >= 0 && s / width == l / width ? s : l);
 }
+// As PTX's shfl.bfly: a lane in the caller's segment or an earlier one is read, a later
+// one gives the caller's own value.
 template <class T> T __shfl_xor_sync(unsigned int, T v, int m, int width = 32) {
-  long l = fmr::lane(), s = l ^ m;
-  return fmr::shuffle(v, s / width == l / width ? s : l);
+  long l = fmr::lane();
+  unsigned long s = static_cast<unsigned>(l) ^ static_cast<unsigned>(m);
+  return fmr::shuffle(v, s <= static_cast<unsigned long>(l / width * width + width - 1)
+                             ? static_cast<long>(s)
+                             : l);
 }
 // Integer and conversion intrinsics (as funmem_cuda_min.h declares them); `clock()` is
 // the C library's.
@@ -246,6 +251,9 @@ FMR_MINMAX(long long, long long, long long)
 FMR_MINMAX(unsigned long long, unsigned long long, unsigned long long)
 FMR_MINMAX(unsigned long long, long long, unsigned long long)
 FMR_MINMAX(unsigned long long, unsigned long long, long long)
+// abs of every integer and floating type, as CUDA's headers declare it (the C library's
+// ::abs takes an int only).
+using std::abs;
 // Floating-point min and max are fminf and fmaxf: a NaN argument gives the other one.
 inline float min(float a, float b) { return std::fmin(a, b); }
 inline float max(float a, float b) { return std::fmax(a, b); }

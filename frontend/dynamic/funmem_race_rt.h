@@ -75,6 +75,7 @@ inline std::mutex errors_mu;
 inline std::vector<Region> regions;
 inline std::vector<std::vector<Event>> events; // per thread of the launch
 inline std::vector<int> exit_epoch; // per thread: the barrier interval it returned in
+inline std::vector<int> exit_warp_epoch; // and its warp barrier interval
 inline std::vector<std::string> errors;
 inline thread_local std::vector<Event>* my_events = nullptr;
 inline thread_local int epoch = 0, block_id = 0, thread_id = 0, grid_epoch = 0, warp_epoch = 0;
@@ -317,8 +318,10 @@ inline void thread_main(ThreadStart* s) {
   my_events = &events[static_cast<size_t>(s->block) * blockDim.x * blockDim.y * blockDim.z +
                       static_cast<size_t>(s->thread)];
   s->body(s->arg);
-  exit_epoch[static_cast<size_t>(s->block) * blockDim.x * blockDim.y * blockDim.z +
-             static_cast<size_t>(s->thread)] = epoch;
+  const size_t me = static_cast<size_t>(s->block) * blockDim.x * blockDim.y * blockDim.z +
+                   static_cast<size_t>(s->thread);
+  exit_epoch[me] = epoch;
+  exit_warp_epoch[me] = warp_epoch;
   block_barrier->arrive_and_drop();
   warp_barriers[static_cast<size_t>(s->thread) / 32]->arrive_and_drop();
 }
@@ -396,6 +399,7 @@ inline void launch(dim3 g, dim3 b, void (*body)(void*), void* arg) {
   const int threads = static_cast<int>(b.x * b.y * b.z), blocks = static_cast<int>(g.x * g.y * g.z);
   events.assign(static_cast<size_t>(threads) * blocks, {});
   exit_epoch.assign(static_cast<size_t>(threads) * blocks, -1);
+  exit_warp_epoch.assign(static_cast<size_t>(threads) * blocks, -1);
   for (int blk = 0; blk < blocks; ++blk) {
     Barrier bar(threads);
     block_barrier = &bar;
@@ -515,14 +519,20 @@ inline int report(int limit) {
       bool same_block = a.block == b.block;
       // A barrier orders them, unless the earlier one's thread returned before it (it
       // never arrived: nothing of its last interval is ordered with what follows).
+      auto first_thread = [&](const Event& first) {
+        return static_cast<size_t>(first.block) * blockDim.x * blockDim.y * blockDim.z +
+               static_cast<size_t>(first.thread);
+      };
       if (same_block && a.epoch != b.epoch) {
         const Event& first = a.epoch < b.epoch ? a : b;
-        const size_t t = static_cast<size_t>(first.block) * blockDim.x * blockDim.y * blockDim.z +
-                         static_cast<size_t>(first.thread);
-        if (exit_epoch[t] != first.epoch) continue;
+        if (exit_epoch[first_thread(first)] != first.epoch) continue;
       }
-      // A __syncwarp orders the accesses of its warp's threads on its two sides.
-      if (same_block && a.thread / 32 == b.thread / 32 && a.warp_epoch != b.warp_epoch) continue;
+      // A __syncwarp orders the accesses of its warp's threads on its two sides, with the
+      // same exception (the other lanes pass it without a lane that has returned).
+      if (same_block && a.thread / 32 == b.thread / 32 && a.warp_epoch != b.warp_epoch) {
+        const Event& first = a.warp_epoch < b.warp_epoch ? a : b;
+        if (exit_warp_epoch[first_thread(first)] != first.warp_epoch) continue;
+      }
       if (!same_block && regions[static_cast<size_t>(a.region)].shared) continue;
       // Blocks run one after another; a grid barrier orders what is on its two sides.
       if (!same_block && a.grid_epoch != b.grid_epoch) continue;

@@ -212,6 +212,8 @@ private:
   bool free_summand(const Poly& p, const std::string& v) const;
   /// A value with an unknown in it becomes an unknown of t's range instead (returned).
   Poly in_range(const Poly& p, QualType t, const Expr* at, bool undefined);
+  /// `p << k` in the operation's type `t`, as C++ defines it (integers.cpp).
+  Poly shifted_left(const Poly& p, int64_t k, QualType t, const Expr* at);
   /// A conversion of `p` from type `from` to `to` (none when every value of `from` fits).
   Poly converted(const Poly& p, QualType from, QualType to, const Expr* at);
   /// The pending checks, where they are used: under `c`'s guards and loops.

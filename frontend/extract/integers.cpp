@@ -102,6 +102,26 @@ Poly Extractor::in_range(const Poly& p, QualType t, const Expr* at, bool undefin
   return p;
 }
 
+Poly Extractor::shifted_left(const Poly& p, int64_t k, QualType t, const Expr* at) {
+  const Poly r = p * Poly(int64_t{1} << k);
+  if (!t->isSignedIntegerOrEnumerationType()) return in_range(r, t, at, false);
+  // Signed: before C++20 `p` must not be negative and `p * 2^k` must fit the
+  // corresponding unsigned type (else undefined: assumed, and said); that value is then
+  // converted to `t`, into the sign bit too (C++20 defines every shift, modulo 2^width).
+  const Poly u = ctx_.getLangOpts().CPlusPlus20
+                     ? r
+                     : in_range(r, ctx_.getCorrespondingUnsignedType(t), at, true);
+  if (ctx_.getIntWidth(t) < 64) return in_range(u, t, at, false);
+  // 64 bits: beyond the model's coefficients (see in_range); the value where it does not
+  // reach the sign bit, any other of the type's range.
+  const Poly v = any(at, "a 64-bit left shift that may reach the sign bit",
+                     std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
+  k_.unknown_facts.push_back(Formula::disj(
+      {negation(Formula::conj({ge(u, Poly(0)), le(u, Poly(std::numeric_limits<int64_t>::max()))})),
+       eq(v, u)}));
+  return v;
+}
+
 Poly Extractor::converted(const Poly& p, QualType from, QualType to, const Expr* at) {
   if (!from->isIntegralOrUnscopedEnumerationType() || !to->isIntegralOrUnscopedEnumerationType())
     return p;
@@ -117,6 +137,9 @@ Poly Extractor::converted(const Poly& p, QualType from, QualType to, const Expr*
 }
 
 Poly Extractor::stored(const Poly& p, QualType t, const Expr* at) {
+  // `<<=`: the shift's result is C's already (shifted_left); it is converted.
+  if (const auto* ca = dyn_cast<CompoundAssignOperator>(at); ca && ca->getOpcode() == BO_ShlAssign)
+    return converted(p, ca->getComputationResultType(), t, at);
   const bool undefined =
       t->isSignedIntegerOrEnumerationType() && ctx_.getIntWidth(t) >= ctx_.getIntWidth(ctx_.IntTy);
   return in_range(p, t, at, undefined);

@@ -188,7 +188,7 @@ Poly Extractor::poly_binary(const BinaryOperator* b, bool nonneg) {
     auto c = poly(b->getRHS()).constant();
     if (!c || *c < 0 || *c > 30) return any_value("a shift by an amount not a constant in 0..30");
     Poly p = poly(b->getLHS());
-    if (b->getOpcode() == BO_Shl) return typed(p * Poly(int64_t{1} << *c));
+    if (b->getOpcode() == BO_Shl) return shifted_left(p, *c, b->getType(), b);
     // `>>` of a negative value rounds down, the model's division toward zero: the
     // value must not be negative, or (where the checker could not prove that) the
     // division is taken exactly, of the value less its Euclidean remainder.
@@ -353,8 +353,9 @@ Poly Extractor::updated(const Poly& now, const Expr* at, const Expr* rhs) {
   case BO_ShrAssign: {
     auto k = r.constant();
     if (!k || *k < 0 || *k > 30) return any(at, "a shift by an amount not a constant in 0..30");
-    return ca->getOpcode() == BO_ShlAssign ? now * Poly(int64_t{1} << *k)
-                                           : Poly::div(now, Poly(int64_t{1} << *k));
+    return ca->getOpcode() == BO_ShlAssign
+               ? shifted_left(now, *k, ca->getComputationResultType(), ca)
+               : Poly::div(now, Poly(int64_t{1} << *k));
   }
   default:
     return any(at, "a bit operation");
