@@ -152,7 +152,7 @@ template <class F> void fm_emulate(dim3 grid, dim3 block, F&& body) {
   do {                                                                                             \
     cudaError_t fm_e_ = (call);                                                                    \
     if (fm_e_ != cudaSuccess) {                                                                    \
-      std::fprintf(stderr, "%s: error: resource: %s failed: %s\n", FM_FILE, #call,                \
+      std::fprintf(stderr, "%s: error: resource: %s failed: %s\n", FM_FILE, #call,                 \
                    cudaGetErrorString(fm_e_));                                                     \
       std::exit(1);                                                                                \
     }                                                                                              \

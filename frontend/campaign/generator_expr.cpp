@@ -497,8 +497,8 @@ Val Gen::chain(Val g, int steps) {
 Val Gen::float_step(const Val& g) {
   const I exact = I(1) << 22; // 3 * g is exact too
   if (g.lo <= -exact || g.hi >= exact) return g;
-  static const char* const conversions[] = {"__float2int_rn", "__float2int_rz",
-                                            "__float2int_rd", "__float2int_ru"};
+  static const char* const conversions[] = {"__float2int_rn", "__float2int_rz", "__float2int_rd",
+                                            "__float2int_ru"};
   const std::string to_int = conversions[more_() % 4], f = "(float)(" + g.s + ")";
   Val r = g;
   r.t = kInt;
