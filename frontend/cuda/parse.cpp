@@ -106,6 +106,23 @@ public:
       if (init) TraverseStmt(init);
     return true;
   }
+  /// An argument's own place (`&x`, `&q.p`, or `x` bound to a reference parameter) is
+  /// not changed by evaluating the argument: the call may change it afterwards, when
+  /// every argument has been evaluated. (Passed on inside the argument, as in
+  /// `g(&x)`, it is a change.)
+  void argument(const Expr* a) {
+    a = a->IgnoreParens();
+    while (const auto* c = dyn_cast<ImplicitCastExpr>(a)) {
+      if (c->getCastKind() == CK_LValueToRValue) return;
+      a = c->getSubExpr()->IgnoreParens();
+    }
+    if (const auto* u = dyn_cast<UnaryOperator>(a); u && u->getOpcode() == UO_AddrOf)
+      a = u->getSubExpr();
+    else if (!a->isGLValue())
+      return;
+    bool array = false;
+    if (const DeclRefExpr* d = local_root(a, array)) read_.insert(d);
+  }
   /// Sorts the names seen into `changed`: those not only read.
   void finish() {
     for (const DeclRefExpr* d : uses_)
@@ -191,6 +208,7 @@ std::optional<std::string> unsequenced_arguments(const Expr* const* args, unsign
   std::vector<LocalUses> uses;
   for (unsigned i = 0; i < n; ++i) {
     uses.emplace_back(memo);
+    uses[i].argument(args[i]);
     uses[i].TraverseStmt(const_cast<Expr*>(args[i]));
     uses[i].finish();
   }

@@ -158,6 +158,15 @@ TEST_CASE("arguments that C++ may evaluate in either order are not given one", "
   CHECK(verdict("struct S { static __device__ int st; };\n__device__ int S::st;\n" + pick +
                 "__global__ void k(int* p, int* q) {\n" + g + "  S s;\n" +
                 "  int v = pick(s.st = 1000, S::st);\n" + racy) == Verdict::Unsupported);
+  // An argument's own place is not changed by evaluating it (`&q.p` beside `&q.r`); a
+  // call inside an argument that takes the place may change it.
+  const std::string two = "struct Q { int* p; int* r; };\n"
+                          "__device__ int two(int** a, int** b) { return 0; }\n";
+  CHECK(verdict(two + "__global__ void k(int* p, Q q) {\n" + g +
+                "  p[i] = two(&q.p, &q.r);\n}\n") == Verdict::RaceFree);
+  CHECK(verdict(pick + "__device__ int set(int* x) { *x = 0; return 0; }\n" +
+                "__global__ void k(int* p, int* q) {\n" + g +
+                "  int j = i;\n  p[pick(set(&j), j)] = 1;\n}\n") == Verdict::Unsupported);
   // Loads of memory in both: decided.
   CHECK(verdict(pick + "__global__ void k(int* p, int* q) {\n" + g +
                 "  p[i] = pick(q[i], q[i]);\n}\n") == Verdict::RaceFree);
