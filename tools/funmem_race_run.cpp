@@ -2,6 +2,7 @@
 // and store of a CUDA file with Clang's Rewriter, runs each kernel on the CPU emulation
 // (a real thread per CUDA thread, a real barrier per __syncthreads) for one launch,
 // and reports every race it observed with both threads and the address.
+#include "frontend/dynamic/confirm.h"
 #include "frontend/dynamic/race_run.h"
 #include "support/files.h"
 #include "tools/guarded_main.h"
@@ -178,7 +179,10 @@ static int tool_main(int argc, char** argv) {
     cleanup();
     return 2;
   }
-  std::vector<JobResult> results = det.run({job}, seconds, work).front();
+  // CUDA does not order blocks: with more than one, they also run from the last to the
+  // first; the races of both runs count.
+  std::vector<JobResult> results =
+      merge_block_orders(det.run(in_both_block_orders(job), seconds, work));
   cleanup();
   // A race seen is a race (also in a run that stopped); a run that stopped or had
   // errors (accesses out of bounds, a construct not modelled, a kernel not run) did not

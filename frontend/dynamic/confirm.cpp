@@ -116,7 +116,8 @@ int confirm_by_running(const std::string& code, const std::string& file,
           if (!ok) continue;
           RaceJob j;
           j.launch = l;
-          jobs.push_back(j);
+          for (const RaceJob& x : in_both_block_orders(j))
+            jobs.push_back(x);
         }
       std::vector<std::vector<JobResult>> results = det.run(jobs);
       for (size_t j = 0; j < results.size() && j < jobs.size(); ++j) {
@@ -144,12 +145,13 @@ int confirm_by_running(const std::string& code, const std::string& file,
           w.launch[gdim(d)] = l.grid[d];
         }
         for (const auto& [n, v] : l.args)
-          w.launch[n] = v; // `@@fill` too: the witness reruns as observed
+          w.launch[n] = v; // `@@fill`, `@@reverse` too: the witness reruns as observed
         KernelVerdict& v = verdicts[i];
         v.verdict = Verdict::Race;
         v.reason = "two threads access " + w.array + "[" + std::to_string(w.address) +
                    "], observed by running the kernel" +
-                   (l.args.count("@@fill") ? " on zero-filled memory" : "");
+                   (l.args.count("@@fill") ? " on zero-filled memory" : "") +
+                   (l.args.count("@@reverse") ? " with its blocks in reverse order" : "");
         v.witness = w;
         ++confirmed;
         break;
@@ -187,6 +189,35 @@ Launch witness_launch(const RaceWitness& w) {
   const int64_t reach = w.address >= cap ? cap : (w.address + 1) * w.unit;
   l.elements = std::min<int64_t>(std::max<int64_t>(square, reach), cap);
   return l;
+}
+
+std::vector<RaceJob> in_both_block_orders(const RaceJob& job) {
+  std::vector<RaceJob> jobs = {job};
+  if (job.launch.grid[0] * job.launch.grid[1] * job.launch.grid[2] > 1) {
+    jobs.push_back(job);
+    jobs.back().launch.args["@@reverse"] = 1;
+  }
+  return jobs;
+}
+
+std::vector<JobResult> merge_block_orders(const std::vector<std::vector<JobResult>>& runs) {
+  if (runs.empty()) return {};
+  std::vector<JobResult> out = runs.front();
+  for (size_t k = 0; runs.size() > 1 && k < out.size() && k < runs[1].size(); ++k) {
+    const JobResult& b = runs[1][k];
+    JobResult& a = out[k];
+    for (ObservedRace x : b.races)
+      if (std::none_of(a.races.begin(), a.races.end(), [&](const ObservedRace& y) {
+            return y.object == x.object && y.first == x.first && y.second == x.second;
+          })) {
+        x.object += " (blocks in reverse order)";
+        a.races.push_back(x);
+      }
+    a.finished = a.finished && b.finished;
+    for (const std::string& e : b.errors)
+      if (std::find(a.errors.begin(), a.errors.end(), e) == a.errors.end()) a.errors.push_back(e);
+  }
+  return out;
 }
 
 } // namespace funmem::frontend

@@ -19,6 +19,15 @@ Launch default_launch(const KernelSummary& k, const GpuVerifyHeader& header, int
 /// The launch of a static race witness (its sizes and scalar values).
 Launch witness_launch(const RaceWitness& w);
 
+/// `job`, and where its grid has more than one block the same launch with the blocks
+/// run from the last to the first (`@@reverse`): CUDA does not order blocks, and a race
+/// may need a later block to run first.
+std::vector<RaceJob> in_both_block_orders(const RaceJob& job);
+/// The runs of in_both_block_orders' jobs as one result per kernel: the races of both
+/// (one seen in the reverse run alone has " (blocks in reverse order)" after its
+/// object), finished where both finished, the errors of both.
+std::vector<JobResult> merge_block_orders(const std::vector<std::vector<JobResult>>& runs);
+
 /// The kernels whose static verdict in `verdicts` (one per kernel of `kernels`) is
 /// `unknown` or `unsupported`: runs the dynamic detector on the file at small launches
 /// that meet the facts and the kernel's preconditions (the default launch and a few

@@ -392,7 +392,10 @@ inline Pool& pool() {
   return *p;
 }
 
-/// Runs `body(arg)` in every thread of the launch, a block at a time.
+/// Whether the blocks run from the last index to the first (a job's `@@reverse=1`).
+inline bool reverse_blocks = false;
+/// Runs `body(arg)` in every thread of the launch, a block at a time, in the order of
+/// their index or the reverse.
 inline void launch(dim3 g, dim3 b, void (*body)(void*), void* arg) {
   gridDim = g;
   blockDim = b;
@@ -400,7 +403,8 @@ inline void launch(dim3 g, dim3 b, void (*body)(void*), void* arg) {
   events.assign(static_cast<size_t>(threads) * blocks, {});
   exit_epoch.assign(static_cast<size_t>(threads) * blocks, -1);
   exit_warp_epoch.assign(static_cast<size_t>(threads) * blocks, -1);
-  for (int blk = 0; blk < blocks; ++blk) {
+  for (int k = 0; k < blocks; ++k) {
+    const int blk = reverse_blocks ? blocks - 1 - k : k;
     Barrier bar(threads);
     block_barrier = &bar;
     std::vector<std::unique_ptr<Barrier>> warps;
@@ -688,6 +692,9 @@ inline bool read_job(Job& j, int argc, char** argv) {
       static_cast<size_t>(e > 0 ? e : std::min<long long>(threads * threads + 64, 1 << 22));
   mutant = j.mutant;
   mutant2 = j.mutant2;
+  reverse_blocks = false;
+  for (const auto& [k, v] : j.args)
+    if (k == "@@reverse") reverse_blocks = v != 0;
   work_done = 0;
   // The guards: seconds of the process's CPU time (its threads' work, whatever else the
   // machine runs) against a loop that touches no memory, and ten times as many seconds
