@@ -35,4 +35,18 @@ int run_command(const std::string& command, std::string* out, std::string* err) 
   return exit_status(rc);
 }
 
+void precompile_header(const std::string& header, const std::string& compiler) {
+  std::error_code ec;
+  const fs::path gch = header + ".gch";
+  if (fs::exists(gch, ec) || !fs::exists(header, ec)) return;
+  static std::atomic<int> counter{0};
+  fs::path tmp = gch;
+  tmp += "." + std::to_string(::getpid()) + "." + std::to_string(counter++) + ".tmp";
+  if (run_command(compiler + " -x c++-header " + shell_quote(header) + " -o " +
+                      shell_quote(tmp.string()),
+                  nullptr, nullptr) == 0)
+    fs::rename(tmp, gch, ec);
+  fs::remove(tmp, ec);
+}
+
 } // namespace funmem

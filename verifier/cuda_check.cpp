@@ -136,25 +136,12 @@ std::string emulation_flags(EmuOpt opt) {
          " -fopenmp -ffp-contract=off";
 }
 
-/// Precompiles DIR/funmem_cuda_rt.h into DIR/funmem_cuda_rt.h.gch unless it exists: into
-/// a private file renamed over the final name, so a concurrent build sees either no
-/// .gch or a complete one. A failure only costs speed (g++ then reads the header).
+/// Precompiles DIR/funmem_cuda_rt.h (support/process.h). The header's `#pragma once`
+/// draws a warning when it is compiled on its own.
 void precompile_runtime_header(const std::string& inc, EmuOpt opt, const std::string& defines) {
-  static std::mutex mu;
+  static std::mutex mu; // one build per header in this process
   std::lock_guard<std::mutex> lock(mu);
-  fs::path h = fs::path(inc) / "funmem_cuda_rt.h", gch = h;
-  gch += ".gch";
-  std::error_code ec;
-  if (fs::exists(gch, ec) || !fs::exists(h, ec)) return;
-  fs::path tmp = gch;
-  tmp += "." + std::to_string(::getpid()) + ".tmp";
-  // The header's `#pragma once` draws a warning when it is compiled on its own; the
-  // messages are dropped.
-  if (run_command(emulation_flags(opt) + defines + " -x c++-header " + shell_quote(h.string()) +
-                      " -o " + shell_quote(tmp.string()),
-                  nullptr, nullptr) == 0)
-    fs::rename(tmp, gch, ec);
-  fs::remove(tmp, ec);
+  precompile_header((fs::path(inc) / "funmem_cuda_rt.h").string(), emulation_flags(opt) + defines);
 }
 
 } // namespace

@@ -379,14 +379,13 @@ std::string precompiled_runtime(const std::string& text, const std::string& flag
   std::ostringstream name;
   name << "funmem-race-rt-" << std::hex << key;
   const fs::path dir = fs::temp_directory_path(ec) / name.str();
-  const fs::path header = dir / "funmem_race_rt.h", gch = dir / "funmem_race_rt.h.gch";
-  if (fs::exists(gch, ec)) return header.string();
+  const fs::path header = dir / "funmem_race_rt.h";
+  if (fs::exists(dir / "funmem_race_rt.h.gch", ec)) return header.string();
   fs::create_directories(dir, ec);
-  const std::string own = "." + std::to_string(::getpid()) + ".tmp";
   // The header first (the .gch is used only where the header is found).
   if (!fs::exists(header, ec)) {
     fs::path tmp = header;
-    tmp += own;
+    tmp += "." + std::to_string(::getpid()) + ".tmp";
     {
       std::ofstream out(tmp, std::ios::binary);
       out << text;
@@ -395,13 +394,7 @@ std::string precompiled_runtime(const std::string& text, const std::string& flag
     fs::rename(tmp, header, ec);
     if (ec) return "";
   }
-  fs::path tmp = gch;
-  tmp += own;
-  if (run_command("g++ " + flags + " -x c++-header " + shell_quote(header.string()) + " -o " +
-                      shell_quote(tmp.string()),
-                  nullptr, nullptr) == 0)
-    fs::rename(tmp, gch, ec);
-  fs::remove(tmp, ec);
+  precompile_header(header.string(), "g++ " + flags);
   return header.string();
 }
 

@@ -28,7 +28,7 @@ std::string precompiled_runtime(const std::string& text, const std::string& flag
 
 /// The g++ command that builds the instrumented file `src` into `binary`: `kHostFlags`,
 /// `defines` (the file's GPUVerify header's), the file's folder `own_dir` first for
-/// quoted includes, the user's arguments, the stub CUDA headers of `work_dir`/include,
+/// quoted includes, the user's arguments, the empty CUDA headers of `work_dir`/include,
 /// and the runtime: precompiled where there are no defines and user arguments, else
 /// `work_dir`/funmem_race_rt.h.
 std::string host_build_command(const Instrumented& ins, const std::string& defines,
