@@ -326,12 +326,23 @@ std::string shrink_kernel_source(const std::string& code,
           sm.isInMainFile(sm.getExpansionLoc(f->getLocation())))
         walk(f->getBody());
     std::sort(candidates.begin(), candidates.end(), std::greater<>());
+    // One pass over the candidates of this parse: each deletion (the range becomes `;`)
+    // lies at or after the later candidates' starts, so only the ends of the statements
+    // that enclose it move; a candidate inside a deleted range is gone.
+    std::vector<std::pair<size_t, size_t>> deleted; // ranges of the parsed text
     for (const auto& [b, e] : candidates) {
-      std::string next = cur.substr(0, b) + ";" + cur.substr(e);
+      size_t end = e;
+      bool gone = false;
+      for (const auto& [db, de] : deleted) {
+        if (db <= b && b < de) gone = true;
+        if (db >= b && de <= e) end -= de - db - 1;
+      }
+      if (gone) continue;
+      std::string next = cur.substr(0, b) + ";" + cur.substr(end);
       if (next != cur && fails(next)) {
         cur = next;
+        deleted.push_back({b, e});
         progress = true;
-        break;
       }
     }
   }

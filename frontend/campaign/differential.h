@@ -82,7 +82,8 @@ const JobResult* result_for(const std::vector<std::vector<JobResult>>& rs, size_
 RaceCampaignResult campaign_file(const std::string& code, const std::string& file,
                                  const RaceCampaignOptions& opt);
 
-/// Shrinks a failing mutant's source: statements of its kernels are deleted while
+/// Shrinks a failing mutant's source: statements of its kernels are deleted (each
+/// replaced by `;`, last first, one pass per parse until a pass deletes nothing) while
 /// `fails` still holds. Returns the smallest source found.
 std::string shrink_kernel_source(const std::string& code,
                                  const std::function<bool(const std::string&)>& fails);

@@ -48,6 +48,41 @@ TEST_CASE("mutations: each applies alone, all together behind their switches",
   CHECK(ins.errors.empty());
 }
 
+TEST_CASE("the shrinker deletes every statement the failure does not need, in one pass",
+          "[frontend][shrink]") {
+  const std::string code = "__global__ void k(int* a) {\n"
+                           "  int x = 1;\n"
+                           "  if (x) {\n"
+                           "    a[1] = 2;\n"
+                           "    a[2] = 3;\n"
+                           "    a[0] = 1;\n"
+                           "  }\n"
+                           "  a[3] = x;\n"
+                           "  for (int i = 0; i < 2; ++i) { a[4] = i; a[5] = i; }\n"
+                           "}\n";
+  int calls = 0;
+  const std::string out = shrink_kernel_source(code, [&](const std::string& s) {
+    ++calls;
+    for (const char* keep : {"int x = 1;", "if (x) {", "a[0] = 1;"})
+      if (s.find(keep) == std::string::npos) return false;
+    return true;
+  });
+  // The loop's body goes first, then the loop itself (its end moved by the deletions
+  // inside it).
+  CHECK(out == "__global__ void k(int* a) {\n"
+               "  int x = 1;\n"
+               "  if (x) {\n"
+               "    ;\n"
+               "    ;\n"
+               "    a[0] = 1;\n"
+               "  }\n"
+               "  ;\n"
+               "  ;\n"
+               "}\n");
+  // Nine statements in the first pass; the second tries the three kept ones again.
+  CHECK(calls == 12);
+}
+
 TEST_CASE("differential campaign: the extractor passes, a broken one is caught and shrunk",
           "[frontend][race-run]") {
   const fs::path file = fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "cuda" / "arrow-offset.cu";
