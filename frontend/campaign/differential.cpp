@@ -356,7 +356,7 @@ namespace {
 Failure make_failure(const std::string& code, const std::string& file,
                      const std::vector<Mutation>& ms, const std::vector<size_t>& on,
                      const std::string& kernel, const std::string& kind, const std::string& detail,
-                     const RaceCampaignOptions& opt, const fs::path& dir, const Launch& base,
+                     const RaceCampaignOptions& opt, const fs::path& dir, const Launch& launch,
                      size_t index) {
   Failure f;
   f.file = file;
@@ -378,7 +378,7 @@ Failure make_failure(const std::string& code, const std::string& file,
       RaceDetector d(src, file, (dir / ("shrink-" + std::to_string(attempt++))).string());
       if (!d.errors().empty()) return false;
       RaceJob j;
-      j.launch = base;
+      j.launch = launch;
       const auto rr = d.run({j}, opt.seconds);
       const JobResult* r = result_for(rr, 0, kernel);
       return r && !r->races.empty();
@@ -442,6 +442,8 @@ RaceCampaignResult campaign_file(const std::string& code, const std::string& fil
     j.mutant = static_cast<long>(mutants[m][0]);
     j.mutant2 = mutants[m].size() > 1 ? static_cast<long>(mutants[m][1]) : -1;
     j.launch = base;
+    // CUDA does not order blocks: every other mutant runs them from the last to the first.
+    if (m % 2 == 1) j.launch.args["@@reverse"] = 1;
     jobs.push_back(j);
   }
   for (size_t m = 0; m < mutants.size(); ++m)
@@ -462,7 +464,7 @@ RaceCampaignResult campaign_file(const std::string& code, const std::string& fil
   auto record = [&](size_t m, const std::string& kernel, const std::string& kind,
                     const std::string& detail) {
     res.failures.push_back(make_failure(code, file, ms, mutants[m], kernel, kind, detail, opt, dir,
-                                        base, res.failures.size()));
+                                        jobs[m].launch, res.failures.size()));
   };
   for (size_t m = 0; m < mutants.size(); ++m) {
     ++res.mutants;

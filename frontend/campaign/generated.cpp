@@ -106,6 +106,15 @@ void confirm_witnesses(const std::vector<GeneratedKernel>& ks, const FileCheck& 
   }
 }
 
+/// generator_launches(), every second one running its blocks from the last to the first
+/// (CUDA does not order blocks).
+std::vector<Launch> campaign_launches() {
+  std::vector<Launch> launches = generator_launches();
+  for (size_t j = 1; j < launches.size(); j += 2)
+    launches[j].args["@@reverse"] = 1;
+  return launches;
+}
+
 GeneratedCampaignResult run_batch(const std::vector<GeneratedKernel>& ks, const std::string& file,
                                   const RaceCampaignOptions& opt) {
   GeneratedCampaignResult res;
@@ -151,7 +160,7 @@ GeneratedCampaignResult run_batch(const std::vector<GeneratedKernel>& ks, const 
       res.add(run_batch({k}, k.name + ".cu", opt));
     return res;
   }
-  std::vector<Launch> launches = generator_launches();
+  std::vector<Launch> launches = campaign_launches();
   std::vector<RaceJob> jobs;
   for (const Launch& l : launches) {
     RaceJob j;
