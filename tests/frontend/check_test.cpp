@@ -1,6 +1,10 @@
 // The front-end pipeline (check.h) on whole files: GPUVerify's suite as recorded, the
-// corpus/cuda expectations, and funmem-extract's output, JSON and exit codes.
+// corpus/cuda expectations (and the detector's runs of the same kernels), and
+// funmem-extract's output, JSON and exit codes.
+#include "frontend/dynamic/confirm.h"
+#include "frontend/dynamic/race_run.h"
 #include "tests/frontend/frontend_test_util.h"
+#include "tests/test_util.h"
 
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>
@@ -8,6 +12,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <set>
 #include <sstream>
@@ -102,14 +107,31 @@ TEST_CASE("GPUVerify's CUDA test suite: no racy kernel is called race-free",
         << record;
 }
 
-TEST_CASE("every corpus/cuda kernel gets its expected verdict", "[frontend][corpus]") {
+TEST_CASE("every corpus/cuda kernel gets its expected verdict, and the detector agrees",
+          "[frontend][corpus][race-run]") {
   // `// expect: V` is the truth; `// currently: unknown (...)` records a kernel the
   // prover does not decide yet. A race-free kernel is never called racy, nor the
-  // reverse.
-  int files = 0;
+  // reverse. The detector then runs each kernel once, a racy one at its static witness's
+  // launch (at the default launch where the static checker finds none: an index leaving
+  // its object), a race-free one at the default launch (the header's sizes where it fixes
+  // them), its blocks in both orders: it must observe the race, or none.
+  struct Case {
+    fs::path file;
+    std::string expect, currently;
+    FileCheck fc;
+    bool run = false;
+    Launch launch;
+    JobResult observed;
+  };
+  std::vector<Case> cases;
+  // The sanitizer build runs the detector on a few of each verdict
+  // (test::cuda_corpus_limit).
+  const size_t limit = test::cuda_corpus_limit().value_or(SIZE_MAX);
+  std::map<std::string, size_t> taken;
   for (const fs::path& path : cuda_corpus_files()) {
-    ++files;
-    std::string code = test::slurp(path);
+    Case c;
+    c.file = path;
+    const std::string code = test::slurp(path);
     auto line_value = [&](const std::string& key) -> std::string {
       size_t at = code.find("// " + key + ": ");
       if (at == std::string::npos) return "";
@@ -117,27 +139,82 @@ TEST_CASE("every corpus/cuda kernel gets its expected verdict", "[frontend][corp
       size_t end = code.find_first_of(" \n", at);
       return code.substr(at, end - at);
     };
-    std::string expect = line_value("expect"), currently = line_value("currently");
-    INFO(path.filename().string());
-    REQUIRE_FALSE(expect.empty());
-    FileCheck fc = check_file(code, path.filename().string());
-    REQUIRE(fc.errors.empty());
+    c.expect = line_value("expect");
+    c.currently = line_value("currently");
+    c.run = taken[c.expect]++ < limit;
+    cases.push_back(std::move(c));
+  }
+  // Two files at a time (the machine has two cores; each detector run compiles); the
+  // checks below run on this thread.
+  auto check = [](Case& c) {
+    const std::string code = test::slurp(c.file);
+    const std::string name = c.file.filename().string();
+    c.fc = check_file(code, name);
+    if (!c.run || !c.fc.errors.empty() || c.fc.kernels.size() != 1) return;
+    c.launch = default_launch(c.fc.kernels[0], c.fc.header);
+    if (c.expect == "race" && c.fc.verdicts.size() == 1 && c.fc.verdicts[0].witness)
+      c.launch = witness_launch(*c.fc.verdicts[0].witness);
+    RaceDetector d(code, name, scratch(c.file.stem().string()).string());
+    if (!d.errors().empty()) {
+      c.observed.errors = d.errors();
+      return;
+    }
+    RaceJob j;
+    j.launch = c.launch;
+    auto rs = merge_block_orders(d.run(in_both_block_orders(j)));
+    fs::remove_all(scratch(c.file.stem().string()));
+    if (!rs.empty()) c.observed = rs[0];
+  };
+  for (size_t i = 0; i < cases.size(); i += 2) {
+    auto second = std::async(std::launch::async, [&, i] {
+      if (i + 1 < cases.size()) check(cases[i + 1]);
+    });
+    check(cases[i]);
+    second.get();
+  }
+  int racy = 0, free = 0;
+  for (const Case& c : cases) {
+    const std::string name = c.file.filename().string();
+    INFO(name);
+    REQUIRE_FALSE(c.expect.empty());
+    REQUIRE(c.fc.errors.empty());
     Verdict worst = Verdict::RaceFree;
-    for (const KernelVerdict& kv : fc.verdicts) {
+    for (const KernelVerdict& kv : c.fc.verdicts) {
       INFO(kv.reason);
       // A check stopped by the wall-clock guard (only questions that divide by a
       // non-constant reach it: docs/prover.md, "Budgets") is said, not failed: the
       // verdict stays sound, but another machine may answer it differently.
-      if (kv.wall_guard > 0) WARN(path.filename().string() << ": " << kv.reason);
+      if (kv.wall_guard > 0) WARN(name << ": " << kv.reason);
       if (kv.verdict != Verdict::RaceFree) worst = kv.verdict;
     }
     std::string got = verdict_name(worst);
-    if (got != expect) {
-      CHECK(got == currently);
-      CHECK(currently == "unknown");
+    if (got != c.expect) {
+      CHECK(got == c.currently);
+      CHECK(c.currently == "unknown");
+    }
+    if (!c.run) continue;
+    REQUIRE(c.fc.kernels.size() == 1);
+    const JobResult& r = c.observed;
+    const Launch& l = c.launch;
+    std::string args;
+    for (const auto& [n, v] : l.args)
+      args += " " + n + "=" + std::to_string(v);
+    INFO("the detector: " << (r.errors.empty() ? "" : r.errors[0]) << " (block " << l.block[0]
+                          << "x" << l.block[1] << "x" << l.block[2] << ", grid " << l.grid[0] << "x"
+                          << l.grid[1] << "x" << l.grid[2] << ", " << l.elements << " elements"
+                          << args << ")");
+    CHECK(r.finished);
+    if (c.expect == "race") {
+      ++racy;
+      CHECK_FALSE(r.races.empty());
+    } else if (c.expect == "race-free") {
+      ++free;
+      CHECK(r.races.empty());
     }
   }
-  CHECK(files >= 48 / static_cast<int>(test::extract_corpus_every()));
+  CHECK(cases.size() >= 48 / test::extract_corpus_every());
+  CHECK(racy >= static_cast<int>(std::min<size_t>(19, limit)));
+  CHECK(free >= static_cast<int>(std::min<size_t>(10, limit)));
 }
 
 TEST_CASE("racy corpus/cuda kernels are shown racy without the prover's models",

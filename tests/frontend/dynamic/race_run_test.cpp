@@ -2,7 +2,6 @@
 // barriers, every corpus/cuda kernel's race observed (and none in race-free ones), and
 // funmem-race-run.
 #include "frontend/check.h"
-#include "frontend/dynamic/confirm.h"
 #include "frontend/dynamic/race_run.h"
 #include "frontend/extract.h"
 #include "frontend/race.h"
@@ -14,7 +13,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <future>
 #include <map>
 
 using namespace funmem;
@@ -167,89 +165,6 @@ TEST_CASE("the detector instruments a template's loads and stores from its insta
                  "two.cu");
   REQUIRE(two.errors.size() == 1);
   CHECK(two.errors[0].find("two.cu:2:56: error: cannot instrument the template 'at0'") == 0);
-}
-
-TEST_CASE("the detector finds every racy corpus/cuda kernel's race, and none in race-free ones",
-          "[frontend][race-run][corpus]") {
-  // Racy kernels run at their static witness's launch (or, if the static checker finds
-  // none, at the default launch); race-free ones at the default launch (the header's
-  // sizes where it fixes them).
-  struct Case {
-    fs::path file;
-    std::string expect;
-    Launch launch;
-  };
-  std::vector<Case> cases;
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(fs::path(FUNMEM_SOURCE_DIR) / "corpus" / "cuda"))
-    if (e.path().extension() == ".cu") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  // The sanitizer build runs a few of each verdict (test::cuda_corpus_limit).
-  const size_t limit = test::cuda_corpus_limit().value_or(files.size());
-  std::map<std::string, size_t> taken;
-  for (const fs::path& file : files) {
-    std::string code = test::slurp(file);
-    std::string expect = code.substr(code.find("// expect: ") + 11);
-    expect = expect.substr(0, expect.find('\n'));
-    if (taken[expect]++ >= limit) continue;
-    ExtractResult r = extract(code, file.filename().string());
-    REQUIRE(r.kernels.size() == 1);
-    GpuVerifyHeader h = read_gpuverify_header(code);
-    Launch l = default_launch(r.kernels[0], h);
-    if (expect == "race") {
-      FileCheck fc = check_cuda_file(code, file.filename().string(), CheckOptions{});
-      REQUIRE(fc.verdicts.size() == 1);
-      // A race the static checker cannot place (an index leaving its object) is run
-      // at the default launch.
-      if (fc.verdicts[0].witness) l = witness_launch(*fc.verdicts[0].witness);
-    }
-    cases.push_back({file, expect, l});
-  }
-  auto run = [](const Case& c) {
-    std::string code = test::slurp(c.file);
-    RaceDetector d(code, c.file.filename().string(), scratch(c.file.stem().string()).string());
-    JobResult out;
-    if (!d.errors().empty()) {
-      out.errors = d.errors();
-      return out;
-    }
-    RaceJob j;
-    j.launch = c.launch;
-    auto rs = merge_block_orders(d.run(in_both_block_orders(j)));
-    fs::remove_all(scratch(c.file.stem().string()));
-    return rs.empty() ? out : rs[0];
-  };
-  // Two at a time (the machine has two cores; each run compiles).
-  std::vector<JobResult> results(cases.size());
-  for (size_t i = 0; i < cases.size(); i += 2) {
-    auto second = std::async(std::launch::async, [&, i] {
-      if (i + 1 < cases.size()) results[i + 1] = run(cases[i + 1]);
-    });
-    results[i] = run(cases[i]);
-    second.get();
-  }
-  int racy = 0, free = 0;
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const JobResult& r = results[i];
-    const Launch& l = cases[i].launch;
-    std::string args;
-    for (const auto& [n, v] : l.args)
-      args += " " + n + "=" + std::to_string(v);
-    INFO(cases[i].file.filename().string()
-         << ": " << (r.errors.empty() ? "" : r.errors[0]) << " (block " << l.block[0] << "x"
-         << l.block[1] << "x" << l.block[2] << ", grid " << l.grid[0] << "x" << l.grid[1] << "x"
-         << l.grid[2] << ", " << l.elements << " elements" << args << ")");
-    CHECK(r.finished);
-    if (cases[i].expect == "race") {
-      ++racy;
-      CHECK_FALSE(r.races.empty());
-    } else if (cases[i].expect == "race-free") {
-      ++free;
-      CHECK(r.races.empty());
-    }
-  }
-  CHECK(racy >= static_cast<int>(std::min<size_t>(19, limit)));
-  CHECK(free >= static_cast<int>(std::min<size_t>(10, limit)));
 }
 
 TEST_CASE("funmem-race-run: races, exit codes, JSON", "[frontend][race-run][tools]") {
