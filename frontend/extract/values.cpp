@@ -258,13 +258,19 @@ std::optional<Poly> Extractor::poly_call(const CallExpr* c, bool nonneg) {
       if (n == "fm_mul" && args == 3) return arg(0) * arg(1);
       if (n == "fm_neg" && args == 2) return -arg(0);
       if ((n == "fm_bound" || n == "fm_i32") && args == 2) return arg(0);
-      // __mul24(a, b): a * b when both fit in 24 bits (signed), else some value.
+      // __mul24(a, b), __umul24: the low 32 bits of the product of the operands' low 24
+      // bits (signed for __mul24), C's wrap of a * b into the result's type when both
+      // operands fit in 24 bits; some value otherwise.
       if ((n == "__mul24" || n == "__umul24") && args == 2) {
+        const bool is_unsigned = n == "__umul24";
         Poly a = arg(0), b = arg(1),
-             v = any_value("a 24-bit product: a * b where both fit in 24 bits (a fact)");
-        const Poly lo(-(int64_t{1} << 23)), hi(int64_t{1} << 23);
+             v = any_value("a 24-bit product: C's 32 bits of a * b where both fit in 24 bits "
+                           "(a fact)");
+        const Poly w = in_range(a * b, c->getType(), c, false);
+        const Poly lo(is_unsigned ? 0 : -(int64_t{1} << 23)),
+            hi(int64_t{1} << (is_unsigned ? 24 : 23));
         k_.unknown_facts.push_back(
-            Formula::disj({lt(a, lo), ge(a, hi), lt(b, lo), ge(b, hi), eq(v, a * b)}));
+            Formula::disj({lt(a, lo), ge(a, hi), lt(b, lo), ge(b, hi), eq(v, w)}));
         return v;
       }
       if (n == "fm_div" && args == 4) return Poly::div(arg(0), arg(1));
