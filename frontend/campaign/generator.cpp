@@ -691,6 +691,7 @@ const std::vector<std::string>& generator_constructs() {
                                                "functions without a body",
                                                "warp shuffles",
                                                "the device's float conversions",
+                                               "24-bit multiplications",
                                                "enumerators",
                                                "character literals",
                                                "min and max of mixed signedness",

@@ -486,7 +486,9 @@ Val Gen::chain(Val g, int steps) {
     }
     }
     // Drawn from the fourth stream: the other draws, and so the kernels without it, stay.
-    if (more_() % 100 < 3) g = float_step(g);
+    const uint64_t extra = more_() % 100;
+    if (extra < 3) g = float_step(g);
+    if (extra >= 3 && extra < 5) g = mul24_step(g);
   }
   return g;
 }
@@ -527,6 +529,31 @@ Val Gen::float_step(const Val& g) {
     break;
   }
   cs_.insert("the device's float conversions");
+  return r;
+}
+
+/// `g` through `__mul24` / `__umul24` by a constant: the low 32 bits of the product of the
+/// operands' low 24 bits. `g` fits in 24 bits; the factor's low 24 bits may be 0 (2^24:
+/// every thread meets), the product may wrap (2^22: injective below 1024 only) or stay.
+Val Gen::mul24_step(const Val& g) {
+  const bool u = more_() % 2 == 1;
+  const I lim = u ? I(1) << 24 : I(1) << 23;
+  if (g.lo < (u ? 0 : -lim) || g.hi >= lim) return g;
+  static const I factors[] = {1, 3, I(1) << 12, I(1) << 22, I(1) << 24};
+  const I k = factors[more_() % 5];
+  Val r = g;
+  r.t = u ? kUInt : kInt;
+  r.s = std::string(u ? "__umul24(" : "__mul24(") + g.s + ", " + lit(k) + ")";
+  if (k >= lim) {
+    r.lo = r.hi = 0;
+  } else if (g.lo * k >= tmin(r.t) && g.hi * k <= tmax(r.t)) {
+    r.lo = g.lo * k;
+    r.hi = g.hi * k;
+  } else {
+    r.lo = tmin(r.t);
+    r.hi = tmax(r.t);
+  }
+  cs_.insert("24-bit multiplications");
   return r;
 }
 

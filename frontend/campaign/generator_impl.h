@@ -193,6 +193,7 @@ private:
   Val gid(bool local);
   Val chain(Val g, int steps);
   Val float_step(const Val& g);
+  Val mul24_step(const Val& g);
   Val call_value(const Val& arg);
   Val read(const Obj& o);
   std::string value_for(CType el);
