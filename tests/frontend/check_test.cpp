@@ -64,12 +64,15 @@ TEST_CASE("GPUVerify's CUDA test suite: no racy kernel is called race-free",
     }
   }
   std::istringstream in(test::slurp(suite / "EXPECTED.tsv"));
-  int racy = 0, checked = 0;
+  int racy = 0, checked = 0, line_no = 0;
+  // The sanitizer build takes every N-th kernel (test::extract_corpus_every).
+  const int every = static_cast<int>(test::extract_corpus_every());
   // FUNMEM_WRITE_GPUVERIFY_VERDICTS=1 rewrites the record (after a reviewed change).
   std::string record = "# GPUVerify's CUDA test suite: kernel\tGPUVerify's expectation\t"
                        "funmem-extract's verdict (error: clang could not parse it alone)\n";
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#') continue;
+    if (line_no++ % every != every - 1) continue;
     std::string dir = line.substr(0, line.find('\t')), expect = line.substr(line.find('\t') + 1);
     fs::path file = suite / dir / "kernel.cu";
     std::string code = test::slurp(file);
@@ -100,9 +103,10 @@ TEST_CASE("GPUVerify's CUDA test suite: no racy kernel is called race-free",
     else
       CHECK(want == got);
   }
-  CHECK(checked == 183);
-  CHECK(racy == 27);
-  if (std::getenv("FUNMEM_WRITE_GPUVERIFY_VERDICTS"))
+  CHECK(checked == 183 / every);
+  CHECK(racy >= (every == 1 ? 27 : 5));
+  CHECK(racy <= 27);
+  if (every == 1 && std::getenv("FUNMEM_WRITE_GPUVERIFY_VERDICTS"))
     std::ofstream(fs::path(FUNMEM_SOURCE_DIR) / "tests" / "frontend" / "gpuverify-verdicts.tsv")
         << record;
 }
